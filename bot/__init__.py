@@ -1,0 +1,1 @@
+"""The chat bot (core and front ends). Built in its own issue."""

@@ -1,0 +1,409 @@
+"""The compiled core: move generation, move making, perft and Zobrist keys.
+
+Everything here sees plain uint64 bitboards and small numpy arrays, never Python
+objects, so it compiles with numba and runs unchanged as Python when
+``NUMBA_DISABLE_JIT=1`` is set.
+
+Board layout (both board sizes): square ``s`` (0-based, PDN order, square 1 at
+the top left from White's side) lives at bit ``s + s // size``, leaving one
+unused "ghost" bit after every two rows. A diagonal step is then a single shift
+by ``half`` or ``half + 1`` (``half`` = squares per row), and a step off the
+left or right edge lands on a ghost bit, which the board mask removes.
+
+Directions: 0 up-left and 1 up-right (towards square 1, White's forward), 2
+down-left and 3 down-right (Black's forward). The opposite of ``d`` is ``3 - d``.
+
+A generated move is one row of ``out``: from bit, to bit, captured mask, and 1
+if a man is crowned by the move. Pieces keep their colour bitboards; ``kings``
+marks which of them are kings.
+"""
+
+import numpy as np
+from numba import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+WHITE = 0
+BLACK = 1
+
+# Layout of the rules vector (uint64) that describes a variant to the kernel.
+R_HALF = 0  # squares per row: 4 on 8x8, 5 on 10x10
+R_BOARD = 1  # mask of the playable bits
+R_PROMO_WHITE = 2  # row where White men are crowned (the top row)
+R_PROMO_BLACK = 3  # row where Black men are crowned (the bottom row)
+R_FLYING = 4  # kings move and capture at any distance
+R_MEN_BACK = 5  # men capture backwards too
+R_MAJORITY = 6  # the capture of the most pieces is compulsory
+R_CROWN_MID = 7  # a man crowned during a capture goes on capturing as a king
+RULES_LEN = 8
+
+# Generation modes (bit flags) used by notation to explain why a move is illegal.
+MODE_LEGAL = 0
+MODE_QUIET_ONLY = 1  # quiet moves, as if no capture were compulsory
+MODE_NO_MAJORITY = 2  # every complete capture, ignoring the majority rule
+MODE_ALL_PATHS = 4  # keep capture paths that only differ in landing squares
+
+# A move list holds at most this many moves. The largest known legal move
+# counts of the four variants stay far below it (International: about 150).
+MAX_MOVES = 1024
+# Landing squares of one capture plus its start: at most 20 enemy men can be
+# taken on 10x10, so 21 entries; rounded up.
+MAX_PATH = 24
+MOVE_COLS = 4  # from, to, captured, crowns
+
+
+@njit(cache=True, inline="always")
+def _step(b, d, half, half1):
+    if d == 0:
+        return b >> half1
+    if d == 1:
+        return b >> half
+    if d == 2:
+        return b << half
+    return b << half1
+
+
+@njit(cache=True, inline="always")
+def _lsb(x):
+    # x & -x without negation, so numpy scalars never overflow (x != 0).
+    return x & ~(x - U1)
+
+
+@njit(cache=True)
+def bit_index(b):
+    """Index of the lowest set bit of ``b`` (``b`` != 0)."""
+    b = _lsb(b)
+    i = 0
+    if b & np.uint64(0xFFFFFFFF00000000):
+        i += 32
+        b >>= np.uint64(32)
+    if b & np.uint64(0xFFFF0000):
+        i += 16
+        b >>= np.uint64(16)
+    if b & np.uint64(0xFF00):
+        i += 8
+        b >>= np.uint64(8)
+    if b & np.uint64(0xF0):
+        i += 4
+        b >>= np.uint64(4)
+    if b & np.uint64(0xC):
+        i += 2
+        b >>= np.uint64(2)
+    if b & np.uint64(0x2):
+        i += 1
+    return i
+
+
+# Columns of the capture search's work stack, one row per capture level.
+W_SQ = 0  # square the piece stands on at this level
+W_KING = 1  # the piece moves as a king from here
+W_CAPTURED = 2  # pieces taken so far
+W_DIR = 3  # next direction to try
+W_NEXT = 4  # landing squares still to try after the jump in W_DIR (0: find a jump)
+W_JUMPED = 5  # the piece jumped in direction W_DIR
+W_FOUND = 6  # a continuation was found from this level
+WORK_COLS = 7
+
+
+@njit(cache=True)
+def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, work, paths, plen):
+    """Add one finished capture to the list; return the new (end, best)."""
+    if majority:
+        if n < best:
+            return end, best
+        if n > best:
+            end = start
+            best = n
+    if n >= 2 and not (mode & MODE_ALL_PATHS):
+        # Two paths with the same from, to, captured set and crowning are one move.
+        for j in range(start, end):
+            if out[j, 2] == captured and out[j, 1] == to and out[j, 0] == frm and out[j, 3] == crown:
+                return end, best
+    if end >= out.shape[0]:
+        raise ValueError("move list overflow")
+    out[end, 0] = frm
+    out[end, 1] = to
+    out[end, 2] = captured
+    out[end, 3] = crown
+    if plen.shape[0] != 0:
+        for j in range(n + 1):
+            paths[end, j] = work[j, W_SQ]
+        plen[end] = n + 1
+    return end + 1, best
+
+
+@njit(cache=True, inline="always")
+def _can_capture(sq, captured, opp, empty, half, half1, board):
+    """A flying king on ``sq`` can jump a piece of ``opp`` not yet ``captured``."""
+    for d in range(4):
+        t = _step(sq, d, half, half1) & board
+        while t & empty:
+            t = _step(t, d, half, half1) & board
+        if (t & opp) and not (t & captured) and (_step(t, d, half, half1) & board & empty):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best, out, work, paths, plen):
+    """Every complete capture of the piece on ``frm``, depth first on an explicit stack.
+
+    Captured pieces stay in ``opp`` until the move ends, so they block, and
+    they may not be jumped twice. ``empty`` includes ``frm``. Returns the new
+    (end, best), ``best`` being the largest capture count recorded so far.
+    """
+    half = rules[R_HALF]
+    half1 = half + U1
+    board = rules[R_BOARD]
+    promo = rules[R_PROMO_WHITE] if side == WHITE else rules[R_PROMO_BLACK]
+    flying = rules[R_FLYING] != U0
+    men_back = rules[R_MEN_BACK] != U0
+    majority = rules[R_MAJORITY] != U0 and not (mode & MODE_NO_MAJORITY)
+    crown_mid = rules[R_CROWN_MID] != U0
+    work[0, W_SQ] = frm
+    work[0, W_KING] = U1 if is_king else U0
+    work[0, W_CAPTURED] = U0
+    work[0, W_DIR] = U0
+    work[0, W_NEXT] = U0
+    work[0, W_FOUND] = U0
+    n = 0
+    while n >= 0:
+        king = work[n, W_KING] != U0
+        slide = king and flying
+        lands = work[n, W_NEXT]
+        if lands != U0:
+            # Take one pending landing square of the current jump.
+            land = _lsb(lands)
+            lands ^= land
+            work[n, W_NEXT] = lands
+            if lands == U0:
+                work[n, W_DIR] += U1
+            work[n, W_FOUND] = U1
+            captured = work[n, W_CAPTURED] | work[n, W_JUMPED]
+            n += 1
+            work[n, W_SQ] = land
+            work[n, W_KING] = U1 if (king or (crown_mid and (land & promo) != U0)) else U0
+            work[n, W_CAPTURED] = captured
+            work[n, W_DIR] = U0
+            work[n, W_NEXT] = U0
+            work[n, W_FOUND] = U0
+            continue
+        d = np.int64(work[n, W_DIR])
+        if d < 4:
+            if not king and not men_back and ((d < 2) != (side == WHITE)):
+                work[n, W_DIR] = np.uint64(d + 1)
+                continue
+            t = _step(work[n, W_SQ], d, half, half1) & board
+            if slide:
+                while t & empty:
+                    t = _step(t, d, half, half1) & board
+            land = _step(t, d, half, half1) & board & empty
+            if not (t & opp) or (t & work[n, W_CAPTURED]) or land == U0:
+                work[n, W_DIR] = np.uint64(d + 1)
+                continue
+            lands = land
+            if slide:
+                land = _step(land, d, half, half1) & board & empty
+                while land:
+                    lands |= land
+                    land = _step(land, d, half, half1) & board & empty
+                if lands & (lands - U1):
+                    # A king must land where the capture goes on, if it can.
+                    captured = work[n, W_CAPTURED] | t
+                    goes_on = U0
+                    rest = lands
+                    while rest:
+                        land = _lsb(rest)
+                        rest ^= land
+                        if _can_capture(land, captured, opp, empty, half, half1, board):
+                            goes_on |= land
+                    if goes_on:
+                        lands = goes_on
+            work[n, W_NEXT] = lands
+            work[n, W_JUMPED] = t
+            continue
+        # Every direction tried: a level with no continuation ends a capture.
+        if work[n, W_FOUND] == U0 and n > 0:
+            crown = U0
+            if not is_king and (king or (work[n, W_SQ] & promo) != U0):
+                crown = U1
+            end, best = _record(frm, work[n, W_SQ], work[n, W_CAPTURED], n, crown, start, end, best,
+                                majority, mode, out, work, paths, plen)
+        n -= 1
+    return end, best
+
+
+@njit(cache=True)
+def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
+    """Write the legal moves of the side to move into ``out[start:]``.
+
+    ``me`` are the pieces of the side to move (``side``), ``opp`` the others.
+    Returns the end index. Captures are compulsory (unless ``mode`` asks for
+    quiet moves only); ``paths``/``plen`` receive the landing squares of each
+    move when ``plen`` is not empty.
+    """
+    half = rules[R_HALF]
+    half1 = half + U1
+    board = rules[R_BOARD]
+    promo = rules[R_PROMO_WHITE] if side == WHITE else rules[R_PROMO_BLACK]
+    flying = rules[R_FLYING] != U0
+    men_back = rules[R_MEN_BACK] != U0
+    want_path = plen.shape[0] != 0
+    empty = board & ~(me | opp)
+    men = me & ~kings
+    mykings = me & kings
+    end = start
+
+    if not (mode & MODE_QUIET_ONLY):
+        # Pieces that can start a capture: men by a bulk test per direction,
+        # kings one by one (a flying king's capture may start far away).
+        cand = U0
+        for d in range(4):
+            back = 3 - d
+            jumpable = _step(_step(empty, back, half, half1) & opp, back, half, half1)
+            if men_back or ((d < 2) == (side == WHITE)):
+                cand |= jumpable & men
+            if not flying:
+                cand |= jumpable & mykings
+        if flying:
+            cand |= mykings
+        best = 0
+        while cand:
+            p = _lsb(cand)
+            cand ^= p
+            end, best = _captures_from(p, (p & kings) != U0, opp, empty | p, side, rules, mode, start, end,
+                                       best, out, work, paths, plen)
+        if end != start:
+            return end
+
+    if end + 2 * 64 > out.shape[0]:
+        raise ValueError("move list overflow")
+    for d in range(4):
+        if (d < 2) != (side == WHITE):
+            continue
+        back = 3 - d
+        tos = _step(men, d, half, half1) & empty
+        while tos:
+            to = _lsb(tos)
+            tos ^= to
+            out[end, 0] = _step(to, back, half, half1)
+            out[end, 1] = to
+            out[end, 2] = U0
+            out[end, 3] = U1 if (to & promo) else U0
+            end += 1
+    ks = mykings
+    while ks:
+        k = _lsb(ks)
+        ks ^= k
+        for d in range(4):
+            t = _step(k, d, half, half1) & empty
+            while t:
+                if end >= out.shape[0]:
+                    raise ValueError("move list overflow")
+                out[end, 0] = k
+                out[end, 1] = t
+                out[end, 2] = U0
+                out[end, 3] = U0
+                end += 1
+                if not flying:
+                    break
+                t = _step(t, d, half, half1) & empty
+    if want_path:
+        # only quiet moves get here: their path is from and to
+        for j in range(start, end):
+            paths[j, 0] = out[j, 0]
+            paths[j, 1] = out[j, 1]
+            plen[j] = 2
+    return end
+
+
+@njit(cache=True, inline="always")
+def make(me, opp, kings, frm, to, captured, crown):
+    """Play a move; returns the new (me, opp, kings) before the side changes."""
+    ft = frm ^ to
+    me = me ^ ft
+    opp = opp & ~captured
+    if kings & frm:
+        kings = (kings & ~captured) ^ ft
+    else:
+        kings = kings & ~captured
+        if crown:
+            kings |= to
+    return me, opp, kings
+
+
+@njit(cache=True)
+def perft(white, black, kings, side, depth, rules):
+    """Count the leaves of the legal move tree to ``depth``.
+
+    Every leaf position is made (no bulk counting of move lists). The search is
+    an explicit stack, not recursion, to keep calls out of the hot loop.
+    Returns (leaves, signature); the signature folds every leaf position
+    together, which keeps the compiler from skipping the leaf makes.
+    """
+    if depth <= 0:
+        return np.int64(1), U0
+    out = np.empty((depth * MAX_MOVES, MOVE_COLS), dtype=np.uint64)
+    work = np.empty((MAX_PATH, WORK_COLS), dtype=np.uint64)
+    paths = np.empty((0, 0), dtype=np.uint64)
+    plen = np.empty(0, dtype=np.int64)
+    st_me = np.empty(depth + 1, dtype=np.uint64)
+    st_opp = np.empty(depth + 1, dtype=np.uint64)
+    st_k = np.empty(depth + 1, dtype=np.uint64)
+    idx = np.empty(depth + 1, dtype=np.int64)
+    stop = np.empty(depth + 1, dtype=np.int64)
+    if side == WHITE:
+        st_me[0] = white
+        st_opp[0] = black
+    else:
+        st_me[0] = black
+        st_opp[0] = white
+    st_k[0] = kings
+    idx[0] = 0
+    stop[0] = generate(st_me[0], st_opp[0], kings, side, rules, MODE_LEGAL, out, 0, work, paths, plen)
+    leaves = np.int64(0)
+    sig = U0
+    ply = 0
+    s = side
+    while True:
+        i = idx[ply]
+        if i == stop[ply]:
+            if ply == 0:
+                break
+            ply -= 1
+            s = 1 - s
+            continue
+        idx[ply] = i + 1
+        nme, nopp, nk = make(st_me[ply], st_opp[ply], st_k[ply], out[i, 0], out[i, 1], out[i, 2], out[i, 3])
+        if ply + 1 == depth:
+            leaves += 1
+            sig ^= nme ^ (nopp << U1) ^ nk
+            continue
+        ply += 1
+        s = 1 - s
+        # the side to move changes: the opponent's pieces become "me"
+        st_me[ply] = nopp
+        st_opp[ply] = nme
+        st_k[ply] = nk
+        idx[ply] = stop[ply - 1]
+        stop[ply] = generate(nopp, nme, nk, s, rules, MODE_LEGAL, out, stop[ply - 1], work, paths, plen)
+    return leaves, sig
+
+
+@njit(cache=True)
+def zobrist(white, black, kings, side, table):
+    """Zobrist key: XOR of ``table[kind, bit]`` for every piece, and
+    ``table[4, 0]`` when Black is to move. kind: 0 white man, 1 white king,
+    2 black man, 3 black king."""
+    key = U0
+    for kind in range(4):
+        bb = white if kind < 2 else black
+        bb = bb & kings if kind % 2 else bb & ~kings
+        while bb:
+            b = _lsb(bb)
+            bb ^= b
+            key ^= table[kind, bit_index(b)]
+    if side == BLACK:
+        key ^= table[4, 0]
+    return key

@@ -1,0 +1,95 @@
+"""The rules API: a few free functions over immutable positions.
+
+    start_position(variant) -> Position
+    legal_moves(position)   -> list[Move]
+    make(position, move)    -> Position     (copy-make; the move must be legal)
+    perft(position, depth)  -> int
+    key(position)           -> int          (Zobrist)
+
+The work is done by ``engine.kernel``; this module converts between its
+bitboards and the value types.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import kernel
+from engine.position import Move, Position
+from engine.variants import Color, Variant
+
+_U64 = np.uint64
+
+
+def start_position(variant: Variant) -> Position:
+    """The opening position: Black's men on the first squares, White's on the last."""
+    n = variant.men_per_side
+    black = variant.mask(range(1, n + 1))
+    white = variant.mask(range(variant.squares - n + 1, variant.squares + 1))
+    return Position(variant, white, black, 0, variant.first)
+
+
+def generate(position: Position, mode: int = kernel.MODE_LEGAL) -> list[Move]:
+    """Moves of the side to move under a kernel generation mode, each with one path.
+
+    ``MODE_LEGAL`` gives the legal moves; the other modes serve notation, which
+    explains why a typed move is illegal.
+    """
+    v = position.variant
+    me, opp = (position.white, position.black) if position.turn == Color.WHITE else (position.black, position.white)
+    out = np.empty((kernel.MAX_MOVES, kernel.MOVE_COLS), dtype=np.uint64)
+    work = np.empty((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+    paths = np.empty((kernel.MAX_MOVES, kernel.MAX_PATH), dtype=np.uint64)
+    plen = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+    n = kernel.generate(_U64(me), _U64(opp), _U64(position.kings), int(position.turn), v.rules,
+                        mode, out, 0, work, paths, plen)
+    moves = []
+    for i in range(n):
+        frm, to, cap, crown = (int(x) for x in out[i])
+        moves.append(Move(
+            start=v.square_of_bit(frm),
+            end=v.square_of_bit(to),
+            captures=tuple(v.squares_of(cap)),
+            crowns=bool(crown),
+            path=tuple(v.square_of_bit(int(b)) for b in paths[i, : plen[i]]),
+        ))
+    return moves
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """The legal moves of the side to move (empty when it has lost)."""
+    return generate(position)
+
+
+def make(position: Position, move: Move) -> Position:
+    """The position after ``move``, which must be legal in ``position``."""
+    v = position.variant
+    white, black = position.white, position.black
+    me, opp = (white, black) if position.turn == Color.WHITE else (black, white)
+    frm, to, cap = v.bit(move.start), v.bit(move.end), v.mask(move.captures)
+    me, opp, kings = kernel.make(_U64(me), _U64(opp), _U64(position.kings), _U64(frm), _U64(to),
+                                 _U64(cap), _U64(move.crowns))
+    me, opp, kings = int(me), int(opp), int(kings)
+    if position.turn == Color.WHITE:
+        white, black = me, opp
+    else:
+        white, black = opp, me
+    return Position(v, white, black, kings, position.turn.opponent)
+
+
+def perft(position: Position, depth: int) -> int:
+    """Leaves of the legal move tree to ``depth`` (1 at depth 0)."""
+    leaves, _ = kernel.perft(_U64(position.white), _U64(position.black), _U64(position.kings),
+                             int(position.turn), depth, position.variant.rules)
+    return int(leaves)
+
+
+# Fixed seed: keys must be the same in every process (workers, restarts).
+_ZOBRIST = np.random.default_rng(0x5EED_D4A6).integers(0, 2**64, size=(5, 64), dtype=np.uint64, endpoint=False)
+_ZOBRIST.flags.writeable = False
+
+
+def key(position: Position) -> int:
+    """Zobrist key of the position (pieces and side to move)."""
+    return int(kernel.zobrist(_U64(position.white), _U64(position.black), _U64(position.kings),
+                              int(position.turn), _ZOBRIST))

@@ -1,0 +1,1 @@
+"""Board images (Pillow). Built in its own issue."""
