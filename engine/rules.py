@@ -57,8 +57,8 @@ def generate(position: Position, mode: int = kernel.MODE_LEGAL) -> list[Move]:
 
 
 def legal_moves(position: Position) -> list[Move]:
-    """The legal moves of the side to move (empty when it has lost)."""
-    return generate(position)
+    """The legal moves of the side to move (empty when it has lost), by start, end and captures."""
+    return sorted(generate(position), key=lambda m: (m.start, m.end, m.captures))
 
 
 def make(position: Position, move: Move) -> Position:

@@ -134,6 +134,14 @@ class Variant:
         row, col = self.row_col(square)
         return "abcdefghij"[col] + str(self.size - row)
 
+    def between(self, a: int, b: int) -> list[int]:
+        """Squares strictly between two squares on one diagonal, from a towards b ([] if not on one)."""
+        (ra, ca), (rb, cb) = self.row_col(a), self.row_col(b)
+        if a == b or abs(ra - rb) != abs(ca - cb):
+            return []
+        dr, dc = (1 if rb > ra else -1), (1 if cb > ca else -1)
+        return [self.square_at(ra + i * dr, ca + i * dc) for i in range(1, abs(rb - ra))]
+
     def crowning_row(self, color: Color) -> int:
         return 0 if color == Color.WHITE else self.size - 1
 

@@ -1,0 +1,155 @@
+"""Command line: ``python -m engine perft|moves|play``. Scripts rely on these commands and their output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from engine.errors import FenError, MoveError
+from engine.fen import parse_fen, to_fen
+from engine.game import Game
+from engine.notation import format_move, legal_move_texts
+from engine.position import Move, Position
+from engine.rules import legal_moves, make, perft, start_position
+from engine.variants import VARIANTS, Variant, variant
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Draughts rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("perft", help="count the leaves of the move tree, depth by depth, with the speed")
+    _variant_args(p)
+    p.add_argument("--depth", type=int, required=True, help="deepest depth to count")
+    p.add_argument("--divide", action="store_true", help="also list the leaves under each first move")
+
+    p = sub.add_parser("moves", help="list the legal moves of a position (FENs from stdin without --fen)")
+    _variant_args(p)
+    p.add_argument("--json", action="store_true", help="one JSON array of moves per line")
+
+    p = sub.add_parser("play", help="referee a game typed in the terminal, both sides")
+    _variant_args(p)
+
+    args = parser.parse_args(argv)
+    v = variant(args.variant)
+    try:
+        if args.command == "perft":
+            return _perft(v, _position(v, args.fen), args.depth, args.divide)
+        if args.command == "moves":
+            return _moves(v, args.fen, args.json)
+        return _play(v, args.fen)
+    except FenError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _variant_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
+    p.add_argument("--fen", help="start from this position (PDN FEN) instead of the opening")
+
+
+def _position(v: Variant, fen: str | None) -> Position:
+    return parse_fen(v, fen) if fen else start_position(v)
+
+
+def _perft(v: Variant, pos: Position, depth: int, divide: bool) -> int:
+    perft(pos, 1)  # load the compiled code before timing
+    print(f"perft {v.name} {to_fen(pos)}")
+    print(f"{'depth':>5} {'leaves':>14} {'seconds':>9} {'leaves/s':>14}")
+    for d in range(1, depth + 1):
+        t0 = time.perf_counter()
+        n = perft(pos, d)
+        dt = time.perf_counter() - t0
+        rate = f"{n / dt:,.0f}" if dt > 0 else "-"
+        print(f"{d:>5} {n:>14,} {dt:>9.3f} {rate:>14}", flush=True)
+    if divide and depth >= 1:
+        print(f"divide at depth {depth}:")
+        total = 0
+        for m in legal_moves(pos):
+            n = perft(make(pos, m), depth - 1)
+            total += n
+            print(f"{format_move(pos, m, full=True):>12} {n:>14,}")
+        print(f"{'total':>12} {total:>14,}")
+    return 0
+
+
+def _moves(v: Variant, fen: str | None, as_json: bool) -> int:
+    lines = [fen] if fen else (line.strip() for line in sys.stdin)
+    status = 0
+    for line in lines:
+        if not line:
+            continue
+        try:
+            pos = parse_fen(v, line)
+        except FenError as e:
+            status = 1
+            print(json.dumps({"error": str(e)}) if as_json else f"error: {e}", flush=True)
+            continue
+        if as_json:
+            print(json.dumps([_move_json(pos, m) for m in legal_moves(pos)]), flush=True)
+        else:
+            print(" ".join(legal_move_texts(pos)), flush=True)
+    return status
+
+
+def _move_json(pos: Position, m: Move) -> dict:
+    v = pos.variant
+    name = (lambda sq: v.coordinate(sq)) if v.coordinates else (lambda sq: sq)
+    # captured pieces in the order they are jumped
+    jumped = [next(s for s in v.between(a, b) if s in m.captures) for a, b in zip(m.path, m.path[1:])] \
+        if m.captures else []
+    return {"move": format_move(pos, m, full=True), "from": name(m.start), "to": name(m.end),
+            "path": [name(s) for s in m.path], "captures": [name(s) for s in jumped]}
+
+
+def _play(v: Variant, fen: str | None) -> int:
+    game = Game(v, fen)
+    interactive = sys.stdin.isatty()
+    print(f"{v.name.capitalize()} draughts. Type moves such as "
+          f"{'c3-d4' if v.coordinates else ('32-28' if v.size == 10 else '11-15')}; "
+          "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
+    _show(game)
+    while game.result() is None:
+        if interactive:
+            print(f"{game.turn} to move> ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            break
+        text = line.strip()
+        if not text:
+            continue
+        if not interactive:
+            print(f"{game.turn} to move> {text}")
+        cmd = text.lower()
+        if cmd in ("quit", "exit"):
+            break
+        if cmd == "moves":
+            print("legal moves: " + " ".join(legal_move_texts(game.position)))
+        elif cmd == "fen":
+            print(to_fen(game.position))
+        elif cmd == "undo":
+            try:
+                game.undo()
+                _show(game)
+            except MoveError as e:
+                print(f"sorry: {e}")
+        else:
+            try:
+                before = game.position
+                move = game.play_text(text)
+                print(f"played {format_move(before, move)}")
+                _show(game)
+            except MoveError as e:
+                print(f"sorry: {e}")
+                if e.legal:
+                    print("legal moves: " + " ".join(e.legal))
+    result = game.result()
+    if result is not None:
+        print(result)
+    return 0
+
+
+def _show(game: Game) -> None:
+    print(game.position)

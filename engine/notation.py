@@ -1,0 +1,135 @@
+"""Move notation: PDN square notation in and out, read leniently from chat text.
+
+Written: ``11-15`` for a move, ``11x18`` for a capture, the full path
+``11x18x25`` when from and to alone would be ambiguous (or on request);
+coordinates (``c3-d4``, ``c3:e5``) for the variants that use them.
+
+Read: numbers or coordinates, separated by ``-``, ``x``, ``:`` or spaces, in
+any case, inside other text (``I play 11-15!``). The squares must fit exactly
+one legal move: the first and last are its start and end, any between must be
+squares it lands on, in order. Notation reaches the rules only through the
+legal move lists.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine import kernel
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from engine.fen import to_fen
+from engine.position import Move, Position
+from engine.rules import generate, legal_moves
+from engine.variants import Color
+
+_SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
+_SEPARATOR = r"(?:\s*[-x:×]\s*|\s+)"
+_MOVE_TEXT = re.compile(rf"(?<![a-z0-9]){_SQUARE}(?:{_SEPARATOR}{_SQUARE})+(?![a-z0-9])", re.IGNORECASE)
+_SQUARE_TEXT = re.compile(_SQUARE, re.IGNORECASE)
+
+
+def format_move(position: Position, move: Move, *, full: bool = False, coordinates: bool | None = None) -> str:
+    """How to write ``move`` (legal in ``position``): start and end, or the
+    whole path when that is asked for or needed to tell it from another move."""
+    v = position.variant
+    coords = v.coordinates if coordinates is None else coordinates
+    sep = (":" if coords else "x") if move.is_capture else "-"
+    squares = move.path if (full and move.path) else (move.start, move.end)
+    if not full and move.is_capture:
+        if any(m != move and (m.start, m.end) == (move.start, move.end) for m in legal_moves(position)):
+            squares = move.path
+    return sep.join(v.square_name(sq, coords) for sq in squares)
+
+
+def legal_move_texts(position: Position) -> tuple[str, ...]:
+    """Every legal move, written as ``format_move`` writes it."""
+    return tuple(format_move(position, m) for m in legal_moves(position))
+
+
+def parse_move(position: Position, text: str) -> Move:
+    """The legal move that ``text`` names.
+
+    Raises InvalidMoveError when no move can be read, IllegalMoveError (with
+    the reason and the legal moves) when the rules forbid it, and
+    AmbiguousMoveError (with the candidates) when it fits several moves.
+    """
+    v = position.variant
+    fen = to_fen(position)
+    found = _MOVE_TEXT.search(text)
+    if not found:
+        example = "c3-d4" if v.coordinates else ("32-28" if v.size == 10 else "11-15")
+        raise InvalidMoveError(f"I could not read a move in {text.strip()[:40]!r}: write it like {example}", text, fen,
+                               legal_move_texts(position))
+    try:
+        squares = [v.parse_square(s) for s in _SQUARE_TEXT.findall(found.group(0))]
+    except ValueError as e:
+        raise InvalidMoveError(str(e), text, fen, legal_move_texts(position)) from None
+
+    # Every path of every legal move, so that any of a capture's paths is understood.
+    paths: dict[Move, list[tuple[int, ...]]] = {}
+    for m in generate(position, kernel.MODE_ALL_PATHS):
+        paths.setdefault(m, []).append(m.path)
+    matches = [m for m, ps in paths.items() if any(_fits(squares, p) for p in ps)]
+    if len(matches) == 1:
+        return next(m for m in legal_moves(position) if m == matches[0])
+    legal = legal_move_texts(position)
+    if matches:
+        candidates = tuple(format_move(position, m, full=True) for m in matches)
+        raise AmbiguousMoveError(f"{found.group(0)} could be {_or(candidates)}; write the whole path", text, fen,
+                                 legal, candidates)
+    raise IllegalMoveError(_why_illegal(position, squares, found.group(0), paths), text, fen, legal)
+
+
+def _fits(squares: list[int], path: tuple[int, ...]) -> bool:
+    """The typed squares are the path's start and end, with some of its landing squares between, in order."""
+    if squares[0] != path[0] or squares[-1] != path[-1] or len(squares) > len(path):
+        return False
+    rest = iter(path[1:-1])
+    return all(any(sq == p for p in rest) for sq in squares[1:-1])
+
+
+def _why_illegal(position: Position, squares: list[int], typed: str, paths: dict[Move, list[tuple[int, ...]]]) -> str:
+    v = position.variant
+    name = v.square_name
+    if not paths:
+        return "there is no legal move: the game is over"
+    piece = position.piece_at(squares[0])
+    if piece is None:
+        return f"there is no piece on {name(squares[0])}"
+    owner = Color.WHITE if piece in "wW" else Color.BLACK
+    if owner != position.turn:
+        return f"the piece on {name(squares[0])} is not yours: {position.turn} is to move"
+    legal = list(paths)
+    if legal[0].is_capture:
+        if any(_fits(squares, m.path) for m in generate(position, kernel.MODE_QUIET_ONLY)):
+            return f"capture is compulsory: you must take with {_or(_texts(position, legal))}"
+        unfinished = [m for m, ps in paths.items() if any(_starts(squares, p) for p in ps)]
+        if unfinished:
+            return f"the capture must go on to the end: {_or(_texts(position, unfinished))}"
+        if v.majority:
+            fewer = [m for m in generate(position, kernel.MODE_NO_MAJORITY | kernel.MODE_ALL_PATHS)
+                     if _fits(squares, m.path)]
+            if fewer:
+                most = len(legal[0].captures)
+                return (f"majority rule: {typed} takes {len(fewer[0].captures)} but you must take the most "
+                        f"pieces ({most}) with {_or(_texts(position, legal))}")
+    own = [m for m in legal if m.start == squares[0]]
+    if not own:
+        return f"the piece on {name(squares[0])} has no legal move"
+    return f"the piece on {name(squares[0])} cannot play {typed}; it can play {_or(_texts(position, own))}"
+
+
+def _starts(squares: list[int], path: tuple[int, ...]) -> bool:
+    """The typed squares follow the path from its start but stop before its end."""
+    if squares[0] != path[0] or squares[-1] == path[-1] or squares[-1] not in path[1:]:
+        return False
+    return _fits(squares, path[: path.index(squares[-1], 1) + 1])
+
+
+def _texts(position: Position, moves: list[Move]) -> list[str]:
+    return [format_move(position, m) for m in sorted(moves, key=lambda m: (m.start, m.end, m.captures))]
+
+
+def _or(texts) -> str:
+    texts = list(texts)
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
