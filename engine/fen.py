@@ -65,12 +65,15 @@ def _squares(variant: Variant, item: str, fen: str) -> list[int]:
 
 
 def to_fen(position: Position, coordinates: bool | None = None) -> str:
-    """The FEN of a position: White's pieces first, ascending squares, kings marked K."""
+    """The FEN of a position: White's pieces first, kings marked K."""
     v = position.variant
+    coords = v.coordinates if coordinates is None else coordinates
+    # numbers ascending; coordinates rank by rank from a1, as players list them
+    order = (lambda sq: (-v.row_col(sq)[0], v.row_col(sq)[1])) if coords else (lambda sq: sq)
     groups = []
     for color, letter in ((Color.WHITE, "W"), (Color.BLACK, "B")):
         bb = position.pieces(color)
-        items = [("K" if v.bit(sq) & position.kings else "") + v.square_name(sq, coordinates)
-                 for sq in v.squares_of(bb)]
+        items = [("K" if v.bit(sq) & position.kings else "") + v.square_name(sq, coords)
+                 for sq in sorted(v.squares_of(bb), key=order)]
         groups.append(letter + ",".join(items))
     return ("W" if position.turn == Color.WHITE else "B") + ":" + ":".join(groups)
