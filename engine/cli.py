@@ -110,6 +110,7 @@ def _play(v: Variant, fen: str | None) -> int:
     print(f"{v.name.capitalize()} draughts. Type moves such as "
           f"{'c3-d4' if v.coordinates else ('32-28' if v.size == 10 else '11-15')}; "
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
+    print(_square_key(v))
     _show(game)
     while game.result() is None:
         if interactive:
@@ -153,3 +154,13 @@ def _play(v: Variant, fen: str | None) -> int:
 
 def _show(game: Game) -> None:
     print(game.position)
+
+
+def _square_key(v: Variant) -> str:
+    """The board with each dark square's name, as moves are typed."""
+    width = 3
+    rows = []
+    for row in range(v.size):
+        cells = [v.square_name(sq) if (sq := v.square_at(row, col)) else "" for col in range(v.size)]
+        rows.append(" ".join(c.rjust(width) for c in cells))
+    return "squares:\n" + "\n".join(rows)
