@@ -67,10 +67,12 @@ class Game:
         """Play a legal move; raises IllegalMoveError (changing nothing) otherwise."""
         over = self.result()
         if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", str(move), to_fen(self.position))
+            raise IllegalMoveError(f"the game is over ({over})", "", to_fen(self.position))
         legal = self.legal_moves()
         if move not in legal:
-            raise IllegalMoveError(f"{move} is not a legal move here", str(move), to_fen(self.position),
+            name = self.variant.square_name
+            text = f"{name(move.start)}-{name(move.end)}"
+            raise IllegalMoveError(f"{text} is not a legal move here", text, to_fen(self.position),
                                    legal_move_texts(self.position))
         move = legal[legal.index(move)]  # the generated move, with its path
         before = self.position

@@ -31,19 +31,24 @@ _SQUARE_TEXT = re.compile(_SQUARE, re.IGNORECASE)
 def format_move(position: Position, move: Move, *, full: bool = False, coordinates: bool | None = None) -> str:
     """How to write ``move`` (legal in ``position``): start and end, or the
     whole path when that is asked for or needed to tell it from another move."""
-    v = position.variant
-    coords = v.coordinates if coordinates is None else coordinates
-    sep = (":" if coords else "x") if move.is_capture else "-"
-    squares = move.path if (full and move.path) else (move.start, move.end)
-    if not full and move.is_capture:
-        if any(m != move and (m.start, m.end) == (move.start, move.end) for m in legal_moves(position)):
-            squares = move.path
-    return sep.join(v.square_name(sq, coords) for sq in squares)
+    legal = legal_moves(position) if (move.is_capture and not full) else []
+    return _write(position, move, legal, full, coordinates)
 
 
 def legal_move_texts(position: Position) -> tuple[str, ...]:
     """Every legal move, written as ``format_move`` writes it."""
-    return tuple(format_move(position, m) for m in legal_moves(position))
+    legal = legal_moves(position)
+    return tuple(_write(position, m, legal, False, None) for m in legal)
+
+
+def _write(position: Position, move: Move, legal: list[Move], full: bool, coordinates: bool | None) -> str:
+    v = position.variant
+    coords = v.coordinates if coordinates is None else coordinates
+    sep = (":" if coords else "x") if move.is_capture else "-"
+    squares = (move.start, move.end)
+    if move.path and (full or any(m != move and (m.start, m.end) == squares for m in legal)):
+        squares = move.path
+    return sep.join(v.square_name(sq, coords) for sq in squares)
 
 
 def parse_move(position: Position, text: str) -> Move:
@@ -127,7 +132,8 @@ def _starts(squares: list[int], path: tuple[int, ...]) -> bool:
 
 
 def _texts(position: Position, moves: list[Move]) -> list[str]:
-    return [format_move(position, m) for m in sorted(moves, key=lambda m: (m.start, m.end, m.captures))]
+    legal = legal_moves(position)
+    return [_write(position, m, legal, False, None) for m in sorted(moves, key=lambda m: (m.start, m.end, m.captures))]
 
 
 def _or(texts) -> str:

@@ -4,7 +4,7 @@ Square numbers: row by row from the top left as White sees the board; on 8x8
 square 1 is b8 and 29 is a1, on 10x10 square 1 is b10 and 46 is a1.
 """
 
-from engine import legal_moves, make, parse_fen, variant
+from engine import Position, key, legal_moves, make, parse_fen, parse_move, perft, start_position, variant
 from helpers import moves
 
 
@@ -109,3 +109,24 @@ def test_a_piece_is_not_jumped_twice():
 
 def test_no_legal_move_when_blocked():
     assert moves("english", "B:W32:B28") == set()
+
+
+def test_python_make_agrees_with_the_kernel():
+    """Splitting perft into legal_moves + make (the Python layer) gives the kernel's counts."""
+    for name, fen in [("international", "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24"),
+                      ("russian", "W:Wf6,c1,e1:Be7,b6,h2,d8"), ("english", "B:WK29,K30,21,22:BK1,K2,12,13")]:
+        pos = parse_fen(variant(name), fen)
+        assert sum(perft(make(pos, m), 2) for m in legal_moves(pos)) == perft(pos, 3)
+
+
+def test_zobrist_keys_follow_the_position():
+    pos = start_position(variant("english"))
+    a = b = pos
+    for text in ("9-13", "22-18", "10-14"):
+        a = make(a, parse_move(a, text))
+    for text in ("10-14", "22-18", "9-13"):
+        b = make(b, parse_move(b, text))
+    assert a == b and key(a) == key(b)  # a transposition
+    assert key(a) != key(pos)
+    flipped = Position(a.variant, a.white, a.black, a.kings, a.turn.opponent)
+    assert key(flipped) != key(a)  # the side to move counts
