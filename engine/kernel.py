@@ -167,7 +167,7 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
     work[0, W_DIR] = U0
     work[0, W_NEXT] = U0
     work[0, W_FOUND] = U0
-    n = 0
+    n = np.int64(0)
     while n >= 0:
         king = work[n, W_KING] != U0
         slide = king and flying
@@ -241,7 +241,8 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     ``me`` are the pieces of the side to move (``side``), ``opp`` the others.
     Returns the end index. Captures are compulsory (unless ``mode`` asks for
     quiet moves only); ``paths``/``plen`` receive the landing squares of each
-    move when ``plen`` is not empty.
+    move when ``plen`` is not empty. ``work`` is the capture search's stack
+    (``MAX_PATH`` rows of ``WORK_COLS``), allocated once by the caller.
     """
     half = rules[R_HALF]
     half1 = half + U1
@@ -253,7 +254,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     empty = board & ~(me | opp)
     men = me & ~kings
     mykings = me & kings
-    end = start
+    end = np.int64(start)
 
     if not (mode & MODE_QUIET_ONLY):
         # Pieces that can start a capture: men by a bulk test per direction,
@@ -268,7 +269,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
                 cand |= jumpable & mykings
         if flying:
             cand |= mykings
-        best = 0
+        best = np.int64(0)
         while cand:
             p = _lsb(cand)
             cand ^= p
@@ -361,7 +362,8 @@ def perft(white, black, kings, side, depth, rules):
         st_opp[0] = white
     st_k[0] = kings
     idx[0] = 0
-    stop[0] = generate(st_me[0], st_opp[0], kings, side, rules, MODE_LEGAL, out, 0, work, paths, plen)
+    legal = np.int64(MODE_LEGAL)
+    stop[0] = generate(st_me[0], st_opp[0], kings, np.int64(side), rules, legal, out, np.int64(0), work, paths, plen)
     leaves = np.int64(0)
     sig = U0
     ply = 0
@@ -387,7 +389,7 @@ def perft(white, black, kings, side, depth, rules):
         st_opp[ply] = nme
         st_k[ply] = nk
         idx[ply] = stop[ply - 1]
-        stop[ply] = generate(nopp, nme, nk, s, rules, MODE_LEGAL, out, stop[ply - 1], work, paths, plen)
+        stop[ply] = generate(nopp, nme, nk, s, rules, legal, out, stop[ply - 1], work, paths, plen)
     return leaves, sig
 
 
