@@ -45,7 +45,7 @@ def _write(position: Position, move: Move, legal: list[Move], full: bool, coordi
     v = position.variant
     coords = v.coordinates if coordinates is None else coordinates
     sep = (":" if coords else "x") if move.is_capture else "-"
-    squares = (move.start, move.end)
+    squares: tuple[int, ...] = (move.start, move.end)
     if move.path and (full or any(m != move and (m.start, m.end) == squares for m in legal)):
         squares = move.path
     return sep.join(v.square_name(sq, coords) for sq in squares)

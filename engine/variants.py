@@ -140,7 +140,8 @@ class Variant:
         if a == b or abs(ra - rb) != abs(ca - cb):
             return []
         dr, dc = (1 if rb > ra else -1), (1 if cb > ca else -1)
-        return [self.square_at(ra + i * dr, ca + i * dc) for i in range(1, abs(rb - ra))]
+        # squares on a diagonal between two dark squares are dark: never None
+        return [self.square_at(ra + i * dr, ca + i * dc) or 0 for i in range(1, abs(rb - ra))]
 
     def crowning_row(self, color: Color) -> int:
         return 0 if color == Color.WHITE else self.size - 1

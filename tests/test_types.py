@@ -1,0 +1,13 @@
+"""The engine type-checks (mypy), so value types and APIs stay what they say."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_engine_type_checks():
+    r = subprocess.run([sys.executable, "-m", "mypy", "engine"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
