@@ -35,12 +35,30 @@ def generate(position: Position, mode: int = kernel.MODE_LEGAL) -> list[Move]:
     ``MODE_LEGAL`` gives the legal moves; the other modes serve notation, which
     explains why a typed move is illegal.
     """
+    capacity = kernel.MAX_MOVES
+    while True:
+        try:
+            return _generate(position, mode, capacity)
+        except ValueError as e:
+            if "overflow" not in str(e):
+                raise
+        # Only listing every path of a long king capture can get here.
+        capacity *= 4
+        if capacity > _MAX_CAPACITY:
+            mode &= ~kernel.MODE_ALL_PATHS  # one path per move is still every move
+
+
+# Rows of a move list when every capture path is kept (about 50 MB of paths).
+_MAX_CAPACITY = 256 * kernel.MAX_MOVES
+
+
+def _generate(position: Position, mode: int, capacity: int) -> list[Move]:
     v = position.variant
     me, opp = (position.white, position.black) if position.turn == Color.WHITE else (position.black, position.white)
-    out = np.empty((kernel.MAX_MOVES, kernel.MOVE_COLS), dtype=np.uint64)
+    out = np.empty((capacity, kernel.MOVE_COLS), dtype=np.uint64)
     work = np.empty((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
-    paths = np.empty((kernel.MAX_MOVES, kernel.MAX_PATH), dtype=np.uint64)
-    plen = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+    paths = np.empty((capacity, kernel.MAX_PATH), dtype=np.uint64)
+    plen = np.zeros(capacity, dtype=np.int64)
     n = kernel.generate(_U64(me), _U64(opp), _U64(position.kings), int(position.turn), v.rules,
                         mode, out, 0, work, paths, plen)
     moves = []

@@ -134,3 +134,13 @@ def test_every_legal_move_reads_back_from_its_text(name, choices):
                          format_move(pos, m, coordinates=True), format_move(pos, m, coordinates=False)}:
                 assert parse_move(pos, text) == m, text
         pos = make(pos, moves[choice % len(moves)])
+
+
+def test_a_move_list_larger_than_the_buffer_still_reads(monkeypatch):
+    """Listing every path of a long king capture grows the buffer instead of failing."""
+    from engine import kernel
+    monkeypatch.setattr(kernel, "MAX_MOVES", 4)  # the 14-piece capture below has 436 paths
+    pos = parse_fen(variant("international"), "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24")
+    move = parse_move(pos, "24x15x4x13x27x16x2x35x49x27x36x47x38x29x1")
+    assert len(move.captures) == 14 and move.end == 1
+    assert len(legal_moves(pos)) == 14
