@@ -10,7 +10,7 @@ import time
 from engine.errors import FenError, MoveError
 from engine.fen import parse_fen, to_fen
 from engine.game import Game
-from engine.notation import format_move, legal_move_texts
+from engine.notation import example_move, format_move, legal_move_texts
 from engine.position import Move, Position
 from engine.rules import legal_moves, make, perft, start_position
 from engine.variants import VARIANTS, Variant, variant
@@ -107,8 +107,7 @@ def _move_json(pos: Position, m: Move) -> dict:
 def _play(v: Variant, fen: str | None) -> int:
     game = Game(v, fen)
     interactive = sys.stdin.isatty()
-    print(f"{v.name.capitalize()} draughts. Type moves such as "
-          f"{'c3-d4' if v.coordinates else ('32-28' if v.size == 10 else '11-15')}; "
+    print(f"{v.name.capitalize()} draughts. Type moves such as {example_move(v)}; "
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
     print(_square_key(v))
     _show(game)

@@ -65,9 +65,7 @@ class Game:
 
     def play(self, move: Move) -> Position:
         """Play a legal move; raises IllegalMoveError (changing nothing) otherwise."""
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", "", to_fen(self.position))
+        self._refuse_if_over("")
         legal = self.legal_moves()
         if move not in legal:
             name = self.variant.square_name
@@ -92,12 +90,15 @@ class Game:
 
     def play_text(self, text: str) -> Move:
         """Read a move as a player typed it and play it; notation errors change nothing."""
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, to_fen(self.position))
+        self._refuse_if_over(text)
         move = parse_move(self.position, text)
         self.play(move)
         return move
+
+    def _refuse_if_over(self, text: str) -> None:
+        over = self.result()
+        if over is not None:
+            raise IllegalMoveError(f"the game is over ({over})", text, to_fen(self.position))
 
     def undo(self) -> Move:
         """Take the last move back."""

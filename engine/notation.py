@@ -20,12 +20,17 @@ from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from engine.fen import to_fen
 from engine.position import Move, Position
 from engine.rules import generate, legal_moves
-from engine.variants import Color
+from engine.variants import Color, Variant
 
 _SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
 _SEPARATOR = r"(?:\s*[-x:×]\s*|\s+)"
 _MOVE_TEXT = re.compile(rf"(?<![a-z0-9]){_SQUARE}(?:{_SEPARATOR}{_SQUARE})+(?![a-z0-9])", re.IGNORECASE)
 _SQUARE_TEXT = re.compile(_SQUARE, re.IGNORECASE)
+
+
+def example_move(v: Variant) -> str:
+    """A first move of the variant, written as its players write it: a hint for help texts."""
+    return "c3-d4" if v.coordinates else ("32-28" if v.size == 10 else "11-15")
 
 
 def format_move(position: Position, move: Move, *, full: bool = False, coordinates: bool | None = None) -> str:
@@ -62,8 +67,8 @@ def parse_move(position: Position, text: str) -> Move:
     fen = to_fen(position)
     found = _MOVE_TEXT.search(text)
     if not found:
-        example = "c3-d4" if v.coordinates else ("32-28" if v.size == 10 else "11-15")
-        raise InvalidMoveError(f"I could not read a move in {text.strip()[:40]!r}: write it like {example}", text, fen,
+        raise InvalidMoveError(f"I could not read a move in {text.strip()[:40]!r}: write it like {example_move(v)}",
+                               text, fen,
                                legal_move_texts(position))
     try:
         squares = [v.parse_square(s) for s in _SQUARE_TEXT.findall(found.group(0))]
@@ -76,7 +81,7 @@ def parse_move(position: Position, text: str) -> Move:
         paths.setdefault(m, []).append(m.path)
     matches = [m for m, ps in paths.items() if any(_fits(squares, p) for p in ps)]
     if len(matches) == 1:
-        return next(m for m in legal_moves(position) if m == matches[0])
+        return matches[0]  # with the first path found, as legal_moves gives it
     legal = legal_move_texts(position)
     if matches:
         candidates = tuple(format_move(position, m, full=True) for m in matches)

@@ -35,21 +35,15 @@ def generate(position: Position, mode: int = kernel.MODE_LEGAL) -> list[Move]:
     ``MODE_LEGAL`` gives the legal moves; the other modes serve notation, which
     explains why a typed move is illegal.
     """
-    capacity = kernel.MAX_MOVES
-    while True:
+    # Only listing every path of a long king capture can outgrow the first size.
+    for capacity in (kernel.MAX_MOVES, 16 * kernel.MAX_MOVES, 256 * kernel.MAX_MOVES):
         try:
             return _generate(position, mode, capacity)
         except ValueError as e:
             if "overflow" not in str(e):
                 raise
-        # Only listing every path of a long king capture can get here.
-        capacity *= 4
-        if capacity > _MAX_CAPACITY:
-            mode &= ~kernel.MODE_ALL_PATHS  # one path per move is still every move
-
-
-# Rows of a move list when every capture path is kept (about 50 MB of paths).
-_MAX_CAPACITY = 256 * kernel.MAX_MOVES
+    # One path per move still gives every move.
+    return _generate(position, mode & ~kernel.MODE_ALL_PATHS, kernel.MAX_MOVES)
 
 
 def _generate(position: Position, mode: int, capacity: int) -> list[Move]:

@@ -21,7 +21,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
 fi
 stamp="$venv/.installed"
-want="$(cat "$root/pyproject.toml" | cksum)"
+want="$(cksum < "$root/pyproject.toml")"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "Installing dependencies into .venv (first run only) ..." >&2
     "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
