@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine perft|moves|play``. Scripts rely on these commands and their output."""
+"""Command line: ``python -m engine perft|moves|play|hub|match|bench``. Scripts rely on these commands and their output."""
 
 from __future__ import annotations
 
@@ -32,7 +32,33 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("play", help="referee a game typed in the terminal, both sides")
     _variant_args(p)
 
+    p = sub.add_parser("hub", help="speak the Hub protocol (version 2) on standard input and output")
+
+    p = sub.add_parser("match", help="play two engines over balanced openings; print the score and Elo")
+    p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
+    p.add_argument("a", help="player A: level:N[,lmr=X,futility=M], minimax:D or hub:COMMAND")
+    p.add_argument("b", help="player B, as A")
+    p.add_argument("--games", type=int, default=20, help="games (rounded up to pairs of colours); default 20")
+    p.add_argument("--time", type=float, default=0.2, help="seconds per move; default 0.2")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (one core each); default 1")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pdn", default="match.pdn", help="file for the games; default match.pdn")
+
+    p = sub.add_parser("bench", help="search fixed positions to fixed depths; print nodes, nodes/s and depths")
+    p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
+
     args = parser.parse_args(argv)
+    if args.command == "hub":
+        from engine.hub import HubEngine
+
+        HubEngine().run(sys.stdin)
+        return 0
+    if args.command == "bench":
+        from engine.bench import main as bench
+
+        return bench(args.repeat)
+    if args.command == "match":
+        return _match(args)
     v = variant(args.variant)
     try:
         if args.command == "perft":
@@ -43,6 +69,30 @@ def main(argv: list[str] | None = None) -> int:
     except FenError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+def _match(args: argparse.Namespace) -> int:
+    from engine.match import run_match, summarize
+
+    v = variant(args.variant)
+    print(f"{args.a} vs {args.b}: {v.name}, {args.games} games, {args.time:g} s per move", flush=True)
+    records = []
+
+    def progress(n: int, record) -> None:
+        records.append(record)
+        outcome = {1.0: "win", 0.5: "draw", 0.0: "loss"}[record.score_a]
+        print(f"game {n}: {outcome} for A in {record.plies} plies; so far {summarize(records)}", flush=True)
+
+    try:
+        games = run_match(args.a, args.b, v, args.games, args.time, args.jobs, args.seed, progress)
+    except (ValueError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    with open(args.pdn, "w") as f:
+        f.write("\n".join(g.pdn for g in games))
+    print(f"{args.a} vs {args.b}: {summarize(games)}")
+    print(f"games written to {args.pdn}")
+    return 0
 
 
 def _variant_args(p: argparse.ArgumentParser) -> None:

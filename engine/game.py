@@ -109,6 +109,16 @@ class Game:
         self._legal = None
         return self.moves.pop()
 
+    @property
+    def reversible_plies(self) -> int:
+        """Plies of king moves taking nothing that led to the current position."""
+        return self._king_plies[-1]
+
+    def earlier_keys(self) -> tuple[int, ...]:
+        """Zobrist keys of the positions since the last capture or man move, before the current one."""
+        back = self._king_plies[-1]
+        return tuple(self._keys[-1 - back:-1]) if back else ()
+
     def repetitions(self) -> int:
         """How many times the current position has stood on the board with the same side to move."""
         # Captures and man moves are irreversible: nothing before them can come back.

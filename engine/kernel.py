@@ -51,6 +51,7 @@ MODE_LEGAL = 0
 MODE_QUIET_ONLY = 1  # quiet moves, as if no capture were compulsory
 MODE_NO_MAJORITY = 2  # every complete capture, ignoring the majority rule
 MODE_ALL_PATHS = 4  # keep capture paths that only differ in landing squares
+MODE_CAPTURES_ONLY = 8  # captures only: an empty list when no capture is on (quiescence search)
 
 # A move list holds at most this many moves. The largest known legal move
 # counts of the four variants stay far below it (International: about 150).
@@ -78,29 +79,17 @@ def _lsb(x):
     return x & ~(x - U1)
 
 
-@njit(cache=True)
+# De Bruijn multiplication: the top six bits of (lowest bit * constant) name the bit.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+
+
+@njit(cache=True, inline="always")
 def bit_index(b):
     """Index of the lowest set bit of ``b`` (``b`` != 0)."""
-    b = _lsb(b)
-    i = 0
-    if b & np.uint64(0xFFFFFFFF00000000):
-        i += 32
-        b >>= np.uint64(32)
-    if b & np.uint64(0xFFFF0000):
-        i += 16
-        b >>= np.uint64(16)
-    if b & np.uint64(0xFF00):
-        i += 8
-        b >>= np.uint64(8)
-    if b & np.uint64(0xF0):
-        i += 4
-        b >>= np.uint64(4)
-    if b & np.uint64(0xC):
-        i += 2
-        b >>= np.uint64(2)
-    if b & np.uint64(0x2):
-        i += 1
-    return i
+    return _DEBRUIJN_INDEX[np.int64((_lsb(b) * _DEBRUIJN) >> np.uint64(58))]
 
 
 # Columns of the capture search's work stack, one row per capture level.
@@ -283,7 +272,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
             cand ^= p
             end, best = _captures_from(p, (p & kings) != U0, opp, empty | p, side, rules, mode, start, end,
                                        best, out, work, paths, plen)
-        if end != start:
+        if end != start or (mode & MODE_CAPTURES_ONLY):
             return end
 
     if end + 2 * 64 > out.shape[0]:

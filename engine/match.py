@@ -1,0 +1,230 @@
+"""Engine matches: how every evaluation or search change is judged.
+
+Two players meet over balanced openings, each opening twice with colours
+swapped, at a fixed budget per move. A player is written as
+
+- ``level:N``: our engine at difficulty level N (6 is full strength), with
+  optional search settings to compare: ``level:6,lmr=1.2,futility=60``;
+- ``minimax:D``: the seeds' plain material-only minimax to depth D;
+- ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``).
+
+Games run in parallel worker processes (``jobs``); a game still going after
+``MAX_PLIES`` is scored a draw.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+
+from engine.baseline import minimax_move
+from engine.game import Game
+from engine.hub import HubClient
+from engine.levels import choose_move, level
+from engine.notation import format_move
+from engine.pdn import game_to_pdn
+from engine.position import Move
+from engine.rules import legal_moves, make, start_position
+from engine.search import History, Limits, Searcher
+from engine.variants import Color, Variant, variant
+
+MAX_PLIES = 300
+OPENING_PLIES = {"english": 3, "international": 2, "russian": 2, "brazilian": 2}
+BALANCED = 40  # an opening is balanced if a depth-6 search scores it within this many hundredths
+
+
+class Player:
+    """One side of a match."""
+
+    def __init__(self, spec: str, v: Variant, seed: int):
+        self.spec = spec
+        self.variant = v
+        self.rng = random.Random(seed)
+        kind, _, arg = spec.partition(":")
+        self.kind = kind
+        self.hub: HubClient | None = None
+        self.searcher: Searcher | None = None
+        if kind == "level":
+            number, *options = arg.split(",")
+            self.level = level(int(number))
+            settings = {"lmr": 1.2, "futility": 0}
+            for option in options:
+                name, _, value = option.partition("=")
+                if name not in settings:
+                    raise ValueError(f"unknown search setting {name!r} in {spec!r}: use {', '.join(settings)}")
+                settings[name] = float(value)
+            self.searcher = Searcher(v, tt_mb=32, lmr=settings["lmr"], futility=int(settings["futility"]))
+            self.searcher.warm_up()
+        elif kind == "minimax":
+            self.depth = int(arg)
+        elif kind == "hub":
+            self.hub = HubClient(arg, v)
+        else:
+            raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D or hub:COMMAND")
+
+    def new_game(self) -> None:
+        if self.searcher:
+            self.searcher.clear()
+        if self.hub:
+            self.hub.new_game()
+
+    def move(self, game: Game, budget: float) -> Move:
+        if self.searcher:
+            return choose_move(self.searcher, game.position, self.level, budget, History.of(game), self.rng).move
+        if self.hub:
+            return self.hub.move(game, budget)
+        return minimax_move(game.position, self.depth, self.rng)
+
+    def close(self) -> None:
+        if self.hub:
+            self.hub.close()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    pdn: str
+    score_a: float
+    """1 if player A won, 0.5 for a draw, 0 if A lost."""
+    plies: int
+
+
+def openings(v: Variant, count: int) -> list[tuple[Move, ...]]:
+    """``count`` balanced openings: move sequences a depth-6 search scores as nearly level (repeated if needed)."""
+    found = _balanced(v.name)
+    return [found[i % len(found)] for i in range(count)]
+
+
+@cache
+def _balanced(name: str) -> list[tuple[Move, ...]]:
+    v = variant(name)
+    searcher = Searcher(v, tt_mb=4)
+    scored = []
+    for line in _lines(start_position(v), OPENING_PLIES[name]):
+        pos = start_position(v)
+        for m in line:
+            pos = make(pos, m)
+        if not legal_moves(pos):
+            continue
+        searcher.clear()
+        score = searcher.search(pos, Limits(depth=6)).score
+        if abs(score) <= BALANCED:
+            scored.append((abs(score), [(m.start, m.end) for m in line], line))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    # spread the choice over the list rather than taking near-identical lines first
+    lines = [t[2] for t in scored]
+    rng = random.Random(len(lines))
+    rng.shuffle(lines)
+    return lines
+
+
+def _lines(pos, plies: int) -> Iterator[tuple[Move, ...]]:
+    if plies == 0:
+        yield ()
+        return
+    for m in legal_moves(pos):
+        for rest in _lines(make(pos, m), plies - 1):
+            yield (m,) + rest
+
+
+def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], a_first: bool, budget: float,
+              round_no: int) -> GameRecord:
+    """One game from an opening; A plays the side that moves first when ``a_first``."""
+    game = Game(v)
+    for m in opening:
+        game.play(m)
+    first, second = (a, b) if a_first else (b, a)
+    players = {v.first: first, v.first.opponent: second}
+    for p in (a, b):
+        p.new_game()
+    while game.result() is None and len(game.moves) < MAX_PLIES:
+        game.play(players[game.turn].move(game, budget))
+    result = game.result()
+    if result is None or result.winner is None:
+        score_a = 0.5
+    else:
+        score_a = 1.0 if players[result.winner] is a else 0.0
+    white, black = players[Color.WHITE], players[Color.BLACK]
+    opening_text = " ".join(format_move(pos, m) for pos, m in zip(game.positions, opening))
+    tags = {"Event": f"{a.spec} vs {b.spec}", "Round": str(round_no), "White": white.spec, "Black": black.spec,
+            "Opening": opening_text, "Termination": str(result) if result else f"adjudicated draw after {MAX_PLIES} plies"}
+    return GameRecord(game_to_pdn(game, tags), score_a, len(game.moves))
+
+
+# --- worker processes ------------------------------------------------------------
+_players: tuple[Player, Player] | None = None
+
+
+def _init_worker(spec_a: str, spec_b: str, name: str, seed: int) -> None:
+    global _players
+    v = variant(name)
+    _players = (Player(spec_a, v, seed), Player(spec_b, v, seed + 1))
+
+
+def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: float, round_no: int) -> GameRecord:
+    assert _players is not None
+    return play_game(_players[0], _players[1], variant(name), opening, a_first, budget, round_no)
+
+
+def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
+              on_game: Callable[[int, GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play ``games`` games (rounded up to pairs) and return them in round order."""
+    pairs = (games + 1) // 2
+    tasks = []
+    for i, opening in enumerate(openings(v, pairs)):
+        tasks.append((v.name, opening, True, budget, 2 * i + 1))
+        tasks.append((v.name, opening, False, budget, 2 * i + 2))
+    records: list[GameRecord] = []
+    with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_init_worker,
+                             initargs=(spec_a, spec_b, v.name, seed)) as pool:
+        futures = [pool.submit(_play_task, *t) for t in tasks]
+        for n, fut in enumerate(futures):
+            record = fut.result()
+            records.append(record)
+            if on_game:
+                on_game(n + 1, record)
+    return records
+
+
+@dataclass(frozen=True)
+class Summary:
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points of player A per game, 0 to 1."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo difference of A over B, with the low and high ends of its 95% interval."""
+        n = self.games
+        p = self.score
+        var = (self.wins + 0.25 * self.draws) / n - p * p if n else 0.0
+        half = 1.96 * math.sqrt(max(var, 0.0) / n) if n else 0.0
+        return _elo(p, n), _elo(p - half, n), _elo(p + half, n)
+
+    def __str__(self) -> str:
+        elo, low, high = self.elo()
+        return (f"+{self.wins} ={self.draws} -{self.losses}  score {100 * self.score:.1f}%  "
+                f"Elo {elo:+.0f} (95% {low:+.0f} to {high:+.0f})")
+
+
+def summarize(records: list[GameRecord]) -> Summary:
+    return Summary(sum(r.score_a == 1 for r in records), sum(r.score_a == 0.5 for r in records),
+                   sum(r.score_a == 0 for r in records))
+
+
+def _elo(p: float, n: int) -> float:
+    """Elo difference for a score fraction; a clean sweep counts as half a game short of it."""
+    eps = 0.5 / max(n, 1)
+    p = min(max(p, eps), 1 - eps)
+    return -400 * math.log10(1 / p - 1)

@@ -1,0 +1,54 @@
+"""Games written as PDN (Portable Draughts Notation), for saving and sharing."""
+
+from __future__ import annotations
+
+from engine.fen import to_fen
+from engine.game import Game
+from engine.notation import format_move
+from engine.rules import start_position
+from engine.variants import Color
+
+# PDN GameType numbers of the variants.
+GAME_TYPES = {"english": 21, "international": 20, "russian": 25, "brazilian": 26}
+
+
+def result_text(game: Game) -> str:
+    """The result tag: '2-0' style on the 10x10 and flying-king boards, '1-0' style in English; '*' if unfinished."""
+    result = game.result()
+    if result is None:
+        return "*"
+    win, draw = ("1", "1/2") if game.variant.name == "english" else ("2", "1")
+    if result.winner is None:
+        return f"{draw}-{draw}"
+    return f"{win}-0" if result.winner == Color.WHITE else f"0-{win}"
+
+
+def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
+    """The game with its tags (Event, White, Black, ... as given), its moves and its result."""
+    all_tags = {"GameType": str(GAME_TYPES[game.variant.name])}
+    all_tags.update(tags or {})
+    if game.start != start_position(game.variant):
+        all_tags["FEN"] = to_fen(game.start)
+    all_tags["Result"] = result_text(game)
+    lines = [f'[{name} "{value}"]' for name, value in all_tags.items()]
+    words = []
+    number = 1
+    for i, (position, move) in enumerate(zip(game.positions, game.moves)):
+        first_to_move = position.turn == game.variant.first
+        if first_to_move:
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(format_move(position, move))
+        if not first_to_move:
+            number += 1
+    words.append(all_tags["Result"])
+    body, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > 79:
+            body.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    body.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"

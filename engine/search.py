@@ -1,0 +1,285 @@
+"""Search: the best move of a position within limits of time, depth or nodes.
+
+One entry point::
+
+    searcher = Searcher(variant("english"), tt_mb=32)
+    result = searcher.search(position, Limits(time=0.5))
+    result.move, result.score, result.depth, result.pv
+
+``Searcher`` owns the transposition table, the move-ordering tables and the
+evaluation weights: make one per worker process and reuse it. There is no
+module-level mutable state.
+
+Iterative deepening runs ``search_kernel.search_iteration`` at depth 1, 2, ...
+with an aspiration window around the last score. The clock is polled inside
+the compiled search, so a search stops within about a millisecond of its
+deadline even in the middle of an iteration; then the deepest completed
+iteration's move is played, or a better root move found by the unfinished one.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import kernel, search_kernel as sk
+from engine.evaluation import Evaluator
+from engine.game import Game
+from engine.position import Move, Position
+from engine.rules import _ZOBRIST, key, legal_moves
+from engine.variants import Color, Variant
+
+WIN = sk.WIN
+WIN_BOUND = sk.WIN_BOUND
+DRAW = sk.DRAW
+MAX_DEPTH = sk.MAX_PLY // 2
+
+# Time kept back from a budget for returning the move (Python work after the deadline).
+SAFETY = 0.004
+ASPIRATION = 30  # half-width of the first aspiration window, hundredths of a man
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to stop searching; the first limit reached ends the search."""
+
+    time: float | None = None
+    """Seconds for this move (the hard budget); None for no time limit."""
+    depth: int | None = None
+    """Deepest iteration (plies); None for no depth limit."""
+    nodes: int | None = None
+    """Stop after about this many nodes."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found."""
+
+    move: Move
+    """The move to play."""
+    score: int
+    """Score for the side to move, in hundredths of a man; beyond ``WIN_BOUND`` a forced win (``WIN - plies``)."""
+    depth: int
+    """Deepest completed iteration (0 when the move was forced)."""
+    pv: tuple[Move, ...]
+    """Principal variation, starting with ``move``."""
+    nodes: int
+    """Positions searched."""
+    time: float
+    """Seconds spent."""
+    seldepth: int = 0
+    """Deepest ply reached, extensions and captures included."""
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced win (positive) or loss (negative), if the score says so."""
+        if self.score > WIN_BOUND:
+            return WIN - self.score
+        if self.score < -WIN_BOUND:
+            return -(WIN + self.score)
+        return None
+
+
+@dataclass(frozen=True)
+class History:
+    """What the draw rules need from the game before the searched position."""
+
+    keys: tuple[int, ...] = ()
+    """Zobrist keys of earlier positions, oldest first (the searched position not included)."""
+    reversible: int = 0
+    """Plies of reversible moves (king moves taking nothing) leading to the searched position."""
+
+    @classmethod
+    def of(cls, game: Game) -> History:
+        """The history of a game record, for searching its current position."""
+        return cls(game.earlier_keys(), game.reversible_plies)
+
+
+class Searcher:
+    """A reusable search for one variant: transposition table, ordering tables, evaluation."""
+
+    def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
+                 lmr: float = 1.2, futility: int = 0):
+        self.variant = variant
+        self.evaluator = evaluator or Evaluator.load(variant)
+        self.lmr = lmr
+        self.futility = futility
+        self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
+        entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
+        self._tt_key = np.zeros(entries, dtype=np.uint64)
+        self._tt_data = np.zeros(entries, dtype=np.uint64)
+        self._history = np.zeros((2, 64, 64), dtype=np.int64)
+        self._killers = np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64)
+        self._generation = 0
+        n = sk.MAX_PLY + 2
+        self._st = np.zeros((n, 3), dtype=np.uint64)
+        self._out = np.zeros((sk.MOVES_CAPACITY, kernel.MOVE_COLS), dtype=np.uint64)
+        self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
+        self._work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+        self._frames = np.zeros((n, sk.FRAME_COLS), dtype=np.int64)
+        self._rev = np.zeros(n, dtype=np.int64)
+        self._pv = np.zeros((n, n, kernel.MOVE_COLS), dtype=np.uint64)
+        self._pvlen = np.zeros(n, dtype=np.int64)
+        self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
+        self._clock = np.zeros(1, dtype=np.float64)
+        self._noise, self._seed = 0, 0
+
+    @property
+    def tt_entries(self) -> int:
+        return int(self._tt_key.shape[0])
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game)."""
+        self._tt_key[:] = 0
+        self._tt_data[:] = 0
+        self._history[:] = 0
+        self._killers[:] = 0
+
+    def warm_up(self) -> None:
+        """Load the compiled code and the clock poll now, so that the first real move pays nothing."""
+        from engine.rules import start_position
+
+        self.search(start_position(self.variant), Limits(nodes=5000, depth=6))
+        self.clear()
+
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to return now."""
+        self._ctl[sk.C_STOP] = 1
+
+    def search(self, position: Position, limits: Limits, history: History = History(),
+               on_iteration: Callable[[SearchResult], None] | None = None, noise: int = 0,
+               seed: int = 0) -> SearchResult:
+        """Search ``position`` and return the best move found within ``limits``.
+
+        Raises ValueError if the side to move has no legal move (the game is over).
+        ``on_iteration`` is called with the result of each completed depth.
+        ``noise`` adds a pseudo-random amount up to that many hundredths of a man
+        to every evaluation, the same for a position throughout one ``seed``:
+        the misjudgements of a weaker player.
+        """
+        self._noise, self._seed = noise, seed
+        t0 = time.perf_counter()
+        moves = legal_moves(position)
+        if not moves:
+            raise ValueError("the side to move has no legal move: the game is over")
+        ctl = self._ctl
+        ctl[sk.C_STOP] = 0
+        if len(moves) == 1 and (limits.time is not None or limits.depth is None):
+            # forced: play it at once, with a quick look for the score
+            quick = self._run(position, Limits(depth=4, nodes=2000, time=0.01), history, t0, None, moves)
+            return SearchResult(moves[0], quick.score, 0, (moves[0],) + quick.pv[1:], quick.nodes,
+                                time.perf_counter() - t0, quick.seldepth)
+        return self._run(position, limits, history, t0, on_iteration, moves)
+
+    def _run(self, position: Position, limits: Limits, history: History, t0: float,
+             on_iteration: Callable[[SearchResult], None] | None, moves: list[Move]) -> SearchResult:
+        ev = self.evaluator
+        ctl = self._ctl
+        ctl[:] = 0
+        self._generation = (self._generation + 1) % 64
+        self._history >>= 1
+        keys_hist = history.keys[-min(len(history.keys), history.reversible):] if history.reversible else ()
+        h0 = len(keys_hist)
+        keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
+        keys[:h0] = keys_hist
+        keys[h0] = key(position)
+        self._rev[0] = history.reversible
+        me, opp = ((position.white, position.black) if position.turn == Color.WHITE
+                   else (position.black, position.white))
+        self._st[0] = (me, opp, position.kings)
+        ctl[sk.C_HIST_LEN] = h0
+        ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
+        ctl[sk.C_NOISE] = self._noise
+        ctl[sk.C_NOISE_SEED] = self._seed & 0x7FFFFFFFFFFFFFFF
+        ctl[sk.C_LMR] = 1 if self.lmr else 0
+        ctl[sk.C_FUTILITY] = self.futility
+        ctl[sk.C_GEN] = self._generation
+        ctl[sk.C_NODE_LIMIT] = limits.nodes or 0
+        deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
+        self._clock[0] = deadline
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        by_bits = {(self.variant.bit(m.start), self.variant.bit(m.end), self.variant.mask(m.captures)): m
+                   for m in moves}
+        best: SearchResult | None = None
+        score = 0
+        for depth in range(1, max_depth + 1):
+            window = ASPIRATION
+            alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < WIN_BOUND else (-sk.INF, sk.INF)
+            while True:
+                value = sk.search_iteration(
+                    sk.GAME_DRAUGHTS, self._st, int(position.turn), depth, alpha, beta, self.variant.rules,
+                    self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
+                    self._killers, self._history, self._tt_key, self._tt_data, _ZOBRIST, ev.weights, ev.geometry,
+                    ev.cones, ev.coords, self._lmr_table, ctl, self._clock)
+                if ctl[sk.C_ABORTED]:
+                    break
+                if value <= alpha and alpha > -sk.INF:
+                    window *= 4
+                    alpha = max(-sk.INF, value - window)
+                elif value >= beta and beta < sk.INF:
+                    window *= 4
+                    beta = min(sk.INF, value + window)
+                else:
+                    break
+            aborted = bool(ctl[sk.C_ABORTED])
+            if aborted and not (ctl[sk.C_ROOT_UPDATED] and best is not None and self._pvlen[0] > 0):
+                break
+            pv = self._pv_moves(position, by_bits)
+            if not pv:
+                break
+            if aborted:
+                # an unfinished iteration that found a better root move: play that one
+                if best is not None and pv[0] != best.move:
+                    best = SearchResult(pv[0], int(self._frames[0, sk.F_BEST]), best.depth, tuple(pv), 0, 0.0)
+                break
+            score = int(value)
+            best = SearchResult(pv[0], score, depth, tuple(pv), int(ctl[sk.C_NODES]), time.perf_counter() - t0,
+                                int(ctl[sk.C_SELDEPTH]))
+            if on_iteration is not None:
+                on_iteration(best)
+            if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
+                break  # a forced result seen to its end
+        if best is None:
+            # not even depth 1 finished: any legal move, the most forcing first
+            fallback = max(moves, key=lambda m: len(m.captures))
+            best = SearchResult(fallback, 0, 0, (fallback,), int(ctl[sk.C_NODES]), time.perf_counter() - t0)
+        else:
+            best = SearchResult(best.move, best.score, best.depth, best.pv, int(ctl[sk.C_NODES]),
+                                time.perf_counter() - t0, int(ctl[sk.C_SELDEPTH]))
+        return best
+
+    def _pv_moves(self, position: Position, root_moves: dict) -> list[Move]:
+        """The principal variation as moves, checked against the legal moves at each step."""
+        from engine.rules import make
+
+        v = self.variant
+        out = []
+        pos = position
+        by_bits = root_moves
+        for k in range(int(self._pvlen[0])):
+            frm, to, cap, _ = (int(x) for x in self._pv[0, k])
+            if k > 0:
+                by_bits = {(v.bit(m.start), v.bit(m.end), v.mask(m.captures)): m for m in legal_moves(pos)}
+            move = by_bits.get((frm, to, cap))
+            if move is None:
+                break
+            out.append(move)
+            pos = make(pos, move)
+        return out
+
+
+def random_move(position: Position, rng: random.Random) -> Move:
+    """A uniformly random legal move (difficulty level 1)."""
+    moves = legal_moves(position)
+    if not moves:
+        raise ValueError("the side to move has no legal move: the game is over")
+    return rng.choice(moves)

@@ -1,0 +1,546 @@
+"""The compiled alpha-beta search: one iteration of iterative deepening.
+
+``search_iteration`` runs a negamax principal-variation search with a
+transposition table, killer and history move ordering, late-move reductions,
+a one-reply extension and a quiescence search over captures, to one depth and
+inside one aspiration window. Python (``engine.search``) drives the
+iterations, the windows and the clock; see that module for the public API.
+
+The search is an explicit stack, not recursion: numba cannot load recursive
+functions back from its cache reliably (see ``engine.kernel``), and one flat
+loop keeps array arguments out of a hot call chain. Each ply has a frame row
+(``F_*`` columns); calling a child means filling the next frame and jumping
+to ``ENTER``; returning means popping to the parent and resuming at the step
+its ``F_STATE`` names.
+
+Game interface. The search sees a game only through four operations on
+plain arrays: generate moves into rows of ``out`` (``_generate``), make a
+move (``_make``), update the Zobrist key (``_key_after``) and evaluate
+(``_evaluate``). Each dispatches on ``game``; another game (Tablut) plugs in
+by adding its branch there and a state layout in ``st`` rows. Functions
+passed as arguments or captured in closures would be neater, but numba then
+recompiles on every start (measured: no cache hits), which a chat bot's
+workers and the command line cannot afford.
+
+Scores are in hundredths of a man from the side to move: a win in ``n``
+plies scores ``WIN - n``, a loss ``-(WIN - n)``, so the fastest win and the
+slowest loss are preferred; draws score ``DRAW``.
+"""
+
+import time
+import warnings
+
+import numpy as np
+from numba import njit, objmode
+from numba.core.errors import NumbaWarning
+
+
+from engine import kernel
+from engine.evaluation import evaluate, popcount
+
+# The clock poll holds the GIL for a moment; the rest of the search runs without it.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel", category=NumbaWarning)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+# --- scores -----------------------------------------------------------------
+MAX_PLY = 128
+INF = 32000  # beyond any score
+WIN = 31000  # a win at the root; a win in n plies is WIN - n
+WIN_BOUND = WIN - MAX_PLY  # |score| above this is a forced win or loss
+DRAW = 0
+
+GAME_DRAUGHTS = 0
+
+# --- transposition table entry (two uint64 arrays: key, data) ---------------
+BOUND_UPPER = 1
+BOUND_LOWER = 2
+BOUND_EXACT = 3
+# data bits: score+32768 (16) | depth (8) | bound (2) | generation (6) | from (6) | to (6) | captured hash (16) | has move (1)
+_SCORE_OFF = 32768
+
+# --- control vector (int64), shared with Python -------------------------------
+C_NODES = 0  # nodes searched (in and out)
+C_STOP = 1  # set to 1 from outside to stop the search
+C_NODE_LIMIT = 2  # stop after this many nodes (0: no limit)
+C_ABORTED = 3  # out: the iteration was cut short
+C_ROOT_UPDATED = 4  # out: a root move raised alpha in this iteration
+C_HIST_LEN = 5  # number of history keys stored before the root in ``keys``
+C_REV_LIMIT = 6  # a ply counter of reversible moves reaching this is a draw
+C_NOISE = 7  # amplitude of evaluation noise (0: none)
+C_NOISE_SEED = 8
+C_LMR = 9  # 1: late-move reductions on
+C_ROOT_DEPTH = 10
+C_GEN = 11  # transposition table generation (0-63)
+C_SELDEPTH = 12  # out: deepest ply reached
+C_TT_PROBES = 13
+C_TT_HITS = 14
+C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
+CTL_LEN = 16
+
+# --- frame columns (int64), one frame per ply ---------------------------------
+F_DEPTH = 0
+F_ALPHA = 1
+F_BETA = 2
+F_PV = 3  # 1 in a principal-variation node
+F_START = 4  # first row of this node's moves in ``out``
+F_END = 5
+F_NEXT = 6  # next row to pick
+F_CUR = 7  # row of the move being searched
+F_BEST = 8
+F_BEST_ROW = 9
+F_ALPHA0 = 10  # alpha on entry, for the bound stored in the table
+F_COUNT = 11  # moves searched so far
+F_RED = 12  # reduction applied to the current child
+F_STATE = 13  # where to resume after the child returns
+F_CHILD_DEPTH = 14
+FRAME_COLS = 16
+
+S_NULL = 1  # child searched with a null window (maybe reduced)
+S_FULL = 2  # child searched with the full window
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+
+# move ordering bands
+_O_TT = np.int64(1) << 40
+_O_CAPTURE = np.int64(1) << 30
+_O_CROWN = np.int64(1) << 29
+_O_KILLER = np.int64(1) << 28
+_HISTORY_MAX = np.int64(1) << 26
+
+MOVES_CAPACITY = MAX_PLY * 256
+
+
+def reduction_table(divisor: float) -> np.ndarray:
+    """Late-move reductions by (depth, moves already searched): log(depth) * log(count) / divisor."""
+    t = np.zeros((64, 64), dtype=np.int64)
+    for d in range(1, 64):
+        for c in range(1, 64):
+            t[d, c] = int(np.log(d) * np.log(c + 1) / divisor) if c >= 2 else 0
+    return t  # rows of ``out``; one ply rarely has more than 100 moves
+
+
+@njit(cache=True, inline="always")
+def _generate(game, st, p, side, rules, mode, out, start, work, paths, plen):
+    if game == GAME_DRAUGHTS:
+        return kernel.generate(st[p, 0], st[p, 1], st[p, 2], side, rules, mode, out, start, work, paths, plen)
+    return start
+
+
+@njit(cache=True, inline="always")
+def _make(game, st, p, out, i):
+    """Write the position after move ``i`` into ``st[p + 1]``, from the new mover's side."""
+    if game == GAME_DRAUGHTS:
+        me, opp, kings = kernel.make(st[p, 0], st[p, 1], st[p, 2], out[i, 0], out[i, 1], out[i, 2], out[i, 3])
+        st[p + 1, 0] = opp
+        st[p + 1, 1] = me
+        st[p + 1, 2] = kings
+
+
+@njit(cache=True)
+def _key_after(game, key, st, p, side, out, i, zob):
+    """Zobrist key after move ``i`` of ``side`` from ``st[p]`` (the kernel's ``zobrist`` layout)."""
+    key ^= zob[4, 0]
+    if game != GAME_DRAUGHTS:
+        return key
+    frm = out[i, 0]
+    to = out[i, 1]
+    kings = st[p, 2]
+    man = 0 if side == 0 else 2
+    was_king = (kings & frm) != U0
+    key ^= zob[man + (1 if was_king else 0), kernel.bit_index(frm)]
+    key ^= zob[man + (1 if (was_king or out[i, 3] != U0) else 0), kernel.bit_index(to)]
+    cap = out[i, 2]
+    other = 2 - man
+    while cap:
+        c = cap & ~(cap - U1)
+        cap ^= c
+        key ^= zob[other + (1 if (kings & c) else 0), kernel.bit_index(c)]
+    return key
+
+
+@njit(cache=True, inline="always")
+def _reversible(game, st, p, out, i):
+    """The move can be undone: a king's move that takes nothing (draughts)."""
+    if game == GAME_DRAUGHTS:
+        return out[i, 2] == U0 and (st[p, 2] & out[i, 0]) != U0
+    return False
+
+
+@njit(cache=True)
+def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords):
+    score = np.int64(0)
+    if game == GAME_DRAUGHTS:
+        if side == 0:
+            score = evaluate(st[p, 0], st[p, 1], st[p, 2], side, w, geo, cones, coords)
+        else:
+            score = evaluate(st[p, 1], st[p, 0], st[p, 2], side, w, geo, cones, coords)
+    noise = ctl[C_NOISE]
+    if noise > 0:
+        h = (key ^ np.uint64(ctl[C_NOISE_SEED])) * np.uint64(0x9E3779B97F4A7C15)
+        score += np.int64((h >> np.uint64(33)) % np.uint64(2 * noise + 1)) - noise
+    return score
+
+
+@njit(cache=True, inline="always")
+def _move_hash(out, i):
+    return ((out[i, 2] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)) & np.uint64(0xFFFF)
+
+
+@njit(cache=True)
+def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to, chash):
+    mask = np.uint64(tt_key.shape[0] - 2)
+    e = np.int64(key & mask)
+    if tt_key[e] != key and tt_key[e + 1] != key:
+        # replace the shallower entry, or one from an older search
+        d0 = np.int64((tt_data[e] >> np.uint64(16)) & np.uint64(0xFF))
+        d1 = np.int64((tt_data[e + 1] >> np.uint64(16)) & np.uint64(0xFF))
+        g0 = np.int64((tt_data[e] >> np.uint64(26)) & np.uint64(0x3F))
+        g1 = np.int64((tt_data[e + 1] >> np.uint64(26)) & np.uint64(0x3F))
+        v0 = d0 + (64 if g0 == gen else 0)
+        v1 = d1 + (64 if g1 == gen else 0)
+        if v1 < v0:
+            e += 1
+    elif tt_key[e] != key:
+        e += 1
+    elif not has_move:
+        # keep the move of an earlier search of this position
+        old = tt_data[e]
+        if (old >> np.uint64(60)) & U1:
+            has_move = True
+            frm = np.int64((old >> np.uint64(32)) & np.uint64(0x3F))
+            to = np.int64((old >> np.uint64(38)) & np.uint64(0x3F))
+            chash = (old >> np.uint64(44)) & np.uint64(0xFFFF)
+    data = np.uint64(score + _SCORE_OFF) & np.uint64(0xFFFF)
+    data |= np.uint64(depth & 0xFF) << np.uint64(16)
+    data |= np.uint64(bound) << np.uint64(24)
+    data |= np.uint64(gen & 0x3F) << np.uint64(26)
+    if has_move:
+        data |= np.uint64(frm) << np.uint64(32)
+        data |= np.uint64(to) << np.uint64(38)
+        data |= chash << np.uint64(44)
+        data |= U1 << np.uint64(60)
+    tt_key[e] = key
+    tt_data[e] = data
+
+
+@njit(cache=True, nogil=True)
+def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
+                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, lmr_table, ctl, clock):
+    """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) to ``depth``.
+
+    Returns the score of the root for the side to move, within (alpha, beta)
+    or a bound outside it. The principal variation is left in ``pv[0, :pvlen[0]]``.
+    If the clock, the node limit or the stop flag ends the search early,
+    ``ctl[C_ABORTED]`` is set and the score is meaningless; the root's best
+    move so far is in ``pv[0, 0]`` if ``ctl[C_ROOT_UPDATED]`` is set.
+    """
+    paths = np.empty((0, 0), dtype=np.uint64)
+    plen = np.empty(0, dtype=np.int64)
+    h0 = ctl[C_HIST_LEN]
+    rev_limit = ctl[C_REV_LIMIT]
+    lmr = ctl[C_LMR] != 0
+    gen = ctl[C_GEN]
+    ext_limit = 2 * depth + 4
+    deadline = clock[0]
+    legal = np.int64(kernel.MODE_LEGAL)
+    captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)
+    nodes = ctl[C_NODES]
+    node_limit = ctl[C_NODE_LIMIT]
+    tt_mask = np.uint64(tt_key.shape[0] - 2)
+    ctl[C_ABORTED] = 0
+    ctl[C_ROOT_UPDATED] = 0
+    ctl[C_ROOT_DEPTH] = depth
+
+    p = 0
+    frames[0, F_DEPTH] = depth
+    frames[0, F_ALPHA] = alpha
+    frames[0, F_BETA] = beta
+    frames[0, F_PV] = 1
+    frames[0, F_START] = 0
+    action = _ENTER
+    ret = np.int64(0)
+    while True:
+        if action == _ENTER:
+            nodes += 1
+            if (nodes & 1023) == 0:
+                with objmode(now="float64"):
+                    now = time.perf_counter()
+                if now >= deadline or ctl[C_STOP] != 0 or (node_limit > 0 and nodes >= node_limit):
+                    ctl[C_NODES] = nodes
+                    ctl[C_ABORTED] = 1
+                    return np.int64(0)
+            if p > ctl[C_SELDEPTH]:
+                ctl[C_SELDEPTH] = p
+            pvlen[p] = 0
+            side = root_side ^ (p & 1)
+            d = frames[p, F_DEPTH]
+            a = frames[p, F_ALPHA]
+            b = frames[p, F_BETA]
+            key = keys[h0 + p]
+            if p > 0:
+                r = rev[p]
+                if r >= rev_limit:
+                    ret = DRAW
+                    action = _RETURN
+                    continue
+                j = h0 + p - 4  # a repeat needs at least four plies
+                repeated = False
+                while j >= 0 and j >= h0 + p - r:
+                    if keys[j] == key:
+                        repeated = True
+                        break
+                    j -= 2
+                if repeated:
+                    ret = DRAW
+                    action = _RETURN
+                    continue
+                # mate distance pruning
+                if a < -WIN + p:
+                    a = -WIN + p
+                if b > WIN - p - 1:
+                    b = WIN - p - 1
+                if a >= b:
+                    ret = a
+                    action = _RETURN
+                    continue
+            start = frames[p, F_START]
+            if p >= MAX_PLY - 2:
+                ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                action = _RETURN
+                continue
+            tt_from = np.int64(-1)
+            tt_to = np.int64(-1)
+            tt_hash = U0
+            if d <= 0:
+                # quiescence: captures are compulsory, so a side with a capture must play one
+                end = _generate(game, st, p, side, rules, captures_only, out, start, work, paths, plen)
+                if end == start:
+                    ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                    action = _RETURN
+                    continue
+            else:
+                ctl[C_TT_PROBES] += 1
+                e = np.int64(key & tt_mask)
+                if tt_key[e] != key:
+                    e += 1
+                if tt_key[e] == key:
+                    ctl[C_TT_HITS] += 1
+                    data = tt_data[e]
+                    t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
+                    t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
+                    t_bound = np.int64((data >> np.uint64(24)) & np.uint64(0x3))
+                    if t_score > WIN_BOUND:
+                        t_score -= p
+                    elif t_score < -WIN_BOUND:
+                        t_score += p
+                    if (data >> np.uint64(60)) & U1:
+                        tt_from = np.int64((data >> np.uint64(32)) & np.uint64(0x3F))
+                        tt_to = np.int64((data >> np.uint64(38)) & np.uint64(0x3F))
+                        tt_hash = (data >> np.uint64(44)) & np.uint64(0xFFFF)
+                    if p > 0 and frames[p, F_PV] == 0 and t_depth >= d:
+                        if (t_bound == BOUND_EXACT or (t_bound == BOUND_LOWER and t_score >= b)
+                                or (t_bound == BOUND_UPPER and t_score <= a)):
+                            ret = t_score
+                            action = _RETURN
+                            continue
+                end = _generate(game, st, p, side, rules, legal, out, start, work, paths, plen)
+                if end == start:
+                    ret = -(WIN - p)  # no legal move: lost
+                    action = _RETURN
+                    continue
+                margin = ctl[C_FUTILITY]
+                if (margin > 0 and d <= 2 and frames[p, F_PV] == 0 and out[start, 2] == U0
+                        and abs(b) < WIN_BOUND):
+                    # a quiet position far above beta near the leaves: assume it holds
+                    static = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                    if static - margin * d >= b:
+                        ret = static - margin * d
+                        action = _RETURN
+                        continue
+            # order the moves
+            k0 = killers[p, 0, 0]
+            k0t = killers[p, 0, 1]
+            k1 = killers[p, 1, 0]
+            k1t = killers[p, 1, 1]
+            for i in range(start, end):
+                frm = out[i, 0]
+                to = out[i, 1]
+                cap = out[i, 2]
+                fi = kernel.bit_index(frm)
+                ti = kernel.bit_index(to)
+                if fi == tt_from and ti == tt_to and _move_hash(out, i) == tt_hash:
+                    order[i] = _O_TT
+                elif cap != U0:
+                    order[i] = _O_CAPTURE + popcount(cap) * 1000 + popcount(cap & st[p, 2]) * 100 + np.int64(out[i, 3]) * 10
+                elif out[i, 3] != U0:
+                    order[i] = _O_CROWN
+                elif frm == k0 and to == k0t:
+                    order[i] = _O_KILLER + 1
+                elif frm == k1 and to == k1t:
+                    order[i] = _O_KILLER
+                else:
+                    order[i] = history[side, fi, ti]
+            frames[p, F_ALPHA] = a
+            frames[p, F_BETA] = b
+            frames[p, F_END] = end
+            frames[p, F_NEXT] = start
+            frames[p, F_BEST] = -INF
+            frames[p, F_BEST_ROW] = -1
+            frames[p, F_ALPHA0] = a
+            frames[p, F_COUNT] = 0
+            action = _NEXT
+            continue
+
+        if action == _NEXT:
+            i = frames[p, F_NEXT]
+            end = frames[p, F_END]
+            d = frames[p, F_DEPTH]
+            side = root_side ^ (p & 1)
+            if i >= end:
+                best = frames[p, F_BEST]
+                br = frames[p, F_BEST_ROW]
+                if d > 0:
+                    bound = BOUND_EXACT
+                    if best <= frames[p, F_ALPHA0]:
+                        bound = BOUND_UPPER
+                    elif best >= frames[p, F_BETA]:
+                        bound = BOUND_LOWER
+                    s = best
+                    if s > WIN_BOUND:
+                        s += p
+                    elif s < -WIN_BOUND:
+                        s -= p
+                    has = br >= 0 and bound != BOUND_UPPER
+                    fi = np.int64(0)
+                    ti = np.int64(0)
+                    mh = U0
+                    if has:
+                        fi = kernel.bit_index(out[br, 0])
+                        ti = kernel.bit_index(out[br, 1])
+                        mh = _move_hash(out, br)
+                    _tt_store(tt_key, tt_data, keys[h0 + p], s, d, bound, gen, has, fi, ti, mh)
+                ret = best
+                action = _RETURN
+                continue
+            # pick the best-ordered remaining move
+            bi = i
+            bo = order[i]
+            for j in range(i + 1, end):
+                if order[j] > bo:
+                    bo = order[j]
+                    bi = j
+            if bi != i:
+                for c in range(kernel.MOVE_COLS):
+                    tmp = out[i, c]
+                    out[i, c] = out[bi, c]
+                    out[bi, c] = tmp
+                order[bi] = order[i]
+                order[i] = bo
+            frames[p, F_NEXT] = i + 1
+            frames[p, F_CUR] = i
+            _make(game, st, p, out, i)
+            keys[h0 + p + 1] = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
+            rev[p + 1] = rev[p] + 1 if _reversible(game, st, p, out, i) else 0
+            count = frames[p, F_COUNT]
+            a = frames[p, F_ALPHA]
+            b = frames[p, F_BETA]
+            if d <= 0:
+                cd = np.int64(0)
+            elif end - frames[p, F_START] == 1 and p < ext_limit:
+                cd = d  # one legal reply: no ply is spent on it
+            else:
+                cd = d - 1
+            frames[p, F_CHILD_DEPTH] = cd
+            red = np.int64(0)
+            if count == 0 or d <= 0:
+                frames[p + 1, F_ALPHA] = -b
+                frames[p + 1, F_BETA] = -a
+                frames[p + 1, F_PV] = frames[p, F_PV]
+                frames[p, F_STATE] = S_FULL
+            else:
+                if lmr and d >= 3 and order[i] < _O_KILLER:
+                    red = lmr_table[min(d, 63), min(count, 63)]
+                    if frames[p, F_PV] != 0 and red > 0:
+                        red -= 1
+                    if red >= cd:
+                        red = cd - 1
+                frames[p + 1, F_ALPHA] = -a - 1
+                frames[p + 1, F_BETA] = -a
+                frames[p + 1, F_PV] = 0
+                frames[p, F_STATE] = S_NULL
+            frames[p, F_RED] = red
+            frames[p + 1, F_DEPTH] = cd - red
+            frames[p + 1, F_START] = end
+            p += 1
+            action = _ENTER
+            continue
+
+        # _RETURN: hand ``ret`` to the parent
+        if p == 0:
+            ctl[C_NODES] = nodes
+            return ret
+        p -= 1
+        score = -ret
+        i = frames[p, F_CUR]
+        a = frames[p, F_ALPHA]
+        b = frames[p, F_BETA]
+        end = frames[p, F_END]
+        if frames[p, F_STATE] == S_NULL and score > a:
+            if frames[p, F_RED] > 0:
+                # a reduced move beat alpha: search it again at full depth
+                frames[p, F_RED] = 0
+                frames[p + 1, F_ALPHA] = -a - 1
+                frames[p + 1, F_BETA] = -a
+                frames[p + 1, F_PV] = 0
+                frames[p + 1, F_DEPTH] = frames[p, F_CHILD_DEPTH]
+                frames[p + 1, F_START] = end
+                p += 1
+                action = _ENTER
+                continue
+            if score < b and frames[p, F_PV] != 0:
+                frames[p, F_STATE] = S_FULL
+                frames[p + 1, F_ALPHA] = -b
+                frames[p + 1, F_BETA] = -a
+                frames[p + 1, F_PV] = 1
+                frames[p + 1, F_DEPTH] = frames[p, F_CHILD_DEPTH]
+                frames[p + 1, F_START] = end
+                p += 1
+                action = _ENTER
+                continue
+        frames[p, F_COUNT] += 1
+        if score > frames[p, F_BEST]:
+            frames[p, F_BEST] = score
+            frames[p, F_BEST_ROW] = i
+            if score > a:
+                frames[p, F_ALPHA] = score
+                # the principal variation: this move, then the child's
+                for c in range(kernel.MOVE_COLS):
+                    pv[p, 0, c] = out[i, c]
+                n = pvlen[p + 1]
+                for k in range(n):
+                    for c in range(kernel.MOVE_COLS):
+                        pv[p, k + 1, c] = pv[p + 1, k, c]
+                pvlen[p] = n + 1
+                if p == 0:
+                    ctl[C_ROOT_UPDATED] = 1
+                if score >= b:
+                    d = frames[p, F_DEPTH]
+                    if out[i, 2] == U0 and d > 0:
+                        side = root_side ^ (p & 1)
+                        if not (killers[p, 0, 0] == out[i, 0] and killers[p, 0, 1] == out[i, 1]):
+                            killers[p, 1, 0] = killers[p, 0, 0]
+                            killers[p, 1, 1] = killers[p, 0, 1]
+                            killers[p, 0, 0] = out[i, 0]
+                            killers[p, 0, 1] = out[i, 1]
+                        fi = kernel.bit_index(out[i, 0])
+                        ti = kernel.bit_index(out[i, 1])
+                        hv = history[side, fi, ti] + d * d
+                        if hv > _HISTORY_MAX:
+                            hv = _HISTORY_MAX
+                        history[side, fi, ti] = hv
+                    frames[p, F_NEXT] = end
+        action = _NEXT

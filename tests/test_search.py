@@ -1,0 +1,233 @@
+"""The search: finds shots and forced wins, keeps to its budget, sees draws, reports what it found.
+
+Shot positions were found by random self-play and kept only when the plain
+material minimax of ``engine.baseline`` (an independent, exhaustive
+search over the public rules API) proves the expected move is the only one
+that wins material (or, for the forced wins, the only one winning in the
+fewest moves). The test then asks the real search for that move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, variant
+from engine.baseline import _material, _negamax
+from engine.evaluation import W_KING, W_MAN, Evaluator
+from engine.search import WIN, WIN_BOUND, History, Limits, Searcher
+
+# (variant, FEN, the shot) : a man given away to win two (or more) back
+SHOTS = [
+    ("english", "W:W19,21,22,25,27,28,30,31,32:B2,3,4,7,8,9,10,12,14,20", "19-16"),
+    ("english", "B:W19,20,21,22,23,24,25,26,27,29,31:B2,4,7,8,9,10,11,12,13,14,16", "11-15"),
+    ("international", "W:W26,27,28,30,31,33,37,40,43,45,47,48,49,50:B1,2,3,4,5,10,11,12,15,17,18,19,20,22", "26-21"),
+    ("international", "W:W18,27,32,34,35,37,38,40,41,42,43,46,47,49:B1,2,3,4,5,6,7,9,12,16,19,20,23,29", "38-33"),
+    ("international", "B:W24,27,29,31,34,36,37,40,46,47,48,49:B1,2,3,4,5,7,8,11,12,15,18,20", "18-23"),
+    ("russian", "W:Wa1,b2,f2,h2,a3,c3,e3,d4,f4,h4:Ba5,c5,g5,b6,d6,f6,h6,a7,c7,h8", "d4-e5"),
+    ("russian", "W:Wa1,b2,h2,a3,c3,g3,h4:Bd4,a5,e5,b6,f6,g7,b8", "g3-f4"),
+    ("russian", "B:Wa1,e1,b2,e3,d4,d6:Bh4,a5,b6,f6,h6,d8,h8", "b6-c5"),
+    ("brazilian", "B:Wa1,c1,e1,g1,b2,f2,g3,h4,a5,c5:Ba3,g5,f6,a7,e7,g7,b8,d8,f8,h8", "g5-f4"),
+    ("brazilian", "W:Wa1,g1,b2,h2,a3,c3,g3:Be3,a5,h6,c7,g7,b8,d8,h8", "c3-b4"),
+]
+
+# (variant, FEN, the move, plies to the win) : the only move that wins fastest
+WINS = [
+    ("english", "B:WK21:B15,K18,K28", "18-22", 3),
+    ("english", "B:WK7,10:B1,3,K14,K26,K28,K31", "26-23", 7),
+]
+
+# (variant, FEN, the move) : a man given away (or a quiet move) that breaks through to a king
+BREAKTHROUGHS = [
+    ("english", "B:W19,20,23,24,30:B7,9,11,12,21", "9-14"),
+]
+
+
+@pytest.fixture(scope="module")
+def searchers():
+    made: dict[str, Searcher] = {}
+
+    def get(name: str) -> Searcher:
+        if name not in made:
+            made[name] = Searcher(variant(name), tt_mb=16)
+            made[name].warm_up()
+        return made[name]
+
+    return get
+
+
+def _material_after(pos, depth):
+    w = Evaluator.load(pos.variant).weights
+    man, king = int(w[W_MAN]), int(w[W_KING])
+    return {m: -_negamax(make(pos, m), depth - 1, -10**6, 10**6, man, king, 1) for m in legal_moves(pos)}, man, king
+
+
+@pytest.mark.parametrize("name,fen,shot", SHOTS)
+def test_finds_the_shot(searchers, name, fen, shot):
+    pos = parse_fen(variant(name), fen)
+    expected = parse_move(pos, shot)
+    # the yardstick: at depth 5 only this move wins material, and it gives a piece away first
+    scores, man, _ = _material_after(pos, 5)
+    base = _material(pos, man, 1)
+    assert [m for m, s in scores.items() if s >= base + man] == [expected]
+    assert legal_moves(make(pos, expected))[0].is_capture
+    s = searchers(name)
+    s.clear()
+    result = s.search(pos, Limits(time=2.0, depth=8))
+    assert format_move(pos, result.move) == format_move(pos, expected)
+
+
+@pytest.mark.parametrize("name,fen,move,plies", WINS)
+def test_finds_the_fastest_forced_win(searchers, name, fen, move, plies):
+    pos = parse_fen(variant(name), fen)
+    expected = parse_move(pos, move)
+    scores, _, _ = _material_after(pos, plies)
+    assert [m for m, s in scores.items() if s == WIN - plies] == [expected]
+    s = searchers(name)
+    s.clear()
+    result = s.search(pos, Limits(time=2.0, depth=12))
+    assert result.move == expected
+    assert result.score == WIN - plies
+    assert result.mate_in == plies
+
+
+@pytest.mark.parametrize("name,fen,move", BREAKTHROUGHS)
+def test_breaks_through_to_a_king(searchers, name, fen, move):
+    pos = parse_fen(variant(name), fen)
+    expected = parse_move(pos, move)
+    scores, man, king = _material_after(pos, 6)
+    base = _material(pos, man, king)
+    assert [m for m, s in scores.items() if s >= base + king - man] == [expected]
+    s = searchers(name)
+    s.clear()
+    result = s.search(pos, Limits(time=2.0, depth=10))
+    assert result.move == expected
+    assert any(m.crowns for m in result.pv[::2]), "our man is crowned along the expected line"
+
+
+def _random_positions(count: int, seed: int):
+    rng = random.Random(seed)
+    names = ["english", "international", "russian", "brazilian"]
+    out = []
+    while len(out) < count:
+        v = variant(names[len(out) % 4])
+        pos = start_position(v)
+        for _ in range(rng.randint(0, 60)):
+            moves = legal_moves(pos)
+            if not moves:
+                break
+            pos = make(pos, rng.choice(moves))
+        if legal_moves(pos):
+            out.append(pos)
+    return out
+
+
+def test_never_exceeds_the_budget(searchers):
+    """200 random positions, budgets from 10 ms to 500 ms: a legal move within budget + 50 ms."""
+    rng = random.Random(7)
+    worst = 0.0
+    for pos in _random_positions(200, 11):
+        budget = math.exp(rng.uniform(math.log(0.01), math.log(0.5)))
+        s = searchers(pos.variant.name)
+        t0 = time.perf_counter()
+        result = s.search(pos, Limits(time=budget))
+        elapsed = time.perf_counter() - t0
+        worst = max(worst, elapsed - budget)
+        assert result.move in legal_moves(pos)
+        assert elapsed <= budget + 0.05, f"{elapsed:.3f} s for a budget of {budget:.3f} s"
+    print(f"worst overrun {1000 * worst:.1f} ms")
+
+
+def test_a_single_legal_move_is_played_at_once(searchers):
+    v = variant("english")
+    pos = parse_fen(v, "W:W22:B18,3")  # 22x15 is forced
+    assert len(legal_moves(pos)) == 1
+    t0 = time.perf_counter()
+    result = searchers("english").search(pos, Limits(time=5.0))
+    assert time.perf_counter() - t0 < 0.1
+    assert result.move == legal_moves(pos)[0]
+
+
+def test_budget_ending_mid_iteration_keeps_a_good_move(searchers):
+    """Even at 10 ms the shot is found when it is shallow, and the move is always legal."""
+    name, fen, shot = SHOTS[2]
+    pos = parse_fen(variant(name), fen)
+    s = searchers(name)
+    for _ in range(5):
+        s.clear()
+        result = s.search(pos, Limits(time=0.01))
+        assert result.move in legal_moves(pos)
+    s.clear()
+    assert format_move(pos, s.search(pos, Limits(time=0.2)).move) == shot
+
+
+def test_repetition_is_a_draw_inside_the_search(searchers):
+    """Black, a king against three, escapes by going back to a position seen before."""
+    v = variant("english")
+    game = Game(v, "W:WK30,K31,K32:BK1")
+    for text in ("32-28", "1-5", "28-32"):
+        game.play_text(text)
+    s = searchers("english")
+    s.clear()
+    alone = s.search(game.position, Limits(depth=8))
+    assert alone.score < -100, "without the history Black is lost"
+    s.clear()
+    result = s.search(game.position, Limits(depth=8), History.of(game))
+    assert result.score == 0
+    assert format_move(game.position, result.move) == "5-1"
+
+
+def test_king_move_limit_is_a_draw_inside_the_search(searchers):
+    v = variant("english")
+    pos = parse_fen(v, "W:WK30,K31,K32:BK1")
+    s = searchers("english")
+    s.clear()
+    assert s.search(pos, Limits(depth=6)).score > 100
+    s.clear()
+    near_limit = History(keys=(), reversible=v.king_move_limit - 1)
+    assert s.search(pos, Limits(depth=6), near_limit).score == 0
+
+
+def test_result_reports_the_search(searchers):
+    v = variant("international")
+    pos = start_position(v)
+    result = searchers("international").search(pos, Limits(depth=6))
+    assert result.depth == 6
+    assert result.pv[0] == result.move
+    p = pos
+    for m in result.pv:  # the principal variation is a legal line
+        assert m in legal_moves(p)
+        p = make(p, m)
+    assert result.nodes > 100 and result.nps > 0 and result.time > 0
+    assert abs(result.score) < 100 and result.mate_in is None
+
+
+def test_scores_are_in_hundredths_of_a_man(searchers):
+    v = variant("international")
+    # White is a man up in a quiet position
+    pos = parse_fen(v, "W:W31,32,33,34,35,36:B1,2,3,4,5")
+    result = searchers("international").search(pos, Limits(depth=6))
+    assert 50 < result.score < 250
+
+
+def test_fixed_depth_search_is_deterministic():
+    v = variant("english")
+    pos = parse_fen(v, SHOTS[0][1])
+    runs = [Searcher(v, tt_mb=4).search(pos, Limits(depth=9)) for _ in range(2)]
+    assert runs[0].nodes == runs[1].nodes and runs[0].move == runs[1].move and runs[0].score == runs[1].score
+
+
+def test_no_legal_move_is_refused(searchers):
+    pos = parse_fen(variant("english"), "W:W5:B1")  # White's man on 5 is blocked by 1, and cannot capture
+    assert not legal_moves(pos)
+    with pytest.raises(ValueError, match="no legal move"):
+        searchers("english").search(pos, Limits(depth=3))
+
+
+def test_table_size_follows_the_setting():
+    assert Searcher(variant("english"), tt_mb=1).tt_entries * 16 <= 2**20
+    assert Searcher(variant("english"), tt_mb=8).tt_entries * 16 == 8 * 2**20
+
