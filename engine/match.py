@@ -37,6 +37,31 @@ OPENING_PLIES = {"english": 3, "international": 2, "russian": 2, "brazilian": 2}
 BALANCED = 40  # an opening is balanced if a depth-6 search scores it within this many hundredths
 
 
+def parse_player(spec: str) -> tuple[str, str, dict[str, float]]:
+    """(kind, argument, search settings) of a player spec; ValueError saying what is wrong."""
+    kind, _, arg = spec.partition(":")
+    settings = {"lmr": 1.2, "futility": 0.0}
+    if kind == "level":
+        number, *options = arg.split(",")
+        if not number.isdigit():
+            raise ValueError(f"{spec!r}: write the level as a number, such as level:6")
+        level(int(number))
+        for option in options:
+            name, _, value = option.partition("=")
+            if name not in settings:
+                raise ValueError(f"unknown search setting {name!r} in {spec!r}: use {', '.join(settings)}")
+            try:
+                settings[name] = float(value)
+            except ValueError:
+                raise ValueError(f"{spec!r}: {name} takes a number") from None
+        return kind, number, settings
+    if kind == "minimax" and arg.isdigit():
+        return kind, arg, settings
+    if kind == "hub" and arg.strip():
+        return kind, arg, settings
+    raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D or hub:COMMAND")
+
+
 class Player:
     """One side of a match."""
 
@@ -44,27 +69,17 @@ class Player:
         self.spec = spec
         self.variant = v
         self.rng = random.Random(seed)
-        kind, _, arg = spec.partition(":")
-        self.kind = kind
+        kind, arg, settings = parse_player(spec)
         self.hub: HubClient | None = None
         self.searcher: Searcher | None = None
         if kind == "level":
-            number, *options = arg.split(",")
-            self.level = level(int(number))
-            settings = {"lmr": 1.2, "futility": 0}
-            for option in options:
-                name, _, value = option.partition("=")
-                if name not in settings:
-                    raise ValueError(f"unknown search setting {name!r} in {spec!r}: use {', '.join(settings)}")
-                settings[name] = float(value)
+            self.level = level(int(arg))
             self.searcher = Searcher(v, tt_mb=32, lmr=settings["lmr"], futility=int(settings["futility"]))
             self.searcher.warm_up()
         elif kind == "minimax":
             self.depth = int(arg)
-        elif kind == "hub":
-            self.hub = HubClient(arg, v)
         else:
-            raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D or hub:COMMAND")
+            self.hub = HubClient(arg, v)
 
     def new_game(self) -> None:
         if self.searcher:
@@ -172,6 +187,8 @@ def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: floa
 def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
               on_game: Callable[[int, GameRecord], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games (rounded up to pairs) and return them in round order."""
+    for spec in (spec_a, spec_b):
+        parse_player(spec)  # refuse a bad spec here, not in every worker
     pairs = (games + 1) // 2
     tasks = []
     for i, opening in enumerate(openings(v, pairs)):

@@ -1,0 +1,74 @@
+"""Difficulty levels: reproducible with a seed, varied without, and ordered in strength."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Game, legal_moves, make, start_position, variant
+from engine.levels import LEVELS, choose_move, level
+from engine.search import History, Searcher
+
+
+def _positions(name: str, count: int, seed: int):
+    rng = random.Random(seed)
+    v = variant(name)
+    out = []
+    while len(out) < count:
+        pos = start_position(v)
+        for _ in range(rng.randint(2, 30)):
+            pos = make(pos, rng.choice(legal_moves(pos)))
+        if len(legal_moves(pos)) > 1:
+            out.append(pos)
+    return out
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    s = Searcher(variant("international"), tt_mb=8)
+    s.warm_up()
+    return s
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
+def test_a_seed_makes_a_level_reproducible(searcher, number):
+    for pos in _positions("international", 6, number):
+        first = choose_move(searcher, pos, level(number), 5.0, rng=random.Random(42)).move
+        again = choose_move(searcher, pos, level(number), 5.0, rng=random.Random(42)).move
+        assert first == again
+
+
+def test_without_a_seed_games_vary(searcher):
+    pos = start_position(variant("international"))
+    moves = {choose_move(searcher, pos, level(1), 1.0, rng=random.Random(seed)).move for seed in range(20)}
+    assert len(moves) > 3
+
+
+def test_low_levels_search_shallow_and_level_6_deep(searcher):
+    pos = start_position(variant("international"))
+    assert choose_move(searcher, pos, level(2), 1.0, rng=random.Random(1)).depth <= 2
+    assert choose_move(searcher, pos, level(6), 0.3, rng=random.Random(1)).depth >= 8
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="choose 1"):
+        level(7)
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5, 6]
+
+
+def test_level_2_beats_random_play():
+    """Not absurd: even the novice wins against random moves."""
+    v = variant("english")
+    s = Searcher(v, tt_mb=4)
+    wins = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game(v)
+        novice = v.first if seed % 2 else v.first.opponent
+        while game.result() is None and len(game.moves) < 200:
+            lvl = level(2) if game.turn == novice else level(1)
+            game.play(choose_move(s, game.position, lvl, 1.0, History.of(game), rng).move)
+        result = game.result()
+        wins += result is not None and result.winner == novice
+    assert wins >= 3

@@ -1,0 +1,65 @@
+"""Matches: balanced openings, colours swapped, the score and Elo, PDN out; external Hub engines too."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from engine import legal_moves, make, start_position, variant
+from engine.match import Summary, openings, run_match, summarize
+
+
+def test_elo_of_known_scores():
+    assert Summary(5, 0, 5).elo()[0] == pytest.approx(0)
+    elo, low, high = Summary(30, 0, 10).elo()
+    assert elo == pytest.approx(190.85, abs=0.1)  # 75%
+    assert low < elo < high
+    assert Summary(10, 0, 0).elo()[0] < 1000, "a clean sweep has a finite estimate"
+    assert "+3 =2 -1" in str(Summary(3, 2, 1))
+
+
+def test_openings_are_legal_distinct_and_level():
+    v = variant("english")
+    lines = openings(v, 10)
+    assert len(set(lines)) == 10
+    for line in lines:
+        pos = start_position(v)
+        for m in line:
+            assert m in legal_moves(pos)
+            pos = make(pos, m)
+        assert len(line) == 3
+
+
+def test_each_opening_is_played_with_both_colours():
+    records = run_match("level:2", "level:1", variant("english"), 2, 0.05, jobs=1)
+    assert len(records) == 2
+    tags = [dict(line[1:-1].split(" ", 1) for line in r.pdn.splitlines() if line.startswith("[")) for r in records]
+    assert tags[0]["Opening"] == tags[1]["Opening"]
+    assert (tags[0]["White"], tags[0]["Black"]) == (tags[1]["Black"], tags[1]["White"])
+    for r, t in zip(records, tags):
+        result = t["Result"].strip('"')
+        a_is_white = t["White"] == '"level:2"'
+        expected = {"1-0": 1.0 if a_is_white else 0.0, "0-1": 0.0 if a_is_white else 1.0, "1/2-1/2": 0.5}[result]
+        assert r.score_a == expected
+    assert summarize(records).games == 2
+
+
+def test_match_command_against_an_external_hub_engine(tmp_path):
+    pdn = tmp_path / "games.pdn"
+    hub = f"hub:{sys.executable} -m engine hub"
+    r = subprocess.run([sys.executable, "-m", "engine", "match", "--variant", "brazilian", "level:3", hub,
+                        "--games", "2", "--time", "0.02", "--pdn", str(pdn)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "Elo" in r.stdout and "score" in r.stdout
+    text = pdn.read_text()
+    assert text.count('[GameType "26"]') == 2
+
+
+def test_unknown_player_is_a_clear_error():
+    r = subprocess.run([sys.executable, "-m", "engine", "match", "--variant", "english", "level:6", "robot:1",
+                        "--games", "2"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2
+    assert "unknown player 'robot:1'" in r.stderr
