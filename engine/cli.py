@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 
@@ -29,8 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     _variant_args(p)
     p.add_argument("--json", action="store_true", help="one JSON array of moves per line")
 
-    p = sub.add_parser("play", help="referee a game typed in the terminal, both sides")
+    p = sub.add_parser("play", help="play in the terminal: against the engine with --level, else referee both sides")
     _variant_args(p)
+    p.add_argument("--level", type=int, choices=range(1, 7), help="the engine plays the other side at this level")
+    p.add_argument("--second", action="store_true", help="you take the side that moves second")
+    p.add_argument("--time", type=float, default=1.0, help="the engine's seconds per move; default 1")
 
     p = sub.add_parser("hub", help="speak the Hub protocol (version 2) on standard input and output")
 
@@ -65,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             return _perft(v, _position(v, args.fen), args.depth, args.divide)
         if args.command == "moves":
             return _moves(v, args.fen, args.json)
-        return _play(v, args.fen)
+        return _play(v, args.fen, args.level, args.second, args.time)
     except FenError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -154,14 +158,36 @@ def _move_json(pos: Position, m: Move) -> dict:
             "path": [name(s) for s in m.path], "captures": [name(s) for s in jumped]}
 
 
-def _play(v: Variant, fen: str | None) -> int:
+def _play(v: Variant, fen: str | None, level_number: int | None = None, second: bool = False,
+          budget: float = 1.0) -> int:
     game = Game(v, fen)
     interactive = sys.stdin.isatty()
     print(f"{v.name.capitalize()} draughts. Type moves such as {example_move(v)}; "
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
+    engine_side = None
+    if level_number is not None:
+        from engine.levels import level
+        from engine.search import Searcher
+
+        lvl = level(level_number)
+        engine_side = v.first if second else v.first.opponent
+        searcher = Searcher(v)
+        searcher.warm_up()
+        rng = random.Random()
+        print(f"You play {engine_side.opponent}; I play {engine_side} at level {lvl.number} ({lvl.name}).")
     print(_square_key(v))
     _show(game)
     while game.result() is None:
+        if game.turn == engine_side:
+            from engine.levels import choose_move
+            from engine.search import History
+
+            before = game.position
+            found = choose_move(searcher, before, lvl, budget, History.of(game), rng)
+            game.play(found.move)
+            print(f"I play {format_move(before, found.move)}")
+            _show(game)
+            continue
         if interactive:
             print(f"{game.turn} to move> ", end="", flush=True)
         line = sys.stdin.readline()
@@ -182,6 +208,8 @@ def _play(v: Variant, fen: str | None) -> int:
         elif cmd == "undo":
             try:
                 game.undo()
+                if game.turn == engine_side and game.moves:
+                    game.undo()  # take back the engine's answer too
                 _show(game)
             except MoveError as e:
                 print(f"sorry: {e}")

@@ -4,7 +4,7 @@ Two players meet over balanced openings, each opening twice with colours
 swapped, at a fixed budget per move. A player is written as
 
 - ``level:N``: our engine at difficulty level N (6 is full strength), with
-  optional search settings to compare: ``level:6,lmr=1.2,futility=60``;
+  optional search settings to compare: ``level:6,lmr=1.2,futility=60,extend=0``;
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
 - ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``).
 
@@ -40,7 +40,7 @@ BALANCED = 40  # an opening is balanced if a depth-6 search scores it within thi
 def parse_player(spec: str) -> tuple[str, str, dict[str, float]]:
     """(kind, argument, search settings) of a player spec; ValueError saying what is wrong."""
     kind, _, arg = spec.partition(":")
-    settings = {"lmr": 1.2, "futility": 0.0}
+    settings = {"lmr": 1.2, "futility": 0.0, "extend": 0.0}
     if kind == "level":
         number, *options = arg.split(",")
         if not number.isdigit():
@@ -74,7 +74,8 @@ class Player:
         self.searcher: Searcher | None = None
         if kind == "level":
             self.level = level(int(arg))
-            self.searcher = Searcher(v, tt_mb=32, lmr=settings["lmr"], futility=int(settings["futility"]))
+            self.searcher = Searcher(v, tt_mb=32, lmr=settings["lmr"], futility=int(settings["futility"]),
+                                     extend=bool(settings["extend"]))
             self.searcher.warm_up()
         elif kind == "minimax":
             self.depth = int(arg)

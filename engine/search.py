@@ -108,11 +108,12 @@ class Searcher:
     """A reusable search for one variant: transposition table, ordering tables, evaluation."""
 
     def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
-                 lmr: float = 1.2, futility: int = 0):
+                 lmr: float = 1.2, futility: int = 0, extend: bool = False):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
         self.lmr = lmr
         self.futility = futility
+        self.extend = extend
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
         entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
         self._tt_key = np.zeros(entries, dtype=np.uint64)
@@ -202,6 +203,7 @@ class Searcher:
         ctl[sk.C_NOISE_SEED] = self._seed & 0x7FFFFFFFFFFFFFFF
         ctl[sk.C_LMR] = 1 if self.lmr else 0
         ctl[sk.C_FUTILITY] = self.futility
+        ctl[sk.C_EXTEND] = 1 if self.extend else 0
         ctl[sk.C_GEN] = self._generation
         ctl[sk.C_NODE_LIMIT] = limits.nodes or 0
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")

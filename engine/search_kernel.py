@@ -77,7 +77,8 @@ C_SELDEPTH = 12  # out: deepest ply reached
 C_TT_PROBES = 13
 C_TT_HITS = 14
 C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
-CTL_LEN = 16
+C_EXTEND = 16  # 1: a node with one legal move costs no depth
+CTL_LEN = 18
 
 # --- frame columns (int64), one frame per ply ---------------------------------
 F_DEPTH = 0
@@ -244,7 +245,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     rev_limit = ctl[C_REV_LIMIT]
     lmr = ctl[C_LMR] != 0
     gen = ctl[C_GEN]
-    ext_limit = 2 * depth + 4
+    ext_limit = 2 * depth + 4 if ctl[C_EXTEND] != 0 else 0
     deadline = clock[0]
     legal = np.int64(kernel.MODE_LEGAL)
     captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)

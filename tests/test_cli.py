@@ -86,3 +86,11 @@ def test_same_source_runs_without_numba():
     r = run("perft", "--variant", "international", "--fen", "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24",
             "--depth", "2", env=env)
     assert _leaves(r.stdout) == {1: 14, 2: 55}
+
+
+def test_play_against_the_engine():
+    r = run("play", "--variant", "international", "--level", "2", "--time", "0.1", stdin="32-28\n")
+    assert r.returncode == 0, r.stderr
+    assert "I play Black at level 2" in r.stdout
+    replies = [line for line in r.stdout.splitlines() if line.startswith("I play ") and "level" not in line]
+    assert len(replies) == 1, "the engine answers the one move typed, then the input ends"
