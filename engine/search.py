@@ -30,7 +30,7 @@ from engine import kernel, search_kernel as sk
 from engine.evaluation import Evaluator
 from engine.game import Game
 from engine.position import Move, Position
-from engine.rules import _ZOBRIST, key, legal_moves
+from engine.rules import _ZOBRIST, key, legal_moves, make
 from engine.variants import Color, Variant
 
 WIN = sk.WIN
@@ -104,8 +104,23 @@ class History:
         return cls(game.earlier_keys(), game.reversible_plies)
 
 
+@dataclass(frozen=True)
+class _Iteration:
+    score: int
+    depth: int
+    pv: np.ndarray  # kernel move rows (from, to, captured, crown)
+
+
 class Searcher:
-    """A reusable search for one variant: transposition table, ordering tables, evaluation."""
+    """A reusable search for one variant: transposition table, ordering tables, evaluation.
+
+    ``tt_mb`` sizes the transposition table. The other settings exist to be
+    compared by matches (``python -m engine match``); the defaults are the
+    measured best: ``lmr`` divides the late-move reduction log(depth) *
+    log(moves searched) (0 turns reductions off), ``futility`` is the margin per
+    ply for pruning quiet nodes near the leaves whose static score is far above
+    beta (0: off), ``extend`` spends no depth on a node with a single legal move.
+    """
 
     def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
                  lmr: float = 1.2, futility: int = 0, extend: bool = False):
@@ -209,11 +224,11 @@ class Searcher:
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        by_bits = {(self.variant.bit(m.start), self.variant.bit(m.end), self.variant.mask(m.captures)): m
-                   for m in moves}
-        best: SearchResult | None = None
+        best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
+            if time.perf_counter() >= deadline:
+                break
             window = ASPIRATION
             alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < WIN_BOUND else (-sk.INF, sk.INF)
             while True:
@@ -232,46 +247,38 @@ class Searcher:
                     beta = min(sk.INF, value + window)
                 else:
                     break
-            aborted = bool(ctl[sk.C_ABORTED])
-            if aborted and not (ctl[sk.C_ROOT_UPDATED] and best is not None and self._pvlen[0] > 0):
-                break
-            pv = self._pv_moves(position, by_bits)
-            if not pv:
-                break
-            if aborted:
-                # an unfinished iteration that found a better root move: play that one
-                if best is not None and pv[0] != best.move:
-                    best = SearchResult(pv[0], int(self._frames[0, sk.F_BEST]), best.depth, tuple(pv), 0, 0.0)
+            if ctl[sk.C_ABORTED]:
+                if best is not None and ctl[sk.C_ROOT_UPDATED] and self._pvlen[0] > 0:
+                    # the unfinished iteration found a better root move than the last one: play it
+                    raw = self._pv[0, : self._pvlen[0]].copy()
+                    if tuple(raw[0]) != tuple(best.pv[0]):
+                        best = _Iteration(int(self._frames[0, sk.F_BEST]), best.depth, raw)
                 break
             score = int(value)
-            best = SearchResult(pv[0], score, depth, tuple(pv), int(ctl[sk.C_NODES]), time.perf_counter() - t0,
-                                int(ctl[sk.C_SELDEPTH]))
+            best = _Iteration(score, depth, self._pv[0, : self._pvlen[0]].copy())
             if on_iteration is not None:
-                on_iteration(best)
+                on_iteration(self._result(position, best, moves, t0))
             if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
                 break  # a forced result seen to its end
         if best is None:
-            # not even depth 1 finished: any legal move, the most forcing first
-            fallback = max(moves, key=lambda m: len(m.captures))
-            best = SearchResult(fallback, 0, 0, (fallback,), int(ctl[sk.C_NODES]), time.perf_counter() - t0)
-        else:
-            best = SearchResult(best.move, best.score, best.depth, best.pv, int(ctl[sk.C_NODES]),
-                                time.perf_counter() - t0, int(ctl[sk.C_SELDEPTH]))
-        return best
+            # not even depth 1 finished (a tiny budget): the first legal move
+            return SearchResult(moves[0], 0, 0, (moves[0],), int(ctl[sk.C_NODES]), time.perf_counter() - t0)
+        return self._result(position, best, moves, t0)
 
-    def _pv_moves(self, position: Position, root_moves: dict) -> list[Move]:
-        """The principal variation as moves, checked against the legal moves at each step."""
-        from engine.rules import make
+    def _result(self, position: Position, it: _Iteration, moves: list[Move], t0: float) -> SearchResult:
+        pv = self._pv_moves(position, it.pv, moves) or [moves[0]]
+        return SearchResult(pv[0], it.score, it.depth, tuple(pv), int(self._ctl[sk.C_NODES]),
+                            time.perf_counter() - t0, int(self._ctl[sk.C_SELDEPTH]))
 
+    def _pv_moves(self, position: Position, raw: np.ndarray, moves: list[Move]) -> list[Move]:
+        """The principal variation as moves, each checked against the legal moves where it is played."""
         v = self.variant
-        out = []
+        out: list[Move] = []
         pos = position
-        by_bits = root_moves
-        for k in range(int(self._pvlen[0])):
-            frm, to, cap, _ = (int(x) for x in self._pv[0, k])
-            if k > 0:
-                by_bits = {(v.bit(m.start), v.bit(m.end), v.mask(m.captures)): m for m in legal_moves(pos)}
-            move = by_bits.get((frm, to, cap))
+        for k, (frm, to, cap, _) in enumerate(raw):
+            legal = moves if k == 0 else legal_moves(pos)
+            move = next((m for m in legal if (v.bit(m.start), v.bit(m.end), v.mask(m.captures)) == (frm, to, cap)),
+                        None)
             if move is None:
                 break
             out.append(move)
