@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("bench", help="search fixed positions to fixed depths; print nodes, nodes/s and depths")
     p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
+    p.add_argument("--seconds", type=float, default=1.0, help="time for the depth-from-the-start figure; default 1")
 
     args = parser.parse_args(argv)
     if args.command == "hub":
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from engine.bench import main as bench
 
-        return bench(args.repeat)
+        return bench(args.repeat, args.seconds)
     if args.command == "match":
         return _match(args)
     v = variant(args.variant)

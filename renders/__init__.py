@@ -1,1 +1,13 @@
-"""Board images (Pillow). Built in its own issue."""
+"""Board images (Pillow) and text diagrams.
+
+    from renders import RenderOptions, render_png, render_gif, text_diagram
+    png = render_png(position, RenderOptions(theme="contrast"), last_move=move, before=previous)
+
+``renders`` imports ``engine``, never ``bot``.
+"""
+
+from renders.draughts import RenderOptions, render_gif, render_image, render_png
+from renders.text import text_diagram
+from renders.themes import THEMES
+
+__all__ = ["RenderOptions", "THEMES", "render_gif", "render_image", "render_png", "text_diagram"]

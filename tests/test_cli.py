@@ -1,4 +1,4 @@
-"""The command line as scripts use it: python -m engine perft|moves|play."""
+"""The command line as scripts use it: python -m engine perft|moves|play|bench (hub and match: their own files)."""
 
 import json
 import os
@@ -94,3 +94,11 @@ def test_play_against_the_engine():
     assert "I play Black at level 2" in r.stdout
     replies = [line for line in r.stdout.splitlines() if line.startswith("I play ") and "level" not in line]
     assert len(replies) == 1, "the engine answers the one move typed, then the input ends"
+
+
+def test_bench_prints_the_node_signature_speed_and_depths():
+    r = run("bench", "--repeat", "1", "--seconds", "0.05")
+    assert r.returncode == 0, r.stderr
+    assert "total nodes" in r.stdout and "nodes/s" in r.stdout
+    for name in ("english", "international", "russian", "brazilian"):
+        assert any(line.split()[:2] == [name, "depth"] for line in r.stdout.splitlines()), name
