@@ -33,6 +33,7 @@ from engine.search import History, Limits, Searcher
 from engine.variants import Color, Variant, variant
 
 MAX_PLIES = 300
+Z95 = 1.96
 OPENING_PLIES = {"english": 3, "international": 2, "russian": 2, "brazilian": 2}
 BALANCED = 40  # an opening is balanced if a depth-6 search scores it within this many hundredths
 
@@ -223,12 +224,24 @@ class Summary:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
     def elo(self) -> tuple[float, float, float]:
-        """Elo difference of A over B, with the low and high ends of its 95% interval."""
+        """Elo difference of A over B, with the low and high ends of its 95% interval.
+
+        The interval is the normal approximation with the games' own variance
+        (draws narrow it); when every game had the same result that variance is
+        zero, and Wilson's bound for n games takes its place.
+        """
         n = self.games
         p = self.score
-        var = (self.wins + 0.25 * self.draws) / n - p * p if n else 0.0
-        half = 1.96 * math.sqrt(max(var, 0.0) / n) if n else 0.0
-        return _elo(p, n), _elo(p - half, n), _elo(p + half, n)
+        if not n:
+            return 0.0, 0.0, 0.0
+        var = (self.wins + 0.25 * self.draws) / n - p * p
+        if var > 1e-12:
+            half = Z95 * math.sqrt(var / n)
+            return _elo(p, n), _elo(p - half, n), _elo(p + half, n)
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return _elo(p, n), _elo(centre - half, n), _elo(min(1.0, centre + half), n)
 
     def __str__(self) -> str:
         elo, low, high = self.elo()

@@ -16,7 +16,8 @@ def test_elo_of_known_scores():
     elo, low, high = Summary(30, 0, 10).elo()
     assert elo == pytest.approx(190.85, abs=0.1)  # 75%
     assert low < elo < high
-    assert Summary(10, 0, 0).elo()[0] < 1000, "a clean sweep has a finite estimate"
+    sweep, low, high = Summary(40, 0, 0).elo()
+    assert 300 < low < sweep < 1000, "a clean sweep has a finite estimate and a real interval"
     assert "+3 =2 -1" in str(Summary(3, 2, 1))
 
 
