@@ -156,3 +156,23 @@ def test_layers_keep_their_direction():
                     [node.module or ""] if isinstance(node, ast.ImportFrom) else []
                 for name in names:
                     assert name.split(".")[0] not in banned, f"{path.name} imports {name}"
+
+
+def test_a_nine_by_nine_board_with_special_squares_fits_the_same_renderer():
+    """Tablut's board (its own issue) is a Grid with every cell playable and marked cells."""
+    from renders.drawing import draw_scene
+    from renders.scene import Grid, Scene
+
+    th = THEMES["wood"]
+    cells = frozenset((r, c) for r in range(9) for c in range(9))
+    camps = ((3, 0), (4, 0), (5, 0), (4, 1))
+    grid9 = Grid(9, cells, (), "abcdefghi", tuple(str(9 - r) for r in range(9)),
+                 (((4, 4), "throne"),) + tuple((cell, "camp") for cell in camps) + (((0, 1), "escape"),))
+    img = draw_scene(Scene(grid9, (((4, 2), "w"), ((4, 0), "b"))), th, 720, False)
+    lay = layout(grid9, 720, False)
+    assert img.width <= 800
+    x, y = lay.origin((4, 4))
+    assert near(img.getpixel((x + lay.cell // 2, y + 2)), blend(th.highlight, th.light, 0.5)), "the throne"
+    x, y = lay.origin((5, 0))
+    assert near(img.getpixel((x + lay.cell // 2, y + lay.cell // 2)), blend(th.dark, th.light, 0.5)), "a camp"
+    assert near(img.getpixel(lay.centre((4, 2))), th.white_piece)
