@@ -24,7 +24,7 @@ from engine.game import Game
 from engine.levels import choose_move, level
 from engine.position import Move, Position
 from engine.rules import legal_moves
-from engine.search import History, Limits, Searcher, SearchResult
+from engine.search import History, Limits, Searcher, SearchResult, allocate
 from engine.variants import VARIANTS, Color, Variant, variant
 
 NAME = "Dambot"
@@ -216,8 +216,8 @@ def _limits(args: dict[str, str], current: Limits) -> Limits:
     if "move-time" in args:
         return Limits(time=float(args["move-time"]))
     if "time" in args:
-        moves = int(args.get("moves") or 30)
-        return Limits(time=max(0.01, float(args["time"]) / max(1, moves) + float(args.get("inc") or 0)))
+        moves = int(args["moves"]) if args.get("moves") else None
+        return Limits(time=allocate(float(args["time"]), moves, float(args.get("inc") or 0)))
     if "infinite" in args:
         return Limits(time=3600.0)
     return current

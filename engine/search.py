@@ -286,6 +286,14 @@ class Searcher:
         return out
 
 
+def allocate(time_left: float, moves_left: int | None = None, increment: float = 0.0) -> float:
+    """Seconds for the next move from a game clock: an equal share of the time left over the
+    moves to go (30 when unknown), plus the increment, never more than half the time left
+    nor less than 10 ms."""
+    share = time_left / max(1, moves_left or 30) + increment
+    return max(0.01, min(share, time_left / 2 + increment))
+
+
 def random_move(position: Position, rng: random.Random) -> Move:
     """A uniformly random legal move (difficulty level 1)."""
     moves = legal_moves(position)

@@ -212,7 +212,7 @@ def palette(grid: Grid, th: Theme, width: int, flipped: bool, kinds: str = "wWbB
     exact = list(dict.fromkeys(exact))
     shades = draw_scene(sample, th, width, flipped).quantize(colors=PALETTE_COLOURS - len(exact),
                                                               method=Image.Quantize.MEDIANCUT)
-    rest = shades.getpalette()[: 3 * (PALETTE_COLOURS - len(exact))]
+    rest = (shades.getpalette() or [])[: 3 * (PALETTE_COLOURS - len(exact))]
     pal = Image.new("P", (1, 1))
     pal.putpalette([x for colour in exact for x in colour] + rest)
     return pal

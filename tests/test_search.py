@@ -18,7 +18,7 @@ import pytest
 from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, variant
 from engine.baseline import _material, _negamax
 from engine.evaluation import W_KING, W_MAN, Evaluator
-from engine.search import WIN, WIN_BOUND, History, Limits, Searcher
+from engine.search import WIN, History, Limits, Searcher, allocate
 
 # (variant, FEN, the shot) : a man given away to win two (or more) back
 SHOTS = [
@@ -231,3 +231,11 @@ def test_table_size_follows_the_setting():
     assert Searcher(variant("english"), tt_mb=1).tt_entries * 16 <= 2**20
     assert Searcher(variant("english"), tt_mb=8).tt_entries * 16 == 8 * 2**20
 
+
+
+def test_time_allocation_from_a_game_clock():
+    assert allocate(60.0, 20) == pytest.approx(3.0)
+    assert allocate(60.0) == pytest.approx(2.0), "30 moves to go when unknown"
+    assert allocate(60.0, 20, 1.5) == pytest.approx(4.5)
+    assert allocate(1.0, 1) == pytest.approx(0.5), "never more than half the clock"
+    assert allocate(0.001, 10) == pytest.approx(0.01), "a floor of 10 ms"
