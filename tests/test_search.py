@@ -38,11 +38,21 @@ SHOTS = [
 WINS = [
     ("english", "B:WK21:B15,K18,K28", "18-22", 3),
     ("english", "B:WK7,10:B1,3,K14,K26,K28,K31", "26-23", 7),
+    ("russian", "B:Wh4,Ka7:BKh2,e3,f6,h6", "h2-g1", 5),
+    ("russian", "B:WKb4,h4:BKe5,f6,h6,g7", "e5-d6", 5),
+    ("brazilian", "W:Wa1,e1,b2,d2,a3,c3,h4,h6,e7:Ba5,c5,h8", "c3-b4", 5),
 ]
 
-# (variant, FEN, the move) : a man given away (or a quiet move) that breaks through to a king
+# (variant, FEN, the move, plies the yardstick needs) : a quiet move (often a man given away) that breaks through to a king
 BREAKTHROUGHS = [
-    ("english", "B:W19,20,23,24,30:B7,9,11,12,21", "9-14"),
+    ("english", "B:W19,20,23,24,30:B7,9,11,12,21", "9-14", 6),
+    ("english", "B:W17,19,20,24,28,30:B3,4,8,14,21,27", "14-18", 6),
+    ("international", "W:W15,30,35,39,41,44,46,47:B1,9,11,18,19,21,27,36", "15-10", 5),
+    ("international", "B:W24,26,27,28,31,38,39,46,49:B1,2,6,10,11,13,16,17,18", "17-21", 5),
+    ("russian", "B:Wa1,c1,b4:Bh4,h6,g7,b8,d8", "h4-g3", 5),
+    ("russian", "B:We1,g1,a3,c5,b6:Be3,g3,h4,g5,b8", "g3-f2", 5),
+    ("brazilian", "B:We3,b4,h4,a7:Bg3,f6,h6,c7,e7,b8", "g3-h2", 5),
+    ("brazilian", "B:Wb2,d2:Bf4,h6,b8,d8", "f4-g3", 5),
 ]
 
 
@@ -94,11 +104,11 @@ def test_finds_the_fastest_forced_win(searchers, name, fen, move, plies):
     assert result.mate_in == plies
 
 
-@pytest.mark.parametrize("name,fen,move", BREAKTHROUGHS)
-def test_breaks_through_to_a_king(searchers, name, fen, move):
+@pytest.mark.parametrize("name,fen,move,depth", BREAKTHROUGHS)
+def test_breaks_through_to_a_king(searchers, name, fen, move, depth):
     pos = parse_fen(variant(name), fen)
     expected = parse_move(pos, move)
-    scores, man, king = _material_after(pos, 6)
+    scores, man, king = _material_after(pos, depth)
     base = _material(pos, man, king)
     assert [m for m, s in scores.items() if s >= base + king - man] == [expected]
     s = searchers(name)
