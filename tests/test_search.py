@@ -38,6 +38,8 @@ SHOTS = [
 WINS = [
     ("english", "B:WK21:B15,K18,K28", "18-22", 3),
     ("english", "B:WK7,10:B1,3,K14,K26,K28,K31", "26-23", 7),
+    ("international", "W:W15,K33,37,38,39,46,47:B21,26", "33-22", 3),
+    ("international", "W:W20,26,29,30,K31,36,47:B17,K19", "31-27", 7),
     ("russian", "B:Wh4,Ka7:BKh2,e3,f6,h6", "h2-g1", 5),
     ("russian", "B:WKb4,h4:BKe5,f6,h6,g7", "e5-d6", 5),
     ("brazilian", "W:Wa1,e1,b2,d2,a3,c3,h4,h6,e7:Ba5,c5,h8", "c3-b4", 5),
