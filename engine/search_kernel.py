@@ -74,8 +74,6 @@ C_LMR = 9  # 1: late-move reductions on
 C_ROOT_DEPTH = 10
 C_GEN = 11  # transposition table generation (0-63)
 C_SELDEPTH = 12  # out: deepest ply reached
-C_TT_PROBES = 13
-C_TT_HITS = 14
 C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
 C_EXTEND = 16  # 1: a node with one legal move costs no depth
 CTL_LEN = 18
@@ -184,6 +182,16 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords):
         h = (key ^ np.uint64(ctl[C_NOISE_SEED])) * np.uint64(0x9E3779B97F4A7C15)
         score += np.int64((h >> np.uint64(33)) % np.uint64(2 * noise + 1)) - noise
     return score
+
+
+@njit(cache=True, inline="always")
+def _child(frames, p, alpha, beta, pv, depth, start):
+    """Fill the frame of ply ``p + 1`` to search the move in hand with this window and depth."""
+    frames[p + 1, F_ALPHA] = alpha
+    frames[p + 1, F_BETA] = beta
+    frames[p + 1, F_PV] = pv
+    frames[p + 1, F_DEPTH] = depth
+    frames[p + 1, F_START] = start
 
 
 @njit(cache=True, inline="always")
@@ -324,12 +332,10 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     action = _RETURN
                     continue
             else:
-                ctl[C_TT_PROBES] += 1
                 e = np.int64(key & tt_mask)
                 if tt_key[e] != key:
                     e += 1
                 if tt_key[e] == key:
-                    ctl[C_TT_HITS] += 1
                     data = tt_data[e]
                     t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
                     t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
@@ -458,9 +464,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             frames[p, F_CHILD_DEPTH] = cd
             red = np.int64(0)
             if count == 0 or d <= 0:
-                frames[p + 1, F_ALPHA] = -b
-                frames[p + 1, F_BETA] = -a
-                frames[p + 1, F_PV] = frames[p, F_PV]
+                _child(frames, p, -b, -a, frames[p, F_PV], cd, end)
                 frames[p, F_STATE] = S_FULL
             else:
                 if lmr and d >= 3 and order[i] < _O_KILLER:
@@ -469,13 +473,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                         red -= 1
                     if red >= cd:
                         red = cd - 1
-                frames[p + 1, F_ALPHA] = -a - 1
-                frames[p + 1, F_BETA] = -a
-                frames[p + 1, F_PV] = 0
+                _child(frames, p, -a - 1, -a, 0, cd - red, end)
                 frames[p, F_STATE] = S_NULL
             frames[p, F_RED] = red
-            frames[p + 1, F_DEPTH] = cd - red
-            frames[p + 1, F_START] = end
             p += 1
             action = _ENTER
             continue
@@ -494,21 +494,13 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             if frames[p, F_RED] > 0:
                 # a reduced move beat alpha: search it again at full depth
                 frames[p, F_RED] = 0
-                frames[p + 1, F_ALPHA] = -a - 1
-                frames[p + 1, F_BETA] = -a
-                frames[p + 1, F_PV] = 0
-                frames[p + 1, F_DEPTH] = frames[p, F_CHILD_DEPTH]
-                frames[p + 1, F_START] = end
+                _child(frames, p, -a - 1, -a, 0, frames[p, F_CHILD_DEPTH], end)
                 p += 1
                 action = _ENTER
                 continue
             if score < b and frames[p, F_PV] != 0:
                 frames[p, F_STATE] = S_FULL
-                frames[p + 1, F_ALPHA] = -b
-                frames[p + 1, F_BETA] = -a
-                frames[p + 1, F_PV] = 1
-                frames[p + 1, F_DEPTH] = frames[p, F_CHILD_DEPTH]
-                frames[p + 1, F_START] = end
+                _child(frames, p, -b, -a, 1, frames[p, F_CHILD_DEPTH], end)
                 p += 1
                 action = _ENTER
                 continue

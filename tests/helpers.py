@@ -1,9 +1,30 @@
 """Small helpers shared by the tests."""
 
-from engine import format_move, legal_moves, parse_fen, variant
+import random
+
+from engine import Position, format_move, legal_moves, make, parse_fen, start_position, variant
 
 
 def moves(variant_name: str, fen: str) -> set[str]:
     """The legal moves of a position, each written with its full path."""
     pos = parse_fen(variant(variant_name), fen)
     return {format_move(pos, m, full=True) for m in legal_moves(pos)}
+
+
+def random_positions(names: list[str], count: int, seed: int, plies: tuple[int, int] = (0, 60)) -> list[Position]:
+    """``count`` positions reached by random moves from the start, cycling through the variants named.
+
+    Each has at least one legal move (games that ended early are skipped).
+    """
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < count:
+        pos = start_position(variant(names[len(out) % len(names)]))
+        for _ in range(rng.randint(*plies)):
+            moves = legal_moves(pos)
+            if not moves:
+                break
+            pos = make(pos, rng.choice(moves))
+        if legal_moves(pos):
+            out.append(pos)
+    return out

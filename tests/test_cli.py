@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from perft_data import START
 

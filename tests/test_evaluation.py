@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 import pytest
+from helpers import random_positions
 
-from engine import Color, legal_moves, make, parse_fen, start_position, variant
+from engine import Color, parse_fen, variant
 from engine.evaluation import WEIGHTS_DIR, Evaluator, evaluate, weights_vector
 from engine.position import Position
 
@@ -35,14 +35,7 @@ def mirror(pos: Position) -> Position:
 def test_evaluation_is_the_same_for_either_colour(name):
     v = variant(name)
     ev = Evaluator.load(v)
-    rng = random.Random(3)
-    for _ in range(60):
-        pos = start_position(v)
-        for _ in range(rng.randint(0, 80)):
-            moves = legal_moves(pos)
-            if not moves:
-                break
-            pos = make(pos, rng.choice(moves))
+    for pos in random_positions([name], 60, 3, (0, 80)):
         assert score(pos, ev) == score(mirror(pos), ev)
 
 

@@ -5,23 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_positions
 
-from engine import Game, legal_moves, make, start_position, variant
+from engine import Game, start_position, variant
 from engine.levels import LEVELS, choose_move, level
 from engine.search import History, Searcher
-
-
-def _positions(name: str, count: int, seed: int):
-    rng = random.Random(seed)
-    v = variant(name)
-    out = []
-    while len(out) < count:
-        pos = start_position(v)
-        for _ in range(rng.randint(2, 30)):
-            pos = make(pos, rng.choice(legal_moves(pos)))
-        if len(legal_moves(pos)) > 1:
-            out.append(pos)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +21,7 @@ def searcher():
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
 def test_a_seed_makes_a_level_reproducible(searcher, number):
-    for pos in _positions("international", 6, number):
+    for pos in random_positions(["international"], 6, number, (2, 30)):
         first = choose_move(searcher, pos, level(number), 5.0, rng=random.Random(42)).move
         again = choose_move(searcher, pos, level(number), 5.0, rng=random.Random(42)).move
         assert first == again

@@ -14,6 +14,7 @@ import random
 import time
 
 import pytest
+from helpers import random_positions
 
 from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, variant
 from engine.baseline import _material, _negamax
@@ -120,28 +121,11 @@ def test_breaks_through_to_a_king(searchers, name, fen, move, depth):
     assert any(m.crowns for m in result.pv[::2]), "our man is crowned along the expected line"
 
 
-def _random_positions(count: int, seed: int):
-    rng = random.Random(seed)
-    names = ["english", "international", "russian", "brazilian"]
-    out = []
-    while len(out) < count:
-        v = variant(names[len(out) % 4])
-        pos = start_position(v)
-        for _ in range(rng.randint(0, 60)):
-            moves = legal_moves(pos)
-            if not moves:
-                break
-            pos = make(pos, rng.choice(moves))
-        if legal_moves(pos):
-            out.append(pos)
-    return out
-
-
 def test_never_exceeds_the_budget(searchers):
     """200 random positions, budgets from 10 ms to 500 ms: a legal move within budget + 50 ms."""
     rng = random.Random(7)
     worst = -1.0
-    for pos in _random_positions(200, 11):
+    for pos in random_positions(["english", "international", "russian", "brazilian"], 200, 11):
         budget = math.exp(rng.uniform(math.log(0.01), math.log(0.5)))
         s = searchers(pos.variant.name)
         t0 = time.perf_counter()
