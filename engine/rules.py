@@ -97,11 +97,11 @@ def perft(position: Position, depth: int) -> int:
 
 
 # Fixed seed: keys must be the same in every process (workers, restarts).
-_ZOBRIST = np.random.default_rng(0x5EED_D4A6).integers(0, 2**64, size=(5, 64), dtype=np.uint64, endpoint=False)
-_ZOBRIST.flags.writeable = False
+ZOBRIST = np.random.default_rng(0x5EED_D4A6).integers(0, 2**64, size=(5, 64), dtype=np.uint64, endpoint=False)
+ZOBRIST.flags.writeable = False
 
 
 def key(position: Position) -> int:
     """Zobrist key of the position (pieces and side to move)."""
     return int(kernel.zobrist(_U64(position.white), _U64(position.black), _U64(position.kings),
-                              int(position.turn), _ZOBRIST))
+                              int(position.turn), ZOBRIST))

@@ -30,7 +30,7 @@ from engine import kernel, search_kernel as sk
 from engine.evaluation import Evaluator
 from engine.game import Game
 from engine.position import Move, Position
-from engine.rules import _ZOBRIST, key, legal_moves, make
+from engine.rules import ZOBRIST, key, legal_moves, make
 from engine.variants import Color, Variant
 
 WIN = sk.WIN
@@ -235,7 +235,7 @@ class Searcher:
                 value = sk.search_iteration(
                     sk.GAME_DRAUGHTS, self._st, int(position.turn), depth, alpha, beta, self.variant.rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
-                    self._killers, self._history, self._tt_key, self._tt_data, _ZOBRIST, ev.weights, ev.geometry,
+                    self._killers, self._history, self._tt_key, self._tt_data, ZOBRIST, ev.weights, ev.geometry,
                     ev.cones, ev.coords, self._lmr_table, ctl, self._clock)
                 if ctl[sk.C_ABORTED]:
                     break
