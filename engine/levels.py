@@ -7,7 +7,8 @@ Level 6 is the full search for the whole budget.
 
 With a seed, levels 1 to 5 are reproducible: the same position, level and
 seed give the same move (their search is depth-bound and starts from empty
-tables). Level 6 is bound by time, so only its strength is reproducible.
+tables of its own, so a searcher shared with full-strength games keeps what
+it learnt). Level 6 is bound by time, so only its strength is reproducible.
 """
 
 from __future__ import annotations
@@ -58,6 +59,6 @@ def choose_move(searcher: Searcher, position: Position, lvl: Level, budget: floa
         return SearchResult(move, 0, 0, (move,), 0, 0.0)
     if lvl.depth is None:
         return searcher.search(position, Limits(time=budget), history)
-    searcher.clear()  # reproducible: the same tables for the same move
+    # fresh tables: the same move for the same seed, and the full-strength tables left alone
     return searcher.search(position, Limits(time=budget, depth=lvl.depth), history,
-                           noise=lvl.noise, seed=rng.getrandbits(63))
+                           noise=lvl.noise, seed=rng.getrandbits(63), fresh=True)

@@ -104,6 +104,29 @@ class History:
         return cls(game.earlier_keys(), game.reversible_plies)
 
 
+FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """What a search learns and reuses: the transposition table and the move-ordering tables."""
+
+    tt_key: np.ndarray
+    tt_data: np.ndarray
+    history: np.ndarray
+    killers: np.ndarray
+
+    @classmethod
+    def of_size(cls, tt_mb: float) -> _Tables:
+        entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
+        return cls(np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.uint64),
+                   np.zeros((2, 64, 64), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
+
+    def clear(self) -> None:
+        for table in (self.tt_key, self.tt_data, self.history, self.killers):
+            table[:] = 0
+
+
 @dataclass(frozen=True)
 class _Iteration:
     score: int
@@ -130,11 +153,8 @@ class Searcher:
         self.futility = futility
         self.extend = extend
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
-        entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
-        self._tt_key = np.zeros(entries, dtype=np.uint64)
-        self._tt_data = np.zeros(entries, dtype=np.uint64)
-        self._history = np.zeros((2, 64, 64), dtype=np.int64)
-        self._killers = np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64)
+        self._main = _Tables.of_size(tt_mb)
+        self._scratch: _Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
         n = sk.MAX_PLY + 2
         self._st = np.zeros((n, 3), dtype=np.uint64)
@@ -148,17 +168,15 @@ class Searcher:
         self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
         self._clock = np.zeros(1, dtype=np.float64)
         self._noise, self._seed = 0, 0
+        self._tables = self._main
 
     @property
     def tt_entries(self) -> int:
-        return int(self._tt_key.shape[0])
+        return int(self._main.tt_key.shape[0])
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
-        self._tt_key[:] = 0
-        self._tt_data[:] = 0
-        self._history[:] = 0
-        self._killers[:] = 0
+        self._main.clear()
 
     def warm_up(self) -> None:
         """Load the compiled code and the clock poll now, so that the first real move pays nothing."""
@@ -173,7 +191,7 @@ class Searcher:
 
     def search(self, position: Position, limits: Limits, history: History = History(),
                on_iteration: Callable[[SearchResult], None] | None = None, noise: int = 0,
-               seed: int = 0) -> SearchResult:
+               seed: int = 0, fresh: bool = False) -> SearchResult:
         """Search ``position`` and return the best move found within ``limits``.
 
         Raises ValueError if the side to move has no legal move (the game is over).
@@ -181,8 +199,16 @@ class Searcher:
         ``noise`` adds a pseudo-random amount up to that many hundredths of a man
         to every evaluation, the same for a position throughout one ``seed``:
         the misjudgements of a weaker player.
+        ``fresh`` searches with empty tables of its own, kept apart from the
+        main ones: the result then depends only on the position and the
+        settings (reproducible), and what the main tables learnt is kept.
         """
         self._noise, self._seed = noise, seed
+        if fresh:
+            if self._scratch is None:
+                self._scratch = _Tables.of_size(FRESH_TT_MB)
+            self._scratch.clear()
+        self._tables = self._scratch if fresh and self._scratch is not None else self._main
         t0 = time.perf_counter()
         moves = legal_moves(position)
         if not moves:
@@ -201,8 +227,10 @@ class Searcher:
         ev = self.evaluator
         ctl = self._ctl
         ctl[:] = 0
-        self._generation = (self._generation + 1) % 64
-        self._history >>= 1
+        tables = self._tables
+        if tables is self._main:
+            self._generation = (self._generation + 1) % 64  # entries of earlier searches age
+        np.right_shift(tables.history, 1, out=tables.history)  # older history counts for less
         keys_hist = history.keys[-min(len(history.keys), history.reversible):] if history.reversible else ()
         h0 = len(keys_hist)
         keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
@@ -235,7 +263,7 @@ class Searcher:
                 value = sk.search_iteration(
                     sk.GAME_DRAUGHTS, self._st, int(position.turn), depth, alpha, beta, self.variant.rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
-                    self._killers, self._history, self._tt_key, self._tt_data, ZOBRIST, ev.weights, ev.geometry,
+                    tables.killers, tables.history, tables.tt_key, tables.tt_data, ZOBRIST, ev.weights, ev.geometry,
                     ev.cones, ev.coords, self._lmr_table, ctl, self._clock)
                 if ctl[sk.C_ABORTED]:
                     break

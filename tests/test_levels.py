@@ -9,7 +9,7 @@ from helpers import random_positions
 
 from engine import Game, start_position, variant
 from engine.levels import LEVELS, choose_move, level
-from engine.search import History, Searcher
+from engine.search import History, Limits, Searcher
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +60,14 @@ def test_level_2_beats_random_play():
         result = game.result()
         wins += result is not None and result.winner == novice
     assert wins >= 3
+
+
+def test_shallow_levels_leave_the_full_strength_tables_alone():
+    """A worker serving a level-6 game and a level-2 game at once: level 2 neither reads nor wipes level 6's table."""
+    v = variant("international")
+    pos = start_position(v)
+    alone, shared = Searcher(v, tt_mb=8), Searcher(v, tt_mb=8)
+    alone.search(pos, Limits(depth=8))
+    shared.search(pos, Limits(depth=8))
+    choose_move(shared, pos, level(2), 1.0, rng=random.Random(1))
+    assert shared.search(pos, Limits(depth=9)).nodes == alone.search(pos, Limits(depth=9)).nodes
