@@ -114,6 +114,11 @@ class Game:
         """Plies of king moves taking nothing that led to the current position."""
         return self._king_plies[-1]
 
+    @property
+    def ending_plies(self) -> int:
+        """Plies played in the current lone-king ending (International's 16- and 5-move rules)."""
+        return self._endgame[-1][1]
+
     def earlier_keys(self) -> tuple[int, ...]:
         """Zobrist keys of the positions since the last capture or man move, before the current one."""
         back = self._king_plies[-1]

@@ -97,11 +97,13 @@ class History:
     """Zobrist keys of earlier positions, oldest first (the searched position not included)."""
     reversible: int = 0
     """Plies of reversible moves (king moves taking nothing) leading to the searched position."""
+    ending: int = 0
+    """Plies already played in the position's lone-king ending (International's 16- and 5-move rules)."""
 
     @classmethod
     def of(cls, game: Game) -> History:
         """The history of a game record, for searching its current position."""
-        return cls(game.earlier_keys(), game.reversible_plies)
+        return cls(game.earlier_keys(), game.reversible_plies, game.ending_plies)
 
 
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
@@ -162,7 +164,7 @@ class Searcher:
         self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
         self._work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
         self._frames = np.zeros((n, sk.FRAME_COLS), dtype=np.int64)
-        self._rev = np.zeros(n, dtype=np.int64)
+        self._rev = np.zeros((n, 3), dtype=np.int64)
         self._pv = np.zeros((n, n, kernel.MOVE_COLS), dtype=np.uint64)
         self._pvlen = np.zeros(n, dtype=np.int64)
         self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
@@ -236,12 +238,14 @@ class Searcher:
         keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
         keys[:h0] = keys_hist
         keys[h0] = key(position)
-        self._rev[0] = history.reversible
+        self._rev[0, sk.R_REVERSIBLE] = history.reversible
+        self._rev[0, sk.R_ENDING] = history.ending
         me, opp = ((position.white, position.black) if position.turn == Color.WHITE
                    else (position.black, position.white))
         self._st[0] = (me, opp, position.kings)
         ctl[sk.C_HIST_LEN] = h0
         ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
+        ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
         ctl[sk.C_NOISE] = self._noise
         ctl[sk.C_NOISE_SEED] = self._seed & 0x7FFFFFFFFFFFFFFF
         ctl[sk.C_LMR] = 1 if self.lmr else 0

@@ -76,7 +76,13 @@ C_GEN = 11  # transposition table generation (0-63)
 C_SELDEPTH = 12  # out: deepest ply reached
 C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
 C_EXTEND = 16  # 1: a node with one legal move costs no depth
+C_ENDINGS = 17  # 1: International's 16- and 5-move rules against a lone king apply
 CTL_LEN = 18
+
+# Columns of ``rev``: the draw counters along the line searched.
+R_REVERSIBLE = 0  # plies of reversible moves leading here
+R_ENDING = 1  # plies played in the current lone-king ending
+R_ENDING_LIMIT = 2  # plies that ending allows (0: not such an ending)
 
 # --- frame columns (int64), one frame per ply ---------------------------------
 F_DEPTH = 0
@@ -184,6 +190,25 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords):
     return score
 
 
+@njit(cache=True)
+def _ending_limit(game, st, p):
+    """Plies allowed in the position's ending by the 16-move (three pieces with a king) and
+    5-move (at most two with a king) rules against a lone king; 0 when they do not apply."""
+    if game != GAME_DRAUGHTS:
+        return np.int64(0)
+    kings = st[p, 2]
+    for side in range(2):
+        lone = st[p, side]
+        other = st[p, 1 - side]
+        if popcount(lone) == 1 and (lone & kings) and (other & kings):
+            n = popcount(other)
+            if n == 3:
+                return np.int64(32)
+            if n <= 2:
+                return np.int64(10)
+    return np.int64(0)
+
+
 @njit(cache=True, inline="always")
 def _child(frames, p, alpha, beta, pv, depth, start):
     """Fill the frame of ply ``p + 1`` to search the move in hand with this window and depth."""
@@ -254,6 +279,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     lmr = ctl[C_LMR] != 0
     gen = ctl[C_GEN]
     ext_limit = 2 * depth + 4 if ctl[C_EXTEND] != 0 else 0
+    endings = ctl[C_ENDINGS] != 0
+    rev[0, R_ENDING_LIMIT] = _ending_limit(game, st, 0) if endings else 0
     deadline = clock[0]
     legal = np.int64(kernel.MODE_LEGAL)
     captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)
@@ -291,8 +318,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             b = frames[p, F_BETA]
             key = keys[h0 + p]
             if p > 0:
-                r = rev[p]
-                if r >= rev_limit:
+                r = rev[p, R_REVERSIBLE]
+                if r >= rev_limit or (rev[p, R_ENDING_LIMIT] > 0 and rev[p, R_ENDING] >= rev[p, R_ENDING_LIMIT]):
                     ret = DRAW
                     action = _RETURN
                     continue
@@ -451,7 +478,12 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             frames[p, F_CUR] = i
             _make(game, st, p, out, i)
             keys[h0 + p + 1] = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
-            rev[p + 1] = rev[p] + 1 if _reversible(game, st, p, out, i) else 0
+            rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if _reversible(game, st, p, out, i) else 0
+            if endings:
+                limit = _ending_limit(game, st, p + 1)
+                same = limit == rev[p, R_ENDING_LIMIT] and out[i, 2] == U0
+                rev[p + 1, R_ENDING] = rev[p, R_ENDING] + 1 if same else 0
+                rev[p + 1, R_ENDING_LIMIT] = limit
             count = frames[p, F_COUNT]
             a = frames[p, F_ALPHA]
             b = frames[p, F_BETA]

@@ -187,6 +187,21 @@ def test_king_move_limit_is_a_draw_inside_the_search(searchers):
     assert s.search(pos, Limits(depth=6), near_limit).score == 0
 
 
+def test_lone_king_ending_rules_are_draws_inside_the_search(searchers):
+    """International: three kings against one have 16 moves each; with one ply left, nothing wins."""
+    v = variant("international")
+    pos = parse_fen(v, "W:WK1,K2,K3:BK16")
+    s = searchers("international")
+    s.clear()
+    assert s.search(pos, Limits(depth=6)).score > 300
+    s.clear()
+    assert s.search(pos, Limits(depth=6), History(ending=31)).score == 0
+    game = Game(v, "W:WK1,K2,K3:BK16")
+    for text in ("3-9", "16-21"):
+        game.play_text(text)
+    assert History.of(game).ending == 2
+
+
 def test_result_reports_the_search(searchers):
     v = variant("international")
     pos = start_position(v)
