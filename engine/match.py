@@ -4,7 +4,8 @@ Two players meet over balanced openings, each opening twice with colours
 swapped, at a fixed budget per move. A player is written as
 
 - ``level:N``: our engine at difficulty level N (6 is full strength), with
-  optional search settings to compare: ``level:6,lmr=1.2,futility=60,extend=0``;
+  optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,tt=64``),
+  an evaluation file (``weights=my.json``) or single weights (``king=130``);
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
 - ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``).
 
@@ -14,14 +15,17 @@ Games run in parallel worker processes (``jobs``); a game still going after
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from engine.baseline import minimax_move
+from engine.evaluation import Evaluator, weights_vector
 from engine.game import Game
 from engine.hub import HubClient
 from engine.levels import choose_move, level
@@ -38,28 +42,63 @@ OPENING_PLIES = {"english": 3, "international": 2, "russian": 2, "brazilian": 2}
 BALANCED = 40  # an opening is balanced if a depth-6 search scores it within this many hundredths
 
 
-def parse_player(spec: str) -> tuple[str, str, dict[str, float]]:
-    """(kind, argument, search settings) of a player spec; ValueError saying what is wrong."""
+SEARCH_SETTINGS: dict[str, Callable[[str], object]] = {
+    "lmr": float, "futility": int, "extend": lambda text: bool(int(text)), "tt": float,
+}
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as written on the command line."""
+
+    kind: str
+    """'level', 'minimax' or 'hub'."""
+    arg: str
+    """The level number, the minimax depth or the Hub command."""
+    search: dict
+    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB)."""
+    weights_file: str | None = None
+    """An evaluation weights file to use instead of the variant's own."""
+    weights: dict | None = None
+    """Single evaluation weights overriding the file (``king=130``)."""
+
+
+def parse_player(spec: str) -> PlayerSpec:
+    """Read a player spec; ValueError saying what is wrong."""
     kind, _, arg = spec.partition(":")
-    settings = {"lmr": 1.2, "futility": 0.0, "extend": 0.0}
     if kind == "level":
         number, *options = arg.split(",")
         if not number.isdigit():
             raise ValueError(f"{spec!r}: write the level as a number, such as level:6")
         level(int(number))
+        search: dict = {}
+        weights: dict = {}
+        weights_file = None
         for option in options:
             name, _, value = option.partition("=")
-            if name not in settings:
-                raise ValueError(f"unknown search setting {name!r} in {spec!r}: use {', '.join(settings)}")
             try:
-                settings[name] = float(value)
-            except ValueError:
-                raise ValueError(f"{spec!r}: {name} takes a number") from None
-        return kind, number, settings
+                if name in SEARCH_SETTINGS:
+                    search[name] = SEARCH_SETTINGS[name](value)
+                elif name == "weights":
+                    weights_file = value
+                    try:
+                        weights_vector(json.loads(Path(value).read_text()))
+                    except (OSError, json.JSONDecodeError) as e:
+                        raise ValueError(f"{spec!r}: cannot read the weights file {value!r} ({e})") from None
+                else:
+                    weights[name] = int(value)
+                    weights_vector({name: 0})  # an unknown weight raises
+            except ValueError as e:
+                if str(e).startswith(repr(spec)):
+                    raise
+                raise ValueError(f"{spec!r}: {e if 'unknown weight' in str(e) else f'{name} takes a number'}; "
+                                 f"settings are {', '.join(SEARCH_SETTINGS)}, weights=FILE or a weight "
+                                 "name=value") from None
+        return PlayerSpec(kind, number, search, weights_file, weights or None)
     if kind == "minimax" and arg.isdigit():
-        return kind, arg, settings
+        return PlayerSpec(kind, arg, {})
     if kind == "hub" and arg.strip():
-        return kind, arg, settings
+        return PlayerSpec(kind, arg, {})
     raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D or hub:COMMAND")
 
 
@@ -70,18 +109,20 @@ class Player:
         self.spec = spec
         self.variant = v
         self.rng = random.Random(seed)
-        kind, arg, settings = parse_player(spec)
+        parsed = parse_player(spec)
         self.hub: HubClient | None = None
         self.searcher: Searcher | None = None
-        if kind == "level":
-            self.level = level(int(arg))
-            self.searcher = Searcher(v, tt_mb=32, lmr=settings["lmr"], futility=int(settings["futility"]),
-                                     extend=bool(settings["extend"]))
+        if parsed.kind == "level":
+            self.level = level(int(parsed.arg))
+            settings = dict(parsed.search)
+            tt_mb = settings.pop("tt", 32)
+            evaluator = Evaluator.load(v, Path(parsed.weights_file) if parsed.weights_file else None, parsed.weights)
+            self.searcher = Searcher(v, tt_mb=tt_mb, evaluator=evaluator, **settings)
             self.searcher.warm_up()
-        elif kind == "minimax":
-            self.depth = int(arg)
+        elif parsed.kind == "minimax":
+            self.depth = int(parsed.arg)
         else:
-            self.hub = HubClient(arg, v)
+            self.hub = HubClient(parsed.arg, v)
 
     def new_game(self) -> None:
         if self.searcher:

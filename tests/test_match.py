@@ -64,3 +64,19 @@ def test_unknown_player_is_a_clear_error():
                         "--games", "2"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 2
     assert "unknown player 'robot:1'" in r.stderr
+
+
+def test_player_specs_carry_search_settings_and_weights(tmp_path):
+    from engine.evaluation import W_KING
+    from engine.match import Player, parse_player
+
+    spec = parse_player("level:6,lmr=1.6,extend=1,king=130")
+    assert spec.search == {"lmr": 1.6, "extend": True} and spec.weights == {"king": 130}
+    player = Player("level:6,king=130,tt=1", variant("english"), 1)
+    assert player.searcher is not None and player.searcher.evaluator.weights[W_KING] == 130
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"kingg": 1}')
+    for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),
+                          (f"level:6,weights={bad}", "unknown weight"), ("level:6,weights=/no/such.json", "cannot read")):
+        with pytest.raises(ValueError, match=message):
+            parse_player(text)
