@@ -212,6 +212,10 @@ class Searcher:
             self._scratch.clear()
         self._tables = self._scratch if fresh and self._scratch is not None else self._main
         t0 = time.perf_counter()
+        if position.variant != self.variant:
+            raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
+        if limits.time is not None and limits.time <= 0:
+            raise ValueError("the time for a move must be more than 0 seconds")
         moves = legal_moves(position)
         if not moves:
             raise ValueError("the side to move has no legal move: the game is over")

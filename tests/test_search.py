@@ -238,6 +238,13 @@ def test_no_legal_move_is_refused(searchers):
         searchers("english").search(pos, Limits(depth=3))
 
 
+def test_wrong_variant_or_no_time_is_refused(searchers):
+    with pytest.raises(ValueError, match="plays english, not russian"):
+        searchers("english").search(start_position(variant("russian")), Limits(depth=2))
+    with pytest.raises(ValueError, match="more than 0"):
+        searchers("english").search(start_position(variant("english")), Limits(time=0))
+
+
 def test_table_size_follows_the_setting():
     assert Searcher(variant("english"), tt_mb=1).tt_entries * 16 <= 2**20
     assert Searcher(variant("english"), tt_mb=8).tt_entries * 16 == 8 * 2**20
