@@ -23,6 +23,14 @@ def result_text(game: Game) -> str:
     return f"{win}-0" if result.winner == Color.WHITE else f"0-{win}"
 
 
+def move_label(game: Game, ply: int) -> str:
+    """The number before the move of ``ply`` (0-based): '12.' for the first player's move, '12...' for the other's."""
+    first = game.variant.first
+    offset = 0 if game.start.turn == first else 1
+    number = (ply + offset) // 2 + 1
+    return f"{number}." if game.positions[ply].turn == first else f"{number}..."
+
+
 def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
     """The game with its tags (Event, White, Black, ... as given), its moves and its result."""
     all_tags = {"GameType": str(GAME_TYPES[game.variant.name])}
@@ -32,16 +40,11 @@ def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
     all_tags["Result"] = result_text(game)
     lines = [f'[{name} "{value}"]' for name, value in all_tags.items()]
     words = []
-    number = 1
     for i, (position, move) in enumerate(zip(game.positions, game.moves)):
-        first_to_move = position.turn == game.variant.first
-        if first_to_move:
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
+        label = move_label(game, i)
+        if i == 0 or not label.endswith("..."):
+            words.append(label)
         words.append(format_move(position, move))
-        if not first_to_move:
-            number += 1
     words.append(all_tags["Result"])
     body, line = [], ""
     for word in words:

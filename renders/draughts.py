@@ -11,12 +11,13 @@ between calls except the caches of empty boards and piece sprites.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image
 
-from engine import Color, Game, Move, Position, Variant, legal_moves
+from engine import Color, Game, Move, Position, Variant, format_move, legal_moves
+from engine.pdn import move_label
 from renders.drawing import draw_scene, indexed
 from renders.scene import Cell, Grid, Scene
 from renders.themes import theme
@@ -120,10 +121,15 @@ GIF_WIDTH = 480
 
 def render_gif(game: Game, options: RenderOptions = RenderOptions(width=GIF_WIDTH), frame_ms: int = FRAME_MS,
                last_frame_ms: int = LAST_FRAME_MS) -> bytes:
-    """The whole game as an animated GIF: the start, then one frame per ply, with a pause on the last."""
+    """The whole game as an animated GIF: the start, then one frame per ply, with a pause on the last.
+
+    Each frame's caption adds the move just played (``12... 23x14``) to ``options.caption``.
+    """
     frames = [_indexed(game.positions[0], options)]
-    for before, move, after in zip(game.positions, game.moves, game.positions[1:]):
-        frames.append(_indexed(after, options, last_move=move, before=before))
+    for ply, (before, move, after) in enumerate(zip(game.positions, game.moves, game.positions[1:])):
+        said = f"{move_label(game, ply)} {format_move(before, move)}"
+        caption = f"{options.caption} · {said}" if options.caption else said
+        frames.append(_indexed(after, replace(options, caption=caption), last_move=move, before=before))
     buf = io.BytesIO()
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,

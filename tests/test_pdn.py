@@ -1,0 +1,49 @@
+"""Games as PDN: tags, move numbers from either side, results, and moves that read back."""
+
+from __future__ import annotations
+
+import re
+
+from engine import Game, parse_move, variant
+from engine.pdn import game_to_pdn, move_label
+
+
+def test_english_numbers_black_first_and_reads_back():
+    game = Game(variant("english"))
+    for text in ("11-15", "23-19", "8-11", "22-17", "15-18"):
+        game.play_text(text)
+    pdn = game_to_pdn(game, {"White": "Bob", "Black": "Alice"})
+    assert '[GameType "21"]' in pdn and '[White "Bob"]' in pdn and '[Result "*"]' in pdn
+    body = pdn.split("\n\n", 1)[1]
+    assert body.split() == ["1.", "11-15", "23-19", "2.", "8-11", "22-17", "3.", "15-18", "*"]
+    replay = Game(variant("english"))
+    for word in body.split():
+        if not re.fullmatch(r"\d+\.+|\*", word):
+            replay.play(parse_move(replay.position, word))
+    assert replay.position == game.position
+
+
+def test_a_game_from_a_position_with_the_second_player_to_move():
+    game = Game(variant("international"), "B:W31,32:B19,20")
+    for text in ("19-23", "32-28", "23x32"):
+        game.play_text(text)
+    pdn = game_to_pdn(game)
+    assert '[FEN "B:W31,32:B19,20"]' in pdn
+    assert pdn.split("\n\n", 1)[1].split() == ["1...", "19-23", "2.", "32-28", "23x32", "*"]
+    assert [move_label(game, ply) for ply in range(3)] == ["1...", "2.", "2..."]
+
+
+def test_results_in_each_style():
+    english = Game(variant("english"), "W:W22:B18")
+    english.play_text("22x15")
+    assert '[Result "1-0"]' in game_to_pdn(english)
+    international = Game(variant("international"), "W:W28:B23")
+    international.play_text("28x19")
+    assert '[Result "2-0"]' in game_to_pdn(international)
+
+
+def test_long_games_wrap_their_lines():
+    game = Game(variant("international"))
+    for _ in range(40):
+        game.play(game.legal_moves()[0])
+    assert all(len(line) <= 79 for line in game_to_pdn(game).splitlines())
