@@ -176,3 +176,20 @@ def test_a_nine_by_nine_board_with_special_squares_fits_the_same_renderer():
     x, y = lay.origin((5, 0))
     assert near(img.getpixel((x + lay.cell // 2, y + lay.cell // 2)), blend(th.dark, th.light, 0.5)), "a camp"
     assert near(img.getpixel(lay.centre((4, 2))), th.white_piece)
+
+
+def test_the_empty_board_is_drawn_once_per_theme_size_and_side():
+    from renders.drawing import empty_board, palette, sprite
+
+    v = variant("brazilian")
+    opts = RenderOptions(theme="contrast", width=700)
+    render_png(start_position(v), opts)
+    before = (empty_board.cache_info().misses, palette.cache_info().misses, sprite.cache_info().misses)
+    game = Game(v)
+    for _ in range(6):
+        game.play(game.legal_moves()[0])
+        render_png(game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
+    after = (empty_board.cache_info().misses, palette.cache_info().misses, sprite.cache_info().misses)
+    assert after[:2] == before[:2], "no board or palette drawn again"
+    render_png(start_position(v), RenderOptions(theme="contrast", width=700, flipped=True))
+    assert empty_board.cache_info().misses == before[0] + 1, "the other side is a board of its own"
