@@ -1,4 +1,4 @@
-"""Draughts rules, notation and (later) search.
+"""Draughts rules, notation and search.
 
 The rules are free functions over immutable values::
 
@@ -6,8 +6,10 @@ The rules are free functions over immutable values::
     pos = start_position(variant("english"))
     pos = make(pos, parse_move(pos, "11-15"))
 
-``Game`` keeps a game's history and decides its result. ``engine`` imports
-nothing from ``renders`` or ``bot``.
+``Game`` keeps a game's history and decides its result. The search lives in
+``engine.search`` (``Searcher``, ``Limits``), the difficulty levels in
+``engine.levels``; they are imported on demand, so ``import engine`` stays
+quick. ``engine`` imports nothing from ``renders`` or ``bot``.
 """
 
 from engine.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError, MoveError
