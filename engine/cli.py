@@ -172,6 +172,7 @@ def _play(v: Variant, fen: str | None, level_number: int | None = None, second: 
 
         lvl = level(level_number)
         engine_side = v.first if second else v.first.opponent
+        print("Getting the engine ready (the first run on a machine compiles it: about 15 s)...", flush=True)
         searcher = Searcher(v)
         searcher.warm_up()
         rng = random.Random()
