@@ -8,7 +8,9 @@ Level 6 is the full search for the whole budget.
 With a seed, levels 1 to 5 are reproducible: the same position, level and
 seed give the same move (their search is depth-bound and starts from empty
 tables of its own, so a searcher shared with full-strength games keeps what
-it learnt). Level 6 is bound by time, so only its strength is reproducible.
+it learnt). Level 6 is bound by time, which no seed repeats; asked to be
+``reproducible`` it searches a node count instead (what this machine searches
+in the budget, with fresh tables), for tests and repeatable matches.
 """
 
 from __future__ import annotations
@@ -50,15 +52,29 @@ def level(number: int) -> Level:
     return LEVELS[number]
 
 
+# Nodes a reproducible level-6 search spends per second of budget: below the speed measured on
+# this machine (BENCHMARKS.md), so it also keeps to the budget here.
+NODES_PER_SECOND = 1_500_000
+
+
 def choose_move(searcher: Searcher, position: Position, lvl: Level, budget: float,
-                history: History = History(), rng: random.Random | None = None) -> SearchResult:
-    """The move a player of level ``lvl`` makes in at most ``budget`` seconds."""
+                history: History = History(), rng: random.Random | None = None,
+                reproducible: bool = False) -> SearchResult:
+    """The move a player of level ``lvl`` makes in at most ``budget`` seconds.
+
+    ``reproducible``: with a seeded ``rng``, the same move every time on any
+    machine (levels 2-5 then search their whole depth even past the budget;
+    level 6 searches a node count).
+    """
     rng = rng or random.Random()
     if lvl.depth == 0:
         move = random_move(position, rng)
         return SearchResult(move, 0, 0, (move,), 0, 0.0)
     if lvl.depth is None:
+        if reproducible:
+            return searcher.search(position, Limits(nodes=max(1000, int(budget * NODES_PER_SECOND))), history,
+                                   fresh=True)
         return searcher.search(position, Limits(time=budget), history)
     # fresh tables: the same move for the same seed, and the full-strength tables left alone
-    return searcher.search(position, Limits(time=budget, depth=lvl.depth), history,
-                           noise=lvl.noise, seed=rng.getrandbits(63), fresh=True)
+    limits = Limits(depth=lvl.depth) if reproducible else Limits(time=budget, depth=lvl.depth)
+    return searcher.search(position, limits, history, noise=lvl.noise, seed=rng.getrandbits(63), fresh=True)
