@@ -136,10 +136,7 @@ class HubEngine:
                 if args.get("name") in self.params:
                     self.params[args["name"]] = args.get("value", "")
             elif command == "init":
-                v = variant(self.params["variant"])
-                self.searcher = Searcher(v, tt_mb=float(self.params["tt-size"]))
-                self.searcher.warm_up()
-                self.game = Game(v)
+                self._init()
                 self.send("ready")
             elif command == "new-game":
                 self._finish_search()
@@ -152,6 +149,12 @@ class HubEngine:
                 self.limits = _limits(args, self.limits)
             elif command == "go":
                 self._finish_search()
+                if self.searcher is None or self.searcher.variant.name != self.params["variant"]:
+                    self._init()  # a GUI that skipped init: set up with the parameters as they are
+                    if self.game is not None and self.game.variant.name != self.params["variant"]:
+                        self.game = None
+                if self.game is None:
+                    raise ValueError("no position: send pos pos=... first")
                 self._thread = threading.Thread(target=self._think, daemon=True)
                 self._thread.start()
             elif command == "stop":
@@ -164,6 +167,11 @@ class HubEngine:
         except (ValueError, IllegalMoveError) as e:
             self.send(f"error message={_quote(str(e))}")
         return True
+
+    def _init(self) -> None:
+        v = variant(self.params["variant"])
+        self.searcher = Searcher(v, tt_mb=float(self.params["tt-size"]))
+        self.searcher.warm_up()
 
     def _game(self, pos: str, moves: str) -> Game:
         v = variant(self.params["variant"])

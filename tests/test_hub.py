@@ -96,6 +96,8 @@ def test_moves_after_the_position_are_played_and_depth_limits(engine):
 
 
 def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
+    engine.send("go think")
+    assert "no position" in engine.until("error")[-1]
     engine.send("hub", "init")
     engine.until("ready")
     engine.send("pos pos=Wxyz")
@@ -104,6 +106,13 @@ def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
     assert "not a legal move" in engine.until("error")[-1]
     engine.send("ping")
     engine.until("pong")
+
+
+def test_a_gui_that_skips_init_still_gets_a_move(engine):
+    pos = start_position(variant("english"))
+    engine.send(f"pos pos={position_text(pos)}", "level depth=3", "go think")
+    done = parse_line(engine.until("done")[-1])[1]
+    assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
 
 
 def test_position_strings_round_trip():
