@@ -148,7 +148,7 @@ class Searcher:
     """
 
     def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
-                 lmr: float = 1.2, futility: int = 0, extend: bool = False):
+                 lmr: float = 1.2, futility: int = 60, extend: bool = False):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
         self.lmr = lmr
