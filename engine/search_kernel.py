@@ -400,13 +400,12 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             k0t = killers[p, 0, 1]
             k1 = killers[p, 1, 0]
             k1t = killers[p, 1, 1]
-            for i in range(start, end):
+            for i in range(start, end if end - start > 1 else start):  # one move needs no order
                 frm = out[i, 0]
                 to = out[i, 1]
                 cap = out[i, 2]
-                fi = kernel.bit_index(frm)
-                ti = kernel.bit_index(to)
-                if fi == tt_from and ti == tt_to and _move_hash(out, i) == tt_hash:
+                if (tt_from >= 0 and kernel.bit_index(frm) == tt_from and kernel.bit_index(to) == tt_to
+                        and _move_hash(out, i) == tt_hash):
                     order[i] = _O_TT
                 elif cap != U0:
                     order[i] = _O_CAPTURE + popcount(cap) * 1000 + popcount(cap & st[p, 2]) * 100 + np.int64(out[i, 3]) * 10
@@ -417,7 +416,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 elif frm == k1 and to == k1t:
                     order[i] = _O_KILLER
                 else:
-                    order[i] = history[side, fi, ti]
+                    order[i] = history[side, kernel.bit_index(frm), kernel.bit_index(to)]
             frames[p, F_ALPHA] = a
             frames[p, F_BETA] = b
             frames[p, F_END] = end
