@@ -167,8 +167,8 @@ def _play(v: Variant, fen: str | None, level_number: int | None = None, second: 
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
     engine_side = None
     if level_number is not None:
-        from engine.levels import level
-        from engine.search import Searcher
+        from engine.levels import choose_move, level
+        from engine.search import History, Searcher
 
         lvl = level(level_number)
         engine_side = v.first if second else v.first.opponent
@@ -181,9 +181,6 @@ def _play(v: Variant, fen: str | None, level_number: int | None = None, second: 
     _show(game)
     while game.result() is None:
         if game.turn == engine_side:
-            from engine.levels import choose_move
-            from engine.search import History
-
             before = game.position
             found = choose_move(searcher, before, lvl, budget, History.of(game), rng)
             game.play(found.move)

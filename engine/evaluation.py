@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from engine.kernel import bit_index, lsb, step
 from engine.variants import Variant
 
 U0 = np.uint64(0)
@@ -186,30 +187,11 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
-def _shift(b, d, half):
-    if d == 0:
-        return b >> (half + U1)
-    if d == 1:
-        return b >> half
-    if d == 2:
-        return b << half
-    return b << (half + U1)
-
-
-@njit(cache=True, inline="always")
-def _low_bit_index(b):
-    i = 0
-    while not (b & U1):
-        b >>= U1
-        i += 1
-    return i
-
-
 @njit(cache=True)
 def _side_terms(me, opp, kings, side, w, geo, cones, men_gone_scale):
     """Positional terms for one side (``me`` belongs to ``side``), without material."""
     half = geo[side, G_HALF]
+    half1 = half + U1
     board = geo[side, G_BOARD]
     rows = np.int64(geo[side, G_ROWS])
     empty = board & ~(me | opp)
@@ -231,27 +213,26 @@ def _side_terms(me, opp, kings, side, w, geo, cones, men_gone_scale):
     score += popcount(mykings & geo[side, G_CENTRE]) * w[W_KING_CENTRE]
     score += popcount(mykings & geo[side, G_LONG_DIAGONAL]) * w[W_KING_DIAGONAL]
     # mobility: free single steps
-    mob = popcount(_shift(men, fwd0, half) & empty) + popcount(_shift(men, fwd0 + 1, half) & empty)
+    mob = popcount(step(men, fwd0, half, half1) & empty) + popcount(step(men, fwd0 + 1, half, half1) & empty)
     near = U0
     for d in range(4):
-        step = _shift(me, d, half) & board
-        near |= step
+        near |= step(me, d, half, half1) & board
         if mykings:
-            mob += popcount(_shift(mykings, d, half) & empty)
+            mob += popcount(step(mykings, d, half, half1) & empty)
     score += mob * w[W_MOBILITY]
     score += popcount(near & empty) * w[W_LOOSE]
     # men covered from behind on both sides (or backed by the board's edge)
-    cover_a = (men & _shift(me, 3 - back0, half)) | (men & geo[side, G_NO_STEP + back0])
-    cover_b = (men & _shift(me, 2 - back0, half)) | (men & geo[side, G_NO_STEP + back0 + 1])
+    cover_a = (men & step(me, 3 - back0, half, half1)) | (men & geo[side, G_NO_STEP + back0])
+    cover_b = (men & step(me, 2 - back0, half, half1)) | (men & geo[side, G_NO_STEP + back0 + 1])
     score += popcount(cover_a & cover_b) * w[W_SUPPORTED]
     # runaway men, while the enemy has no king to catch them
     if not (opp & kings):
         for togo in range(1, 5):
             cand = men & geo[side, G_ROW + rows - 1 - togo]
             while cand:
-                b = cand & ~(cand - U1)
+                b = lsb(cand)
                 cand ^= b
-                if not (cones[side, _low_bit_index(b)] & opp):
+                if not (cones[side, bit_index(b)] & opp):
                     score += w[W_RUNAWAY + togo - 1]
     return score
 
@@ -296,14 +277,14 @@ def _kings_ending(white, black, kings, white_strong, w, geo, coords):
     closest = np.int64(99)
     s = strong
     while s:
-        a = s & ~(s - U1)
+        a = lsb(s)
         s ^= a
-        ia = _low_bit_index(a)
+        ia = bit_index(a)
         t = weak
         while t:
-            b = t & ~(t - U1)
+            b = lsb(t)
             t ^= b
-            ib = _low_bit_index(b)
+            ib = bit_index(b)
             dist = max(abs(coords[0, ia] - coords[0, ib]), abs(coords[1, ia] - coords[1, ib]))
             closest = min(closest, dist)
     if closest < 99:

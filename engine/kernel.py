@@ -63,7 +63,7 @@ MOVE_COLS = 4  # from, to, captured, crowns
 
 
 @njit(cache=True, inline="always")
-def _step(b, d, half, half1):
+def step(b, d, half, half1):
     if d == 0:
         return b >> half1
     if d == 1:
@@ -74,7 +74,7 @@ def _step(b, d, half, half1):
 
 
 @njit(cache=True, inline="always")
-def _lsb(x):
+def lsb(x):
     # x & -x without negation, so numpy scalars never overflow (x != 0).
     return x & ~(x - U1)
 
@@ -89,7 +89,7 @@ for _i in range(64):
 @njit(cache=True, inline="always")
 def bit_index(b):
     """Index of the lowest set bit of ``b`` (``b`` != 0)."""
-    return _DEBRUIJN_INDEX[np.int64((_lsb(b) * _DEBRUIJN) >> np.uint64(58))]
+    return _DEBRUIJN_INDEX[np.int64((lsb(b) * _DEBRUIJN) >> np.uint64(58))]
 
 
 # Columns of the capture search's work stack, one row per capture level.
@@ -134,10 +134,10 @@ def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, 
 def _can_capture(sq, captured, opp, empty, half, half1, board):
     """A flying king on ``sq`` can jump a piece of ``opp`` not yet ``captured``."""
     for d in range(4):
-        t = _step(sq, d, half, half1) & board
+        t = step(sq, d, half, half1) & board
         while t & empty:
-            t = _step(t, d, half, half1) & board
-        if (t & opp) and not (t & captured) and (_step(t, d, half, half1) & board & empty):
+            t = step(t, d, half, half1) & board
+        if (t & opp) and not (t & captured) and (step(t, d, half, half1) & board & empty):
             return True
     return False
 
@@ -171,7 +171,7 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
         lands = work[n, W_NEXT]
         if lands != U0:
             # Take one pending landing square of the current jump.
-            land = _lsb(lands)
+            land = lsb(lands)
             lands ^= land
             work[n, W_NEXT] = lands
             if lands == U0:
@@ -191,27 +191,27 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
             if not king and not men_back and ((d < 2) != (side == WHITE)):
                 work[n, W_DIR] = np.uint64(d + 1)
                 continue
-            t = _step(work[n, W_SQ], d, half, half1) & board
+            t = step(work[n, W_SQ], d, half, half1) & board
             if slide:
                 while t & empty:
-                    t = _step(t, d, half, half1) & board
-            land = _step(t, d, half, half1) & board & empty
+                    t = step(t, d, half, half1) & board
+            land = step(t, d, half, half1) & board & empty
             if not (t & opp) or (t & work[n, W_CAPTURED]) or land == U0:
                 work[n, W_DIR] = np.uint64(d + 1)
                 continue
             lands = land
             if slide:
-                land = _step(land, d, half, half1) & board & empty
+                land = step(land, d, half, half1) & board & empty
                 while land:
                     lands |= land
-                    land = _step(land, d, half, half1) & board & empty
+                    land = step(land, d, half, half1) & board & empty
                 if lands & (lands - U1):
                     # A king must land where the capture goes on, if it can.
                     captured = work[n, W_CAPTURED] | t
                     goes_on = U0
                     rest = lands
                     while rest:
-                        land = _lsb(rest)
+                        land = lsb(rest)
                         rest ^= land
                         if _can_capture(land, captured, opp, empty, half, half1, board):
                             goes_on |= land
@@ -259,7 +259,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         cand = U0
         for d in range(4):
             back = 3 - d
-            jumpable = _step(_step(empty, back, half, half1) & opp, back, half, half1)
+            jumpable = step(step(empty, back, half, half1) & opp, back, half, half1)
             if men_back or ((d < 2) == (side == WHITE)):
                 cand |= jumpable & men
             if not flying:
@@ -268,7 +268,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
             cand |= mykings
         best = np.int64(0)
         while cand:
-            p = _lsb(cand)
+            p = lsb(cand)
             cand ^= p
             end, best = _captures_from(p, (p & kings) != U0, opp, empty | p, side, rules, mode, start, end,
                                        best, out, work, paths, plen)
@@ -281,21 +281,21 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         if (d < 2) != (side == WHITE):
             continue
         back = 3 - d
-        tos = _step(men, d, half, half1) & empty
+        tos = step(men, d, half, half1) & empty
         while tos:
-            to = _lsb(tos)
+            to = lsb(tos)
             tos ^= to
-            out[end, 0] = _step(to, back, half, half1)
+            out[end, 0] = step(to, back, half, half1)
             out[end, 1] = to
             out[end, 2] = U0
             out[end, 3] = U1 if (to & promo) else U0
             end += 1
     ks = mykings
     while ks:
-        k = _lsb(ks)
+        k = lsb(ks)
         ks ^= k
         for d in range(4):
-            t = _step(k, d, half, half1) & empty
+            t = step(k, d, half, half1) & empty
             while t:
                 if end >= out.shape[0]:
                     raise ValueError("move list overflow")
@@ -306,7 +306,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
                 end += 1
                 if not flying:
                     break
-                t = _step(t, d, half, half1) & empty
+                t = step(t, d, half, half1) & empty
     if want_path:
         # only quiet moves get here: their path is from and to
         for j in range(start, end):
@@ -400,7 +400,7 @@ def zobrist(white, black, kings, side, table):
         bb = white if kind < 2 else black
         bb = bb & kings if kind % 2 else bb & ~kings
         while bb:
-            b = _lsb(bb)
+            b = lsb(bb)
             bb ^= b
             key ^= table[kind, bit_index(b)]
     if side == BLACK:

@@ -169,8 +169,6 @@ class Searcher:
         self._pvlen = np.zeros(n, dtype=np.int64)
         self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
         self._clock = np.zeros(1, dtype=np.float64)
-        self._noise, self._seed = 0, 0
-        self._tables = self._main
 
     @property
     def tt_entries(self) -> int:
@@ -205,12 +203,6 @@ class Searcher:
         main ones: the result then depends only on the position and the
         settings (reproducible), and what the main tables learnt is kept.
         """
-        self._noise, self._seed = noise, seed
-        if fresh:
-            if self._scratch is None:
-                self._scratch = _Tables.of_size(FRESH_TT_MB)
-            self._scratch.clear()
-        self._tables = self._scratch if fresh and self._scratch is not None else self._main
         t0 = time.perf_counter()
         if position.variant != self.variant:
             raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
@@ -219,21 +211,26 @@ class Searcher:
         moves = legal_moves(position)
         if not moves:
             raise ValueError("the side to move has no legal move: the game is over")
-        ctl = self._ctl
-        ctl[sk.C_STOP] = 0
+        tables = self._main
+        if fresh:
+            if self._scratch is None:
+                self._scratch = _Tables.of_size(FRESH_TT_MB)
+            tables = self._scratch
+            tables.clear()
         if len(moves) == 1 and (limits.time is not None or limits.depth is None):
             # forced: play it at once, with a quick look for the score
-            quick = self._run(position, Limits(depth=4, nodes=2000, time=0.01), history, t0, None, moves)
+            quick = self._run(position, Limits(depth=4, nodes=2000, time=0.01), history, t0, None, moves,
+                              tables, noise, seed)
             return SearchResult(moves[0], quick.score, 0, (moves[0],) + quick.pv[1:], quick.nodes,
                                 time.perf_counter() - t0, quick.seldepth)
-        return self._run(position, limits, history, t0, on_iteration, moves)
+        return self._run(position, limits, history, t0, on_iteration, moves, tables, noise, seed)
 
     def _run(self, position: Position, limits: Limits, history: History, t0: float,
-             on_iteration: Callable[[SearchResult], None] | None, moves: list[Move]) -> SearchResult:
+             on_iteration: Callable[[SearchResult], None] | None, moves: list[Move], tables: _Tables,
+             noise: int, seed: int) -> SearchResult:
         ev = self.evaluator
         ctl = self._ctl
-        ctl[:] = 0
-        tables = self._tables
+        ctl[:] = 0  # the stop flag too: a stop asked before this search began is for an earlier one
         if tables is self._main:
             self._generation = (self._generation + 1) % 64  # entries of earlier searches age
         np.right_shift(tables.history, 1, out=tables.history)  # older history counts for less
@@ -250,8 +247,8 @@ class Searcher:
         ctl[sk.C_HIST_LEN] = h0
         ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
         ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
-        ctl[sk.C_NOISE] = self._noise
-        ctl[sk.C_NOISE_SEED] = self._seed & 0x7FFFFFFFFFFFFFFF
+        ctl[sk.C_NOISE] = noise
+        ctl[sk.C_NOISE_SEED] = seed & 0x7FFFFFFFFFFFFFFF
         ctl[sk.C_LMR] = 1 if self.lmr else 0
         ctl[sk.C_FUTILITY] = self.futility
         ctl[sk.C_EXTEND] = 1 if self.extend else 0
