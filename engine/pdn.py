@@ -6,21 +6,25 @@ from engine.fen import to_fen
 from engine.game import Game
 from engine.notation import format_move
 from engine.rules import start_position
-from engine.variants import Color
+from engine.variants import Color, Variant
 
 # PDN GameType numbers of the variants.
 GAME_TYPES = {"english": 21, "international": 20, "russian": 25, "brazilian": 26}
 
 
 def result_text(game: Game) -> str:
-    """The result tag: '2-0' style on the 10x10 and flying-king boards, '1-0' style in English; '*' if unfinished."""
+    """The result tag of a game as the rules leave it; '*' if unfinished."""
     result = game.result()
-    if result is None:
-        return "*"
-    win, draw = ("1", "1/2") if game.variant.name == "english" else ("2", "1")
-    if result.winner is None:
+    return "*" if result is None else score_text(game.variant, result.winner)
+
+
+def score_text(v: Variant, winner: Color | None) -> str:
+    """The result tag of a finished game ('2-0' style on the 10x10 and flying-king boards, '1-0' style in
+    English); ``winner`` None is a draw."""
+    win, draw = ("1", "1/2") if v.name == "english" else ("2", "1")
+    if winner is None:
         return f"{draw}-{draw}"
-    return f"{win}-0" if result.winner == Color.WHITE else f"0-{win}"
+    return f"{win}-0" if winner == Color.WHITE else f"0-{win}"
 
 
 def move_label(game: Game, ply: int) -> str:
@@ -32,12 +36,13 @@ def move_label(game: Game, ply: int) -> str:
 
 
 def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
-    """The game with its tags (Event, White, Black, ... as given), its moves and its result."""
+    """The game with its tags (Event, White, Black, ... as given), its moves and its result (the rules'
+    result unless the tags give one: a resignation, say)."""
     all_tags = {"GameType": str(GAME_TYPES[game.variant.name])}
     all_tags.update(tags or {})
     if game.start != start_position(game.variant):
         all_tags["FEN"] = to_fen(game.start)
-    all_tags["Result"] = result_text(game)
+    all_tags.setdefault("Result", result_text(game))
     lines = [f'[{name} "{value}"]' for name, value in all_tags.items()]
     words = []
     for i, (position, move) in enumerate(zip(game.positions, game.moves)):

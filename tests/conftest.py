@@ -12,3 +12,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "bench" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def pool():
+    """One search process for the bot tests (started once: it loads the compiled search)."""
+    from bot.pool import SearchPool
+
+    search_pool = SearchPool(workers=1, queue_limit=20, tt_mb=8)
+    search_pool.start()
+    yield search_pool
+    search_pool.close()

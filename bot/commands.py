@@ -1,0 +1,130 @@
+"""The chat commands: their words, help texts, and how their options are read.
+
+The same words on every front end. Options come in any order:
+``new international level 5 black time 2``, ``challenge @ana russian``,
+``watch brazilian 3 6 delay 1``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine import Color
+
+
+class CommandError(ValueError):
+    """A command the bot cannot read; the message says what it expected."""
+
+
+# name -> (usage, what it does)
+HELP = {
+    "new": ("new [variant] [level 1-6] [white|black|random] [time SECONDS] [rated|casual] [@user]",
+            "Start a game against me here (or challenge @user). Defaults: english, level 3, "
+            "you move first, casual."),
+    "challenge": ("challenge [@user] [variant] [white|black|random] [rated|casual]",
+                  "Challenge someone (or anyone, without @user) to a game here; rated by default. "
+                  "The challenge expires after 5 minutes."),
+    "accept": ("accept", "Accept a challenge, a draw offer or a takeback request."),
+    "decline": ("decline", "Decline a challenge, a draw offer or a takeback request (or withdraw your own)."),
+    "move": ("11-15, 11x18x25, c3-d4", "Type a move on its own to play it."),
+    "resign": ("resign", "Give up the game."),
+    "draw": ("draw", "Offer a draw, or accept the one offered to you."),
+    "takeback": ("takeback", "Ask to take your last move back (against me: a few per game)."),
+    "hint": ("hint", "A quick suggestion from the engine (not in rated games)."),
+    "moves": ("moves", "The legal moves."),
+    "board": ("board", "Show the board."),
+    "pdn": ("pdn", "The game so far in PDN, to save or study."),
+    "games": ("games", "The games being played on this server."),
+    "rating": ("rating [@user]", "Ratings on this server, one per variant."),
+    "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),
+    "watch": ("watch [variant] [level] [level] [delay SECONDS] [time SECONDS]",
+              "Start a match between two bots here, to watch move by move."),
+    "stop": ("stop", "End the bot match you started here."),
+    "help": ("help [command]", "This list, or more about one command."),
+}
+
+ALIASES = {"checkers": "english", "english": "english", "international": "international", "10x10": "international",
+           "russian": "russian", "brazilian": "brazilian", "intl": "international"}
+COLOURS = {"white": Color.WHITE, "black": Color.BLACK, "random": None}
+_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)s?$")
+_MENTION = re.compile(r"^(<@!?\d+>|@\S+)$")
+
+
+@dataclass
+class Options:
+    """What a ``new``, ``challenge`` or ``watch`` command asked for; None where it said nothing."""
+
+    variant: str | None = None
+    levels: list[int] = field(default_factory=list)
+    colour: str | None = None
+    """'white', 'black' or 'random'."""
+    time: float | None = None
+    delay: float | None = None
+    rated: bool | None = None
+    mentioned: bool = False
+
+
+def split(text: str) -> tuple[str, list[str]]:
+    """The command word (lower case, a leading / or ! dropped) and the rest of the words."""
+    words = text.split()
+    if not words:
+        return "", []
+    return words[0].lower().lstrip("/!"), words[1:]
+
+
+def help_text(command: str | None = None) -> str:
+    if command:
+        name = command.lower().lstrip("/!")
+        if name not in HELP:
+            raise CommandError(f"there is no command {name[:20]!r}; `help` lists them")
+        usage, what = HELP[name]
+        return f"`{usage}`: {what}"
+    lines = [f"`{usage}`: {what}" for usage, what in HELP.values()]
+    return "Commands:\n" + "\n".join(lines)
+
+
+def parse_options(command: str, words: list[str]) -> Options:
+    """Read the options of ``command``; raises CommandError naming the word it could not place."""
+    options = Options()
+    i = 0
+    while i < len(words):
+        word = words[i].lower()
+        following = words[i + 1] if i + 1 < len(words) else None
+        if word in ALIASES:
+            options.variant = ALIASES[word]
+        elif word in COLOURS and command != "watch":
+            options.colour = word
+        elif word in ("rated", "casual") and command != "watch":
+            options.rated = word == "rated"
+        elif _MENTION.match(word) and command != "watch":
+            options.mentioned = True
+        elif word in ("level", "time", "delay") and following is not None:
+            _number_option(options, word, following)
+            i += 1
+        elif re.fullmatch(r"l?[1-6]", word):
+            options.levels.append(int(word.lstrip("l")))
+        elif _NUMBER.match(word) and word.endswith("s"):
+            _number_option(options, "time", word)
+        else:
+            raise CommandError(f"I don't understand {words[i][:20]!r} in `{command}`. Usage: `{HELP[command][0]}`")
+        i += 1
+    if len(options.levels) > (2 if command == "watch" else 1):
+        raise CommandError(f"too many levels in `{command}`. Usage: `{HELP[command][0]}`")
+    return options
+
+
+def _number_option(options: Options, name: str, text: str) -> None:
+    match = _NUMBER.match(text.lower())
+    if not match:
+        raise CommandError(f"`{name}` takes a number, not {text[:20]!r}")
+    value = float(match.group(1))
+    if name == "level":
+        if value not in range(1, 7):
+            raise CommandError("levels go from 1 (beginner) to 6 (master)")
+        options.levels.append(int(value))
+    elif name == "time":
+        options.time = value
+    else:
+        options.delay = value
+

@@ -1,0 +1,118 @@
+"""The bot's settings, read from the environment and a `.env` file.
+
+The environment wins over `.env`. Every key is listed, with a comment, in
+`.env.example`. The token is kept out of ``repr`` so it never reaches a log.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be read; the message names the key."""
+
+
+def default_workers() -> int:
+    """One search process per core, keeping one core for the event loop; at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one bot process."""
+
+    token: str = field(default="", repr=False)
+    """DISCORD_TOKEN: the Discord bot token; empty runs the terminal chat."""
+    database: str = "data/bot.sqlite3"
+    """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing)."""
+    workers: int = field(default_factory=default_workers)
+    """BOT_WORKERS: search processes."""
+    move_time: float = 1.0
+    """BOT_MOVE_TIME: the bot's default seconds per move."""
+    max_move_time: float = 10.0
+    """BOT_MAX_MOVE_TIME: the most seconds per move a player may ask the bot to take."""
+    log_level: str = "INFO"
+    """BOT_LOG_LEVEL: DEBUG, INFO, WARNING or ERROR."""
+    queue_limit: int = 40
+    """BOT_QUEUE_LIMIT: searches waiting for a worker before the bot says it is busy."""
+    games_per_user: int = 3
+    """BOT_GAMES_PER_USER: active games (and open challenges) one person may have."""
+    matches_per_server: int = 2
+    """BOT_MATCHES_PER_SERVER: bot-vs-bot matches running at once on one server."""
+    input_limit: int = 300
+    """BOT_INPUT_LIMIT: the longest message, in characters, the bot reads."""
+    remind_after: float = 600.0
+    """BOT_REMIND_AFTER: seconds of a player's silence on their move before a reminder."""
+    abandon_after: float = 3600.0
+    """BOT_ABANDON_AFTER: seconds of silence after which the idle player loses (or the game is aborted)."""
+    challenge_expiry: float = 300.0
+    """BOT_CHALLENGE_EXPIRY: seconds a challenge waits for an answer."""
+    takebacks: int = 3
+    """BOT_TAKEBACKS: takebacks allowed per game against the bot."""
+    tt_mb: int = 64
+    """BOT_TT_MB: transposition table of each search process, MB."""
+    image_dir: str = "boards"
+    """BOT_IMAGE_DIR: where the terminal chat writes its board images."""
+
+
+# Environment key of each field.
+KEYS = {
+    "token": "DISCORD_TOKEN", "database": "BOT_DATABASE", "workers": "BOT_WORKERS",
+    "move_time": "BOT_MOVE_TIME", "max_move_time": "BOT_MAX_MOVE_TIME", "log_level": "BOT_LOG_LEVEL",
+    "queue_limit": "BOT_QUEUE_LIMIT", "games_per_user": "BOT_GAMES_PER_USER",
+    "matches_per_server": "BOT_MATCHES_PER_SERVER", "input_limit": "BOT_INPUT_LIMIT",
+    "remind_after": "BOT_REMIND_AFTER", "abandon_after": "BOT_ABANDON_AFTER",
+    "challenge_expiry": "BOT_CHALLENGE_EXPIRY", "takebacks": "BOT_TAKEBACKS", "tt_mb": "BOT_TT_MB",
+    "image_dir": "BOT_IMAGE_DIR",
+}
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file; blank lines and # comments skipped, quotes around a value removed."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):]
+        name, sep, value = line.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[name.strip()] = value
+    return values
+
+
+def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Config:
+    """The settings from ``env`` (default: the process environment) over those in ``dotenv``."""
+    values = read_dotenv(dotenv) if dotenv else {}
+    values.update(os.environ if env is None else env)
+    kwargs: dict[str, object] = {}
+    for f in fields(Config):
+        key = KEYS[f.name]
+        raw = values.get(key, "").strip()
+        if not raw:
+            continue
+        kind = type(getattr(Config(), f.name))
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise ConfigError(f"{key} must be {'a whole number' if kind is int else 'a number'}, not {raw!r}") from None
+        if kind in (int, float) and value < 0:
+            raise ConfigError(f"{key} must not be negative")
+        kwargs[f.name] = value
+    config = Config(**kwargs)  # type: ignore[arg-type]
+    if config.log_level.upper() not in LOG_LEVELS:
+        raise ConfigError(f"BOT_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+    if config.workers < 1:
+        raise ConfigError("BOT_WORKERS must be at least 1")
+    return config

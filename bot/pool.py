@@ -1,0 +1,174 @@
+"""Searches in worker processes, so the event loop never waits on one.
+
+Jobs queue per channel and are handed to the processes round-robin over the
+channels, so one busy channel cannot starve the others; no more jobs are
+given to the executor than it has processes, so its own first-come queue
+never fills. Past ``queue_limit`` waiting jobs, ``submit`` refuses with
+``PoolBusy`` instead of letting replies stall.
+
+A process that dies (killed, out of memory) breaks a ProcessPoolExecutor
+for good: the pool then starts a new executor and runs the lost jobs again,
+up to ``RETRIES`` times each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from bot import worker
+from bot.worker import Answer, Job
+
+log = logging.getLogger(__name__)
+
+RETRIES = 3  # runs of one job that may end in a dead process before it fails
+MAX_REMEMBERED = 10_000  # channels whose last turn is remembered, beyond those with jobs waiting
+
+
+class PoolBusy(RuntimeError):
+    """Too many searches are waiting; try again in a moment."""
+
+
+class PoolFailed(RuntimeError):
+    """A job's worker process died on every try."""
+
+
+@dataclass
+class _Entry:
+    job: Job
+    future: asyncio.Future[Answer]
+    tries: int = 0
+    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
+
+
+class SearchPool:
+    """A fair queue in front of a pool of search processes."""
+
+    def __init__(self, workers: int, queue_limit: int = 40, tt_mb: int = 64):
+        self.workers = workers
+        self.queue_limit = queue_limit
+        self.tt_mb = tt_mb
+        self._executor: ProcessPoolExecutor | None = None
+        self._queues: dict[str, deque[_Entry]] = {}
+        self._served: dict[str, int] = {}  # channel -> the turn its last job started in
+        self._turn = 0
+        self._running = 0
+        self.restarts = 0
+
+    # life cycle
+
+    def start(self) -> None:
+        """Start the processes and wait until each has loaded the compiled search (blocking)."""
+        self._executor = self._new_executor()
+        # One job per process at once makes the executor start them all; each warms up in its initializer.
+        jobs = [self._executor.submit(worker.ping) for _ in range(self.workers)]
+        for job in jobs:
+            job.result()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        # spawn: a fork of a process running an event loop and threads is not safe
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=worker.start, initargs=(self.tt_mb,))
+
+    def close(self) -> None:
+        for queue in self._queues.values():
+            for entry in queue:
+                entry.future.cancel()
+        self._queues.clear()
+        if self._executor:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def pids(self) -> list[int]:
+        """The search processes' ids (read from the executor's own table: the stdlib has no public way)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return list(processes)
+
+    # jobs
+
+    @property
+    def waiting(self) -> int:
+        """Jobs queued for a free process."""
+        return sum(len(q) for q in self._queues.values())
+
+    def has_room(self) -> bool:
+        """Whether a job submitted now would be accepted."""
+        return self._running < self.workers or self.waiting < self.queue_limit
+
+    async def think(self, channel: str, job: Job) -> Answer:
+        """The answer to ``job``, searched when the channel's turn comes. Raises PoolBusy or PoolFailed."""
+        if not self.has_room():
+            raise PoolBusy(f"{self.waiting} searches are waiting")
+        if self._executor is None:
+            raise RuntimeError("the search pool is not started")
+        entry = _Entry(job, asyncio.get_running_loop().create_future())
+        self._queues.setdefault(channel, deque()).append(entry)
+        self._pump()
+        return await entry.future
+
+    def _pump(self) -> None:
+        """Hand queued jobs to free processes: the channel served longest ago goes first."""
+        while self._running < self.workers and self._queues:
+            channel = min(self._queues, key=lambda c: self._served.get(c, 0))
+            queue = self._queues[channel]
+            entry = queue.popleft()
+            if not queue:
+                del self._queues[channel]
+            if entry.future.done():  # cancelled while waiting
+                continue
+            self._turn += 1
+            self._served[channel] = self._turn
+            if len(self._served) > MAX_REMEMBERED:
+                self._served = {c: t for c, t in self._served.items() if c in self._queues}
+            self._run(channel, entry)
+
+    def _run(self, channel: str, entry: _Entry) -> None:
+        assert self._executor is not None
+        executor = self._executor
+        entry.tries += 1
+        self._running += 1
+        try:
+            done = executor.submit(worker.think, entry.job)
+        except BrokenProcessPool as error:
+            done = Future()
+            done.set_exception(error)
+        done.add_done_callback(lambda f: self._report(channel, entry, executor, f))
+
+    def _report(self, channel: str, entry: _Entry, executor: ProcessPoolExecutor, done: Future) -> None:
+        """Called in the executor's thread: hand the answer to the event loop that asked."""
+        try:
+            entry.loop.call_soon_threadsafe(self._finished, channel, entry, executor, done)
+        except RuntimeError:  # that loop is closed: no one waits for the answer, but the process is free again
+            self._running -= 1
+
+    def _finished(self, channel: str, entry: _Entry, executor: ProcessPoolExecutor, done: Future) -> None:
+        self._running -= 1
+        error = done.exception() if not done.cancelled() else asyncio.CancelledError()
+        if isinstance(error, BrokenProcessPool):
+            self._replace(executor)
+            if entry.tries < RETRIES:
+                log.warning("a search process died; running the job again (try %d)", entry.tries + 1)
+                self._queues.setdefault(channel, deque()).appendleft(entry)
+                self._served[channel] = 0  # first again
+            elif not entry.future.done():
+                entry.future.set_exception(PoolFailed(f"the search process died {entry.tries} times"))
+        elif not entry.future.done():
+            if error is not None:
+                entry.future.set_exception(error)
+            else:
+                entry.future.set_result(done.result())
+        self._pump()
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Start a new executor in place of a broken one (once, however many of its jobs report it)."""
+        if self._executor is not broken:
+            return
+        self.restarts += 1
+        log.warning("search processes restarted (%d so far)", self.restarts)
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._new_executor()

@@ -1,0 +1,86 @@
+"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system", 2013).
+
+Each finished rated game is a rating period of its own, as on most online
+game servers, so ratings move after every game. The bot's levels have fixed
+nominal ratings; a person playing the bot rated is rated against them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+SCALE = 173.7178  # Glicko-2's conversion between rating points and its internal scale
+TAU = 0.5  # how much the volatility may change; Glickman suggests 0.3 to 1.2
+EPSILON = 1e-6  # convergence of the volatility iteration
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating: the estimate, its deviation and its volatility."""
+
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+
+    def __str__(self) -> str:
+        return f"{self.rating:.0f} ± {2 * self.rd:.0f}"
+
+
+# What the bot's levels are taken to be worth (a guess; not measured against people).
+LEVEL_RATINGS = {1: Rating(600, 50), 2: Rating(900, 50), 3: Rating(1150, 50), 4: Rating(1400, 50),
+                 5: Rating(1700, 50), 6: Rating(2000, 50)}
+
+
+def _g(phi: float) -> float:
+    return 1 / math.sqrt(1 + 3 * phi * phi / math.pi ** 2)
+
+
+def _expected(mu: float, mu_j: float, phi_j: float) -> float:
+    return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
+
+
+def update(player: Rating, games: list[tuple[Rating, float]]) -> Rating:
+    """The player's rating after a period with ``games``: (opponent, score 1, 0.5 or 0) pairs."""
+    mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.volatility
+    if not games:
+        return Rating(player.rating, min(350.0, math.sqrt(phi * phi + sigma * sigma) * SCALE), sigma)
+    terms = []
+    for opponent, score in games:
+        mu_j, phi_j = (opponent.rating - 1500) / SCALE, opponent.rd / SCALE
+        terms.append((_g(phi_j), _expected(mu, mu_j, phi_j), score))
+    v = 1 / sum(g * g * e * (1 - e) for g, e, _ in terms)
+    delta = v * sum(g * (s - e) for g, e, s in terms)
+    sigma = _new_volatility(phi, sigma, v, delta)
+    phi_star = math.sqrt(phi * phi + sigma * sigma)
+    phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
+    mu = mu + phi * phi * sum(g * (s - e) for g, e, s in terms)
+    return Rating(mu * SCALE + 1500, phi * SCALE, sigma)
+
+
+def _new_volatility(phi: float, sigma: float, v: float, delta: float) -> float:
+    """Step 5 of Glickman's procedure: the Illinois algorithm on f(x) = 0."""
+    a = math.log(sigma * sigma)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) - (x - a) / TAU ** 2
+
+    big_a = a
+    if delta ** 2 > phi ** 2 + v:
+        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    else:
+        k = 1
+        while f(a - k * TAU) < 0:
+            k += 1
+        big_b = a - k * TAU
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2
+        big_b, f_b = big_c, f_c
+    return math.exp(big_a / 2)

@@ -1,0 +1,176 @@
+"""The values the core works with: people, seats, messages, replies, and a game at a table in a channel.
+
+Players are ids and names, never a chat service's objects, so every front end
+can use the core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from engine import Color, Game, Move, Position
+from engine.levels import level
+
+
+@dataclass(frozen=True)
+class User:
+    """A person, as the front end knows them."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Message:
+    """Something a person typed in a channel."""
+
+    guild: str
+    """The server (or the terminal)."""
+    channel: str
+    """A channel or thread id: one game at a time per channel."""
+    user: User
+    text: str
+    mentions: tuple[User, ...] = ()
+    """People the message names (@someone), resolved by the front end, in order."""
+    channel_name: str = ""
+    origin: object = None
+    """The front end's own handle on the message (an interaction, say); handed back in replies."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A position to show: the front end draws it as an image or as text."""
+
+    game: int
+    position: Position
+    last_move: Move | None = None
+    before: Position | None = None
+    """The position before ``last_move``, to show what it captured."""
+    flipped: bool = False
+    """Drawn from Black's side."""
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the bot says. ``private`` replies are for ``to.user`` alone (where the chat service allows it)."""
+
+    channel: str
+    text: str
+    private: bool = False
+    board: Board | None = None
+    to: Message | None = None
+    """The message answered, if any."""
+    mentions: tuple[User, ...] = ()
+    """People to notify (a reminder, a challenge)."""
+    pdn: str | None = None
+    """The finished game's PDN, with the final message."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one side: a person, or the bot at a level."""
+
+    user: User | None = None
+    level: int | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user is None
+
+    @property
+    def name(self) -> str:
+        if self.user is not None:
+            return self.user.name
+        assert self.level is not None
+        return f"Bot (level {self.level}, {level(self.level).name})"
+
+    def to_json(self) -> dict:
+        return {"user": [self.user.id, self.user.name]} if self.user else {"level": self.level}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Seat:
+        if "user" in data:
+            return cls(user=User(*data["user"]))
+        return cls(level=int(data["level"]))
+
+
+@dataclass
+class Table:
+    """An active game in a channel, with what the chat around it needs."""
+
+    id: int
+    guild: str
+    channel: str
+    channel_name: str
+    kind: str
+    game: Game
+    seats: dict[Color, Seat]
+    budget: float
+    """The bot's seconds per move."""
+    rated: bool
+    delay: float = 0.0
+    """Seconds between moves in a bot match."""
+    starter: User | None = None
+    takebacks_used: int = 0
+    draw_offer: Color | None = None
+    takeback_offer: Color | None = None
+    last_activity: float = 0.0
+    reminded: bool = False
+    bot_score: int | None = None
+    """The bot's last evaluation, from its own side."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task | None = None
+    """The bot's move (or the match) in progress."""
+
+    @property
+    def to_move(self) -> Seat:
+        return self.seats[self.game.turn]
+
+    def colour_of(self, user: User) -> Color | None:
+        for colour, seat in self.seats.items():
+            if seat.user is not None and seat.user.id == user.id:
+                return colour
+        return None
+
+    def players(self) -> list[User]:
+        return [s.user for s in self.seats.values() if s.user is not None]
+
+    def bot_colour(self) -> Color | None:
+        for colour, seat in self.seats.items():
+            if seat.is_bot:
+                return colour
+        return None
+
+    @property
+    def flipped(self) -> bool:
+        """Draw the board from Black's side: when the one person at the table plays Black."""
+        people = [c for c, seat in self.seats.items() if not seat.is_bot]
+        return people == [Color.BLACK]
+
+    def title(self) -> str:
+        first = self.game.variant.first
+        return (f"{self.game.variant.name.capitalize()}: {self.seats[first].name} ({first}) vs "
+                f"{self.seats[first.opponent].name} ({first.opponent})")
+
+    def settings(self) -> dict:
+        """What the database keeps besides the moves."""
+        return {"budget": self.budget, "rated": self.rated, "delay": self.delay, "channel_name": self.channel_name,
+                "takebacks_used": self.takebacks_used,
+                "starter": [self.starter.id, self.starter.name] if self.starter else None}
+
+
+@dataclass
+class Challenge:
+    """A game offered in a channel, waiting for an answer."""
+
+    challenger: User
+    challenged: User | None
+    """None: anyone may accept."""
+    variant: str
+    colour: str
+    """The challenger's colour: 'white', 'black' or 'random'."""
+    rated: bool
+    created: float
+    origin: Message

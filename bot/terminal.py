@@ -1,0 +1,95 @@
+"""The terminal chat: one local channel, typed lines in, replies out.
+
+Each board is printed as a text diagram and written as a PNG (one file per
+game, rewritten after every move, so an image viewer can keep it open).
+You are the user "you"; `as NAME` switches who is typing, so two people can
+play at one keyboard (``challenge @ana``, then ``as ana``, ``accept``).
+``@name`` in a line names another person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import threading
+from pathlib import Path
+from typing import TextIO
+
+from bot.core import Core
+from bot.tables import Message, Reply, User
+from renders import RenderOptions, render_png, text_diagram
+
+GUILD = "terminal"
+CHANNEL = "terminal"
+_MENTION = re.compile(r"@(\w{1,32})")
+_NAME = re.compile(r"^\w{1,32}$")
+
+
+class Terminal:
+    """Prints replies and writes board images; reads lines as messages."""
+
+    def __init__(self, image_dir: Path, out: TextIO = sys.stdout):
+        self.image_dir = image_dir
+        self.out = out
+        self.user = User("you", "you")
+
+    async def send(self, reply: Reply) -> None:
+        lines = [reply.text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {reply.text}"]
+        if reply.board is not None:
+            board = reply.board
+            lines.append(text_diagram(board.position, last_move=board.last_move, flipped=board.flipped))
+            path = self.image_dir / f"game-{board.game}.png"
+            png = render_png(board.position, RenderOptions(flipped=board.flipped, caption=board.caption),
+                             last_move=board.last_move, before=board.before)
+            path.write_bytes(png)
+            lines.append(f"[board image: {path}]")
+        if reply.pdn:
+            lines.append(reply.pdn.rstrip())
+        print("\n".join(lines) + "\n", file=self.out, flush=True)
+
+    def message(self, line: str) -> Message | None:
+        """The message a typed line makes, or None for a line the terminal answers itself (`as NAME`)."""
+        words = line.split()
+        if len(words) == 2 and words[0].lower() == "as":
+            if not _NAME.match(words[1]):
+                print("A name is one word of letters and digits.", file=self.out, flush=True)
+            else:
+                self.user = User(words[1].lower(), words[1])
+                print(f"You are now {self.user.name}.", file=self.out, flush=True)
+            return None
+        mentions = tuple(User(name.lower(), name) for name in _MENTION.findall(line))
+        return Message(GUILD, CHANNEL, self.user, line, mentions, channel_name=CHANNEL)
+
+
+def read_lines(queue: asyncio.Queue[str | None], source: TextIO) -> None:
+    """Put each line of ``source`` on ``queue``, then None at its end. Reads in a daemon thread, so the event
+    loop never waits on input and Ctrl-C never waits on the thread."""
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        for line in source:
+            loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\n"))
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=read, name="terminal input", daemon=True).start()
+
+
+async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> None:
+    """Run the chat until the end of input, then wait for the moves in flight.
+
+    Piped input is a script: each line waits for the bot's answer to the one
+    before (bot matches go on meanwhile), so ``11-15`` then ``9-14`` plays both.
+    """
+    script = not source.isatty()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    read_lines(queue, source)
+    while (line := await queue.get()) is not None:
+        if not line.strip():
+            continue
+        msg = terminal.message(line)
+        if msg is not None:
+            await core.handle(msg)
+            if script:
+                await core.settle(matches=False)
+    await core.settle()

@@ -1,0 +1,72 @@
+"""What runs inside a search process: one ``Searcher`` per variant, kept for the life of the process.
+
+Jobs and answers are small picklable values: a position as FEN with the draw
+history, and the move as its full path text.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+
+from engine import format_move, parse_fen, variant
+from engine.levels import choose_move, level
+from engine.search import History, Searcher
+
+# This process's searchers, by variant name (each process has its own; nothing is shared).
+_searchers: dict[str, Searcher] = {}
+_tt_mb = 64
+
+
+@dataclass(frozen=True)
+class Job:
+    """One move to find."""
+
+    variant: str
+    fen: str
+    history: History
+    level: int
+    budget: float
+    """Seconds for the move."""
+    seed: int | None = None
+    """A seed makes levels 1-5 repeat their choice."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The move found, written as its full path, and what the search saw."""
+
+    move: str
+    score: int
+    depth: int
+    nodes: int
+    time: float
+    pid: int
+
+
+def start(tt_mb: int) -> None:
+    """Process initializer: compile (or load from numba's cache) the search before the first job."""
+    global _tt_mb
+    _tt_mb = tt_mb
+    searcher("english").warm_up()
+
+
+def searcher(name: str) -> Searcher:
+    if name not in _searchers:
+        _searchers[name] = Searcher(variant(name), tt_mb=_tt_mb)
+    return _searchers[name]
+
+
+def think(job: Job) -> Answer:
+    """Search the job's position at its level within its budget."""
+    position = parse_fen(variant(job.variant), job.fen)
+    rng = random.Random(job.seed)
+    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)
+    return Answer(format_move(position, result.move, full=True), result.score, result.depth, result.nodes,
+                  result.time, os.getpid())
+
+
+def ping() -> int:
+    """The process id: a trivial job that makes the pool start its processes."""
+    return os.getpid()

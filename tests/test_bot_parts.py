@@ -1,0 +1,127 @@
+"""The bot's parts on their own: settings, ratings, the database, the search pool, the terminal chat."""
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import config as settings
+from bot.pool import PoolBusy, SearchPool
+from bot.ratings import Rating, update
+from bot.store import MIGRATIONS, VERSION, Store, StoreError
+from bot.worker import Job
+from engine import start_position, to_fen, variant
+from engine.search import History
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_settings_come_from_the_environment_over_dotenv(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("# comment\nDISCORD_TOKEN='secret-token'\nBOT_WORKERS=3\nexport BOT_MOVE_TIME=0.5\n")
+    config = settings.load({"BOT_WORKERS": "2"}, dotenv)
+    assert (config.token, config.workers, config.move_time) == ("secret-token", 2, 0.5)
+    assert "secret-token" not in repr(config)
+    assert settings.load({}, None).workers == max(1, (os.cpu_count() or 2) - 1)
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"BOT_WORKERS": "two"}, "BOT_WORKERS must be a whole number"), ({"BOT_WORKERS": "0"}, "at least 1"),
+    ({"BOT_MOVE_TIME": "-1"}, "BOT_MOVE_TIME must not be negative"), ({"BOT_LOG_LEVEL": "loud"}, "BOT_LOG_LEVEL"),
+])
+def test_bad_settings_name_the_key(env, expected):
+    with pytest.raises(settings.ConfigError, match=expected):
+        settings.load(env, None)
+
+
+def test_env_example_lists_every_setting():
+    example = (ROOT / ".env.example").read_text()
+    for key in settings.KEYS.values():
+        assert f"\n{key}=" in example or example.startswith(f"{key}=") or f"# {key}=" in example, key
+
+
+def test_glicko2_matches_glickmans_worked_example():
+    # Glickman, "Example of the Glicko-2 system" (2013): 1500/200/0.06 after 1400/30 won, 1550/100 and 1700/300 lost
+    new = update(Rating(1500, 200, 0.06), [(Rating(1400, 30), 1), (Rating(1550, 100), 0), (Rating(1700, 300), 0)])
+    assert new.rating == pytest.approx(1464.06, abs=0.02) and new.rd == pytest.approx(151.52, abs=0.01)
+    assert new.volatility == pytest.approx(0.05999, abs=1e-5)
+
+
+def test_a_win_raises_a_rating_and_a_loss_lowers_it():
+    assert update(Rating(), [(Rating(), 1)]).rating > 1500 > update(Rating(), [(Rating(), 0)]).rating
+    assert update(Rating(), [(Rating(), 0.5)]).rating == pytest.approx(1500)
+
+
+def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    db.execute("INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, created, updated)"
+               " VALUES ('g', 'c', 'english', 'B:W21-32:B1-12', 'bot', '{}', '{}', 'active', 0, 0)")
+    db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
+    db.commit()
+    db.close()
+    store = Store(str(path))
+    assert store.version == VERSION == 2
+    assert store.active_games()[0].moves == ["11-15"]
+    store.save_ratings("g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
+    assert store.rating("g", "english", "u") == (Rating(1600, 100, 0.06), 1)
+
+
+def test_a_database_from_a_newer_bot_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {VERSION + 1}").connection.close()
+    with pytest.raises(StoreError, match="newer than this bot"):
+        Store(str(path))
+
+
+def _job(budget: float) -> Job:
+    return Job("english", to_fen(start_position(variant("english"))), History(), 6, budget)
+
+
+async def test_jobs_from_many_channels_take_turns(pool):
+    order: list[str] = []
+
+    async def ask(channel: str) -> None:
+        await pool.think(channel, _job(0.1))
+        order.append(channel)
+
+    tasks = [asyncio.create_task(ask("busy")) for _ in range(3)]
+    await asyncio.sleep(0.01)
+    tasks.append(asyncio.create_task(ask("quiet")))
+    await asyncio.gather(*tasks)
+    assert order.index("quiet") == 1  # after the busy channel's first job, not after all three
+
+
+async def test_a_full_queue_says_busy(pool):
+    saved, pool.queue_limit = pool.queue_limit, 1
+    try:
+        first = asyncio.create_task(pool.think("a", _job(0.2)))
+        second = asyncio.create_task(pool.think("b", _job(0.2)))
+        await asyncio.sleep(0.01)
+        with pytest.raises(PoolBusy):
+            await pool.think("c", _job(0.2))
+        assert (await first).move and (await second).move
+    finally:
+        pool.queue_limit = saved
+
+
+def test_the_terminal_chat_plays_from_piped_input(tmp_path):
+    env = dict(os.environ, BOT_DATABASE=str(tmp_path / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp_path / "boards"),
+               BOT_MOVE_TIME="0.1", BOT_WORKERS="1")
+    env.pop("DISCORD_TOKEN", None)
+    run = subprocess.run([sys.executable, "-m", "bot"], input="new english level 6\n11-15\nhelp\n",
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert "you played 11-15" in out and "I played" in out and "Commands:" in out
+    assert out.index("you played 11-15") < out.index("I played") < out.index("Commands:")
+    assert (tmp_path / "boards" / "game-1.png").read_bytes().startswith(b"\x89PNG")
+    assert " b " in out and " w " in out  # the text diagrams
+    again = subprocess.run([sys.executable, "-m", "bot"], input="board\n", capture_output=True, text=True,
+                           env=env, cwd=tmp_path, timeout=120)
+    assert "Restored game 1" in again.stdout and "you, your move" in again.stdout

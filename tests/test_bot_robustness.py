@@ -1,0 +1,173 @@
+"""The bot core under things going wrong: restarts, dead workers, races, hostile input, a full disk."""
+
+import asyncio
+import os
+import signal
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from bot.commands import HELP
+from bot.pool import SearchPool
+from bot.store import Store
+from chat import ANA, BEN, EVE, Chat, config
+from engine import Color
+
+
+async def test_a_restart_in_the_middle_of_a_game_restores_it_and_the_bot_moves(tmp_path, pool):
+    path = str(tmp_path / "bot.sqlite3")
+    first = Chat(Store(path), pool)
+    await first.say(ANA, "new english white level 2")  # English: Black (the bot) moves first
+    await first.core.settle()
+    await first.play_any(ANA)
+    moves = list(first.table().game.moves)
+    await first.core.close()  # the bot's answer is lost with the process
+    first.store.close()
+
+    second = Chat(Store(path), pool)
+    restored = await second.core.start()
+    assert [t.id for t in restored] == [1]
+    table = second.table()
+    assert table.game.moves[:len(moves)] == moves and table.seats[Color.WHITE].user == ANA
+    await second.core.settle()
+    assert len(table.game.moves) == len(moves) + 1 and second.replies[-1].text.startswith("I played")
+    await second.play_any(ANA)  # the game goes on
+    assert len(second.store.active_games()[0].moves) == len(moves) + 2
+
+
+async def test_a_worker_killed_in_the_middle_of_a_search_still_gives_the_move():
+    own = SearchPool(workers=1, queue_limit=5, tt_mb=8)
+    await asyncio.to_thread(own.start)
+    try:
+        chat = Chat(Store(":memory:"), own, config(move_time=2.0))
+        await chat.say(ANA, "new english level 6 time 2")
+        await chat.play_any(ANA)
+        await asyncio.sleep(0.5)  # the bot is searching now
+        for pid in own.pids():
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(chat.core.settle(), 30)
+        assert own.restarts == 1
+        assert len(chat.table().game.moves) == 2 and chat.replies[-1].text.startswith("I played")
+        await chat.play_any(ANA)
+        await chat.core.settle()
+        assert len(chat.table().game.moves) == 4
+    finally:
+        own.close()
+
+
+async def test_two_moves_for_the_same_game_at_once_apply_exactly_one(pool):
+    chat = Chat(Store(":memory:"), pool)
+    await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    table = chat.table()
+    first, second = [m for m in table.game.legal_moves()[:2]]
+    start = len(chat.replies)
+    texts = [f"{m.start}-{m.end}" for m in (first, second)]
+    await asyncio.gather(chat.say(ANA, texts[0]), chat.say(ANA, texts[1]))
+    assert len(table.game.moves) == 1
+    replies = chat.replies[start:]
+    assert sum(not r.private for r in replies) == 1 and sum(r.private for r in replies) == 1
+    assert [m for m in chat.store.active_games()[0].moves] == [texts[0]]
+
+
+async def test_a_database_refusing_a_write_means_no_move_and_a_message(pool):
+    chat = Chat(Store(":memory:"), pool)
+    await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    table = chat.table()
+    chat.store.db.execute("PRAGMA query_only = ON")  # every write now fails
+    replies = await chat.say(ANA, "11-15")
+    assert len(replies) == 1 and replies[0].private and "could not save" in replies[0].text
+    assert table.game.moves == [] and replies[0].board is None
+    chat.store.db.execute("PRAGMA query_only = OFF")
+    replies = await chat.say(ANA, "11-15")
+    assert not replies[0].private and len(table.game.moves) == 1
+
+
+async def test_a_database_refusing_the_bots_move_keeps_the_game(pool):
+    chat = Chat(Store(":memory:"), pool)
+    await chat.say(ANA, "new english level 1")
+    await chat.say(ANA, "11-15")
+    chat.store.db.execute("PRAGMA query_only = ON")  # before the bot's answer comes back
+    await chat.core.settle()
+    assert len(chat.table().game.moves) == 1 and "could not save my move" in chat.replies[-1].text
+    chat.store.db.execute("PRAGMA query_only = OFF")
+    await chat.core.tick()  # the clock's next round starts the bot again
+    await chat.core.settle()
+    assert len(chat.table().game.moves) == 2 and chat.replies[-1].text.startswith("I played")
+    assert len(chat.store.active_games()[0].moves) == 2
+
+
+HOSTILE = st.one_of(
+    st.text(max_size=400),
+    st.sampled_from(["@everyone 11-15", "**11-15**", "<@123> resign", "`9-14`", "11-15" * 80, "\u202e51-11",
+                     "１１-１５", "x" * 5000, "11x18x25x32x41", "0-0", "99-100", "c3-d4", "draw decline accept"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=HOSTILE, who=st.sampled_from(["stranger", "waiting player"]))
+def test_hostile_input_gets_an_error_and_changes_nothing(pool, text, who):
+    async def check():
+        chat = Chat(Store(":memory:"), pool)
+        await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
+        await chat.say(BEN, "accept")
+        await chat.play_any(ANA)
+        table = chat.table()
+        before = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.tables))
+        user = EVE if who == "stranger" else ANA
+        replies = await chat.say(user, text)
+        after = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.tables))
+        first = text.split()[0].lower().lstrip("/!") if text.split() else ""
+        assert after == before or (user == ANA and first in ("draw", "takeback", "resign") and len(text) <= 300)
+        if first in HELP and first not in ("new", "challenge", "watch", "accept", "stop") and len(text) <= 300:
+            return  # a command a player or an onlooker may give
+        assert len(replies) == 1 and replies[0].private
+        assert "@everyone" not in replies[0].text
+        await chat.core.close()
+
+    asyncio.run(check())
+
+
+async def test_a_busy_pool_refuses_a_move_against_the_bot_and_changes_nothing(pool):
+    chat = Chat(Store(":memory:"), pool)
+    await chat.say(ANA, "new english level 1")
+    pool.queue_limit, saved = 0, pool.queue_limit
+    pool._running, running = pool.workers, pool._running  # every process busy
+    try:
+        replies = await chat.say(ANA, "11-15")
+    finally:
+        pool.queue_limit, pool._running = saved, running
+    assert replies[0].private and "many games" in replies[0].text and chat.table().game.moves == []
+
+
+async def test_limits_refuse_with_a_reason(pool):
+    chat = Chat(Store(":memory:"), pool, config(games_per_user=2, matches_per_server=1, input_limit=50))
+    await chat.say(ANA, "new", channel="a")
+    await chat.say(ANA, "new", channel="b")
+    refused = await chat.say(ANA, "new", channel="c")
+    assert "limit is 2" in refused[0].text and "c" not in chat.core.tables
+    busy = await chat.say(BEN, "new", channel="a")
+    assert "A game is on in this channel" in busy[0].text
+    await chat.say(BEN, "watch delay 10", channel="d")
+    refused = await chat.say(BEN, "watch", channel="e")
+    assert "limit is 1" in refused[0].text and "e" not in chat.core.tables
+    long = await chat.say(ANA, "11-15 " * 20, channel="a")
+    assert "at most 50" in long[0].text
+    await chat.core.close()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("new checkers level 9", "1 (beginner) to 6"), ("new chess", "don't understand"), ("new english time 99", "between"),
+    ("watch english 1 2 3", "too many levels"), ("new english level x", "takes a number"),
+    ("challenge level 3", "between people"), ("frobnicate", "don't know"),
+])
+async def test_bad_commands_are_explained(pool, text, expected):
+    chat = Chat(Store(":memory:"), pool)
+    replies = await chat.say(ANA, text)
+    assert replies[0].private and expected.lower() in replies[0].text.lower() and not chat.core.tables
+
+
+def test_every_command_has_help_and_a_handler(pool):
+    chat = Chat(Store(":memory:"), pool)
+    assert set(HELP) - {"move"} == set(chat.core._commands)
