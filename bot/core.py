@@ -580,7 +580,8 @@ class Core:
         result = score_text(table.game.variant, winner) if finished else "*"
         pdn = self._pdn_text(table, result)
         winner_name = None if winner is None else winner.name.lower()
-        self.store.finish_game(table.id, winner_name, reason, pdn)
+        changes, rating_words = self._rate(table, winner) if table.rated and finished else ([], "")
+        self.store.finish_game(table.id, winner_name, reason, pdn, changes)
         del self.tables[table.channel]
         if table.task and table.task is not asyncio.current_task():
             table.task.cancel()
@@ -592,12 +593,12 @@ class Core:
             text = f"Draw ({reason})."
         else:
             text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
-        if table.rated and finished:
-            text += " " + self._rate(table, winner)
+        if rating_words:
+            text += " " + rating_words
         await self._say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()))
 
-    def _rate(self, table: Table, winner: Color | None) -> str:
-        """Update the players' ratings after a rated game; the words announcing the change."""
+    def _rate(self, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
+        """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
         v = table.game.variant.name
         now: dict[Color, tuple[Rating, User | None]] = {}
         for colour, seat in table.seats.items():
@@ -614,8 +615,7 @@ class Core:
             new = update(rating, [(now[colour.opponent][0], score)])
             changes.append((user.id, user.name, new))
             words.append(f"{user.name} {new.rating:.0f} ({new.rating - rating.rating:+.0f})")
-        self.store.save_ratings(table.guild, v, changes)
-        return "Ratings: " + ", ".join(words) + "."
+        return changes, "Ratings: " + ", ".join(words) + "."
 
     # clocks
 

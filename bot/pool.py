@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +44,7 @@ class _Entry:
     job: Job
     future: asyncio.Future[Answer]
     tries: int = 0
+    queued: float = field(default_factory=time.monotonic)
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
 
 
@@ -59,6 +61,8 @@ class SearchPool:
         self._turn = 0
         self._running = 0
         self.restarts = 0
+        self.waits: deque[float] = deque(maxlen=1000)
+        """Seconds the latest jobs waited for a free process."""
 
     # life cycle
 
@@ -96,6 +100,11 @@ class SearchPool:
         """Jobs queued for a free process."""
         return sum(len(q) for q in self._queues.values())
 
+    @property
+    def idle(self) -> bool:
+        """Whether a job submitted now would start at once."""
+        return self._running < self.workers and not self._queues
+
     def has_room(self) -> bool:
         """Whether a job submitted now would be accepted."""
         return self._running < self.workers or self.waiting < self.queue_limit
@@ -123,6 +132,7 @@ class SearchPool:
                 continue
             self._turn += 1
             self._served[channel] = self._turn
+            self.waits.append(time.monotonic() - entry.queued)
             if len(self._served) > MAX_REMEMBERED:
                 self._served = {c: t for c, t in self._served.items() if c in self._queues}
             self._run(channel, entry)

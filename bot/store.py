@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,10 +162,14 @@ class Store:
         with self._transaction():
             self.db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game))
 
-    def finish_game(self, game: int, winner: str | None, reason: str, pdn: str) -> None:
+    def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+                    ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
+        """Mark a game finished with its PDN and store the players' new ratings, all or nothing."""
         with self._transaction():
-            self.db.execute("UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ?, updated = ?"
-                            " WHERE id = ?", (winner, reason, pdn, time.time(), game))
+            row = self.db.execute("UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ?, updated = ?"
+                                  " WHERE id = ? RETURNING guild, variant", (winner, reason, pdn, time.time(), game))
+            guild, variant = row.fetchone()
+            self.save_ratings(guild, variant, ratings)
 
     def active_games(self) -> list[StoredGame]:
         rows = self.db.execute("SELECT id, guild, channel, variant, start_fen, kind, seats, settings, updated"
@@ -188,7 +193,7 @@ class Store:
                               " AND user = ?", (guild, variant, user)).fetchone()
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
 
-    def save_ratings(self, guild: str, variant: str, changes: list[tuple[str, str, Rating]]) -> None:
+    def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
         """Store new ratings, (user, name, rating) each, in one transaction; each counts one more game."""
         with self._transaction():
             for user, name, r in changes:

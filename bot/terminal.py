@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.core import Core
+from bot.present import board_png, board_text
 from bot.tables import Message, Reply, User
-from renders import RenderOptions, render_png, text_diagram
 
 GUILD = "terminal"
 CHANNEL = "terminal"
@@ -37,12 +37,9 @@ class Terminal:
     async def send(self, reply: Reply) -> None:
         lines = [reply.text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {reply.text}"]
         if reply.board is not None:
-            board = reply.board
-            lines.append(text_diagram(board.position, last_move=board.last_move, flipped=board.flipped))
-            path = self.image_dir / f"game-{board.game}.png"
-            png = render_png(board.position, RenderOptions(flipped=board.flipped, caption=board.caption),
-                             last_move=board.last_move, before=board.before)
-            path.write_bytes(png)
+            lines.append(board_text(reply.board))
+            path = self.image_dir / f"game-{reply.board.game}.png"
+            path.write_bytes(await asyncio.to_thread(board_png, reply.board))
             lines.append(f"[board image: {path}]")
         if reply.pdn:
             lines.append(reply.pdn.rstrip())

@@ -84,6 +84,19 @@ async def test_a_database_refusing_a_write_means_no_move_and_a_message(pool):
     assert not replies[0].private and len(table.game.moves) == 1
 
 
+async def test_a_database_refusing_the_end_of_a_game_keeps_it_going(pool):
+    chat = Chat(Store(":memory:"), pool)
+    await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    chat.store.db.execute("PRAGMA query_only = ON")
+    replies = await chat.say(BEN, "resign")
+    assert replies[0].private and "could not save" in replies[0].text and "c1" in chat.core.tables
+    chat.store.db.execute("PRAGMA query_only = OFF")
+    assert chat.store.leaderboard("g", "english") == [] and chat.store.active_games()[0].id == 1
+    await chat.say(BEN, "resign")
+    assert "ana (Black) wins" in chat.replies[-1].text and len(chat.store.leaderboard("g", "english")) == 2
+
+
 async def test_a_database_refusing_the_bots_move_keeps_the_game(pool):
     chat = Chat(Store(":memory:"), pool)
     await chat.say(ANA, "new english level 1")

@@ -1,0 +1,15 @@
+"""A core ``Board`` drawn for people: PNG bytes or a text diagram. Front ends call these (the PNG in a thread)."""
+
+from __future__ import annotations
+
+from bot.tables import Board
+from renders import RenderOptions, render_png, text_diagram
+
+
+def board_png(board: Board, theme: str = "wood") -> bytes:
+    options = RenderOptions(theme=theme, flipped=board.flipped, caption=board.caption)
+    return render_png(board.position, options, last_move=board.last_move, before=board.before)
+
+
+def board_text(board: Board) -> str:
+    return text_diagram(board.position, last_move=board.last_move, flipped=board.flipped)
