@@ -139,6 +139,9 @@ class Core:
         except sqlite3.Error:
             log.exception("database error on %r", msg.text[:80])
             await self._private(msg, SAVE_FAILED)
+        except Exception:
+            log.exception("unexpected error on %r", msg.text[:80])
+            await self._private(msg, "Something went wrong on my side; it is logged. Type `board` to see the game.")
 
     async def _private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
@@ -665,9 +668,9 @@ def _colour(word: str, otherwise: Color) -> Color:
 def _score_words(score: int) -> str:
     """A score from the mover's side, as a player reads it."""
     if score > WIN_BOUND:
-        return "I see a forced win"
+        return "evaluation: a forced win"
     if score < -WIN_BOUND:
-        return "I see a forced loss"
+        return "evaluation: a forced loss"
     return f"evaluation {score / 100:+.2f}"
 
 

@@ -13,3 +13,13 @@ def board_png(board: Board, theme: str = "wood") -> bytes:
 
 def board_text(board: Board) -> str:
     return text_diagram(board.position, last_move=board.last_move, flipped=board.flipped)
+
+
+def warm_up() -> None:
+    """Draw one board of each size and orientation, so the first real board pays no font or cache set-up
+    (the first render takes about 0.5 s, later ones about 5 ms)."""
+    from engine import start_position, variant
+
+    for name in ("english", "international", "russian"):
+        for flipped in (False, True):
+            board_png(Board(0, start_position(variant(name)), flipped=flipped, caption="warm-up"))
