@@ -193,7 +193,7 @@ def palette(grid: Grid, th: Theme, width: int, flipped: bool, kinds: str = "wWbB
     path with pieces on it, destination dots and text; mapping renders onto it
     is far quicker than quantizing each one, and the PNGs shrink to a third.
     """
-    cells = sorted(grid.playable)
+    cells = sorted(grid.playable) or [(r, c) for r in range(grid.size) for c in range(grid.size)]
     n = len(kinds)
     pieces = tuple((cells[i], k) for i, k in enumerate(kinds))
     ghosts = tuple((cells[n + i], k) for i, k in enumerate(kinds))

@@ -189,3 +189,35 @@ def test_random_games_keep_the_piece_counts_honest():
             lost = bin(before.white | before.black).count("1") - bin(after.white | after.black).count("1")
             assert lost == len([sq for sq in move.captures if sq != before.king])
             assert from_string(to_string(after)) == after
+
+
+def test_the_board_image_shows_pieces_king_throne_camps_escapes_and_captures():
+    import io
+
+    from PIL import Image
+
+    from renders.draughts import RenderOptions
+    from renders.drawing import layout
+    from renders.tablut import grid, render_tablut_png
+    from renders.themes import theme
+
+    th = theme("wood")
+    before = position(white=["c2"], black=["b4"], king="e5")
+    move = parse_move(before, "c2-c4")
+    after = make(before, move)
+    img = Image.open(io.BytesIO(render_tablut_png(after, RenderOptions(width=720), last_move=move,
+                                                  before=before))).convert("RGB")
+    lay = layout(grid(), 720, False)
+
+    def at(name, dx=0.5, dy=0.5):
+        sq = square(name)
+        x, y = lay.origin((8 - sq // 9, sq % 9))
+        return img.getpixel((x + int(lay.cell * dx), y + int(lay.cell * dy)))
+
+    close = lambda a, b: sum(abs(x - y) for x, y in zip(a, b)) < 40  # noqa: E731
+    assert close(at("c4", 0.5, 0.3), th.white_piece)  # the soldier that moved, on its highlighted square
+    assert close(at("e5", 0.5, 0.45), th.white_crown)  # the king's crown
+    assert not close(at("b4"), th.light) and not close(at("b4"), th.black_piece)  # a faded ghost of b4
+    assert close(at("a4", 0.1, 0.5), tuple((x + y) // 2 for x, y in zip(th.dark, th.light)))  # a camp, tinted
+    assert close(at("a9", 0.12, 0.5), th.target)  # an escape square's ring
+    assert 700 <= img.size[0] <= 720
