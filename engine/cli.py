@@ -1,4 +1,7 @@
-"""Command line: ``python -m engine perft|moves|play|hub|match|bench``. Scripts rely on these commands and their output."""
+"""Command line: ``python -m engine perft|moves|play|hub|match|bench|tablut-client``.
+
+Scripts rely on these commands and their output.
+"""
 
 from __future__ import annotations
 
@@ -52,7 +55,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
     p.add_argument("--seconds", type=float, default=1.0, help="time for the depth-from-the-start figure; default 1")
 
+    p = sub.add_parser("tablut-client", help="play Tablut on an Ashton Tablut competition server (TCP)")
+    p.add_argument("--color", required=True, choices=("white", "black"), type=str.lower)
+    p.add_argument("--host", default="localhost")
+    p.add_argument("--port", type=int, help="default 5800 for white, 5801 for black")
+    p.add_argument("--name", default="draughts-bot", help="the player's name sent to the server")
+    p.add_argument("--ms", type=int, default=60000, help="milliseconds per move the server allows; default 60000")
+
     args = parser.parse_args(argv)
+    if args.command == "tablut-client":
+        return _tablut_client(args)
     if args.command == "hub":
         from engine.hub import HubEngine
 
@@ -74,6 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     except FenError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+def _tablut_client(args: argparse.Namespace) -> int:
+    from engine.tablut_client import ProtocolError, run
+    from engine.variants import Color
+
+    colour = Color.WHITE if args.color == "white" else Color.BLACK
+    try:
+        print(run(colour, args.host, args.port, args.name, args.ms))
+    except (OSError, EOFError, ProtocolError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _match(args: argparse.Namespace) -> int:
