@@ -93,6 +93,9 @@ def parse_options(command: str, words: list[str]) -> Options:
         following = words[i + 1] if i + 1 < len(words) else None
         if word in ALIASES:
             options.variant = ALIASES[word]
+        elif word == "tablut":
+            raise CommandError("Tablut cannot be played in chat yet (its engine search comes first). "
+                               "Draughts variants: english, international, russian, brazilian.")
         elif word in COLOURS and command != "watch":
             options.colour = word
         elif word in ("rated", "casual") and command != "watch":
