@@ -97,12 +97,13 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
     values = read_dotenv(dotenv) if dotenv else {}
     values.update(os.environ if env is None else env)
     kwargs: dict[str, object] = {}
+    defaults = Config()
     for f in fields(Config):
         key = KEYS[f.name]
         raw = values.get(key, "").strip()
         if not raw:
             continue
-        kind = type(getattr(Config(), f.name))
+        kind = type(getattr(defaults, f.name))
         try:
             value = kind(raw)
         except ValueError:

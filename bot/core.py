@@ -245,7 +245,7 @@ class Core:
         self._check_free(msg, challenge.challenger)
         self._check_free(msg)
         del self.challenges[msg.channel]
-        mine = _colour(challenge.colour, random.choice(list(Color)))
+        mine = _colour(challenge.colour, Color.WHITE)  # the colour is always white, black or random
         seats = {mine: Seat(user=challenge.challenger), mine.opponent: Seat(user=msg.user)}
         table = await self._open_table(challenge.origin, "people", challenge.variant, seats, 0.0, challenge.rated)
         await self._say(msg.channel, f"{msg.user.name} accepts. New {'rated' if table.rated else 'casual'} game: "

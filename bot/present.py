@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.tables import Board
+from engine import start_position, variant
 from renders import RenderOptions, render_png, text_diagram
 
 
@@ -18,8 +19,6 @@ def board_text(board: Board) -> str:
 def warm_up() -> None:
     """Draw one board of each size and orientation, so the first real board pays no font or cache set-up
     (the first render takes about 0.5 s, later ones about 5 ms)."""
-    from engine import start_position, variant
-
     for name in ("english", "international", "russian"):
         for flipped in (False, True):
             board_png(Board(0, start_position(variant(name)), flipped=flipped, caption="warm-up"))

@@ -181,10 +181,6 @@ class Store:
                                     json.loads(settings), moves, updated))
         return games
 
-    def finished_pdn(self, game: int) -> str | None:
-        row = self.db.execute("SELECT pdn FROM games WHERE id = ? AND status = 'finished'", (game,)).fetchone()
-        return row[0] if row else None
-
     # ratings
 
     def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:

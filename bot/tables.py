@@ -137,12 +137,6 @@ class Table:
     def players(self) -> list[User]:
         return [s.user for s in self.seats.values() if s.user is not None]
 
-    def bot_colour(self) -> Color | None:
-        for colour, seat in self.seats.items():
-            if seat.is_bot:
-                return colour
-        return None
-
     @property
     def flipped(self) -> bool:
         """Draw the board from Black's side: when the one person at the table plays Black."""

@@ -320,6 +320,7 @@ class TablutGame:
         self.positions = [self.start]
         self.moves: list[TablutMove] = []
         self._since_capture = [0]  # plies since the last capture, up to each position
+        self._legal: list[TablutMove] | None = None  # the current position's moves, once generated
 
     @property
     def position(self) -> TablutPosition:
@@ -329,35 +330,44 @@ class TablutGame:
     def turn(self) -> Color:
         return self.position.turn
 
+    def _moves_here(self) -> list[TablutMove]:
+        if self._legal is None:
+            self._legal = legal_moves(self.position)
+        return self._legal
+
     def legal_moves(self) -> list[TablutMove]:
-        return [] if self.result() else legal_moves(self.position)
+        return [] if self.result() else self._moves_here()
 
     def play(self, move: TablutMove) -> TablutPosition:
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", str(move), to_string(self.position))
-        if move not in legal_moves(self.position):
+        self._refuse_if_over(str(move))
+        legal = self._moves_here()
+        if move not in legal:
             raise IllegalMoveError(_why_illegal(self.position, move.start, move.end), str(move),
-                                   to_string(self.position), tuple(str(m) for m in legal_moves(self.position)))
+                                   to_string(self.position), tuple(str(m) for m in legal))
         after = make(self.position, move)
         self.positions.append(after)
         self.moves.append(move)
         self._since_capture.append(0 if move.captures else self._since_capture[-1] + 1)
+        self._legal = None
         return after
 
     def play_text(self, text: str) -> TablutMove:
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, to_string(self.position))
+        self._refuse_if_over(text)
         move = parse_move(self.position, text)
         self.play(move)
         return move
+
+    def _refuse_if_over(self, text: str) -> None:
+        over = self.result()
+        if over is not None:
+            raise IllegalMoveError(f"the game is over ({over})", text, to_string(self.position))
 
     def undo(self) -> TablutMove:
         if not self.moves:
             raise IllegalMoveError("there is no move to take back", "", to_string(self.position))
         self.positions.pop()
         self._since_capture.pop()
+        self._legal = None
         return self.moves.pop()
 
     def result(self) -> TablutResult | None:
@@ -369,6 +379,6 @@ class TablutGame:
         back = self._since_capture[-1]
         if any(self.positions[-1 - i] == p for i in range(2, back + 1, 2)):
             return TablutResult(None, "the same position came up again")
-        if not legal_moves(p):
+        if not self._moves_here():
             return TablutResult(p.turn.opponent, f"{p.turn} has no legal move")
         return None
