@@ -56,6 +56,19 @@ class Config:
     """BOT_TT_MB: transposition table of each search process, MB."""
     image_dir: str = "boards"
     """BOT_IMAGE_DIR: where the terminal chat writes its board images."""
+    message_content: bool = True
+    """BOT_MESSAGE_CONTENT: ask Discord for the Message Content intent, to read moves typed in a game's channel."""
+    threads: bool = False
+    """BOT_THREADS: on Discord, start each game in a thread of its own."""
+    shard_count: int = 0
+    """BOT_SHARD_COUNT: Discord shards in all; 0 asks Discord how many."""
+    shard_ids: str = ""
+    """BOT_SHARD_IDS: the shards this process runs, as '0,1'; empty runs them all."""
+
+    @property
+    def shards(self) -> tuple[int, ...]:
+        """The shard ids of ``shard_ids``."""
+        return tuple(int(part) for part in self.shard_ids.split(",") if part.strip())
 
 
 # Environment key of each field.
@@ -66,8 +79,10 @@ KEYS = {
     "matches_per_server": "BOT_MATCHES_PER_SERVER", "input_limit": "BOT_INPUT_LIMIT",
     "remind_after": "BOT_REMIND_AFTER", "abandon_after": "BOT_ABANDON_AFTER",
     "challenge_expiry": "BOT_CHALLENGE_EXPIRY", "takebacks": "BOT_TAKEBACKS", "tt_mb": "BOT_TT_MB",
-    "image_dir": "BOT_IMAGE_DIR",
+    "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
+    "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS",
 }
+BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -104,6 +119,11 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         if not raw:
             continue
         kind = type(getattr(defaults, f.name))
+        if kind is bool:
+            if raw.lower() not in BOOLEANS:
+                raise ConfigError(f"{key} must be true or false, not {raw!r}")
+            kwargs[f.name] = BOOLEANS[raw.lower()]
+            continue
         try:
             value = kind(raw)
         except ValueError:
@@ -116,4 +136,10 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError(f"BOT_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
     if config.workers < 1:
         raise ConfigError("BOT_WORKERS must be at least 1")
+    try:
+        shards = config.shards
+    except ValueError:
+        raise ConfigError(f"BOT_SHARD_IDS must be shard numbers separated by commas, not {config.shard_ids!r}") from None
+    if shards and not all(0 <= s < config.shard_count for s in shards):
+        raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config
