@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
-import logging
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot import present
@@ -15,43 +16,50 @@ from bot.pool import SearchPool
 from bot.store import Store
 from bot.terminal import Terminal, chat
 
-log = logging.getLogger(__name__)
 
-TICK_SECONDS = 5.0  # how often reminders, abandonment and challenge expiry are checked
-
-
-async def tick_forever(core: Core) -> None:
-    while True:
-        await asyncio.sleep(TICK_SECONDS)
-        try:
-            await core.tick()
-        except Exception:
-            log.exception("the clock tick failed")
+@contextlib.asynccontextmanager
+async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
+    """The database and the warmed-up search processes, closed again at the end."""
+    store = Store(config.database)
+    pool = SearchPool(config.workers, config.queue_limit, config.tt_mb)
+    try:
+        print(f"Starting {config.workers} search process{'es' if config.workers > 1 else ''} ...", file=sys.stderr)
+        await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(present.warm_up))
+        # What start-up made (modules, numba, caches) lives as long as the process: keep the collector off it,
+        # or each full collection walks it all and stalls the event loop for 25-110 ms (measured).
+        gc.freeze()
+        yield store, pool
+    finally:
+        pool.close()
+        store.close()
 
 
 async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(config.database)
-    pool = SearchPool(config.workers, config.queue_limit, config.tt_mb)
-    print(f"Starting {config.workers} search process{'es' if config.workers > 1 else ''} ...", file=sys.stderr)
-    await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(present.warm_up))
-    # What start-up made (modules, numba, caches) lives as long as the process: keep the collector off it,
-    # or each full collection walks it all and stalls the event loop for 25-110 ms (measured).
-    gc.freeze()
-    terminal = Terminal(image_dir)
-    core = Core(config, store, pool, terminal.send)
-    ticker = asyncio.create_task(tick_forever(core))
-    try:
-        print(f"Draughts bot, terminal chat. Games are kept in {config.database}; board images go to {image_dir}.\n"
-              "Type `help` for the commands, `new` to play me, `as NAME` to type as someone else.\n", flush=True)
-        restored = await core.start()
-        for table in restored:
-            print(f"Restored game {table.id}: {table.title()}, {len(table.game.moves)} moves played.", flush=True)
-        await chat(core, terminal)
-    finally:
-        ticker.cancel()
-        await core.close()
-        pool.close()
-        store.close()
+    async with services(config) as (store, pool):
+        terminal = Terminal(image_dir)
+        core = Core(config, store, pool, terminal.send)
+        clock = asyncio.create_task(core.run_clock())
+        try:
+            print(f"Draughts bot, terminal chat. Games are kept in {config.database}; board images go to "
+                  f"{image_dir}.\nType `help` for the commands, `new` to play me, `as NAME` to type as someone "
+                  "else.\n", flush=True)
+            restored = await core.start()
+            for table in restored:
+                print(f"Restored game {table.id}: {table.title()}, {len(table.game.moves)} moves played.", flush=True)
+            await chat(core, terminal)
+        finally:
+            clock.cancel()
+            await core.close()
+
+
+async def run_discord(config: Config) -> None:
+    """The Discord bot, until it is stopped."""
+    from bot.discord_bot import DraughtsBot  # discord.py is only loaded when it is used
+
+    async with services(config) as (store, pool):
+        bot = DraughtsBot(config, store, pool)
+        async with bot:
+            await bot.start(config.token)

@@ -41,6 +41,7 @@ MIN_MOVE_TIME = 0.05
 MATCH_PLY_LIMIT = 300  # a bot match this long is a draw
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
 FALLBACK_DEPTH = 2  # the in-process search used when the search processes keep dying
+TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
 SAVE_FAILED = "I could not save that, so nothing changed. Please try again in a moment."
 
 
@@ -73,10 +74,13 @@ class Core:
 
     # life cycle
 
-    async def start(self) -> list[Table]:
-        """Bring back every unfinished game from the database; the bot moves where it is to move."""
+    async def start(self, owns: Callable[[str], bool] = lambda guild: True) -> list[Table]:
+        """Bring back every unfinished game from the database, of the servers ``owns`` says this process
+        serves (a shard's); the bot moves where it is to move."""
         restored = []
         for stored in self.store.active_games():
+            if not owns(stored.guild):
+                continue
             game = Game(variant(stored.variant), stored.start_fen)
             try:
                 for text in stored.moves:
@@ -186,7 +190,8 @@ class Core:
         minutes = self.config.challenge_expiry / 60
         await self._say(msg.channel, f"{msg.user.name} challenges {who.lower() if not opponent else who} to a "
                         f"{'rated' if rated else 'casual'} game of {v}. {who}: `accept` or `decline` "
-                        f"(open for {minutes:g} minutes).", to=msg, mentions=(opponent,) if opponent else ())
+                        f"(open for {minutes:g} minutes).", to=msg, mentions=(opponent,) if opponent else (),
+                        asks=True)
 
     def _check_free(self, msg: Message, user: User | None = None) -> None:
         """Refuse a new game where one is on, or for someone at their limit."""
@@ -451,7 +456,7 @@ class Core:
                 table.draw_offer = colour
                 opponent = table.seats[colour.opponent]
                 await self._say(msg.channel, f"{msg.user.name} offers a draw. {opponent.name}: `accept` or `decline`.",
-                                to=msg, mentions=(opponent.user,) if opponent.user else ())
+                                to=msg, mentions=(opponent.user,) if opponent.user else (), asks=True)
 
     async def _takeback(self, msg: Message, words: list[str]) -> None:
         table = self._table(msg)
@@ -472,7 +477,8 @@ class Core:
                 table.takeback_offer = colour
                 opponent = table.seats[colour.opponent]
                 await self._say(msg.channel, f"{msg.user.name} asks to take back their last move. {opponent.name}: "
-                                "`accept` or `decline`.", to=msg, mentions=(opponent.user,) if opponent.user else ())
+                                "`accept` or `decline`.", to=msg, mentions=(opponent.user,) if opponent.user else (),
+                                asks=True)
 
     async def _take_back(self, table: Table, colour: Color, msg: Message) -> None:
         """Undo moves until it is ``colour``'s turn again, with their last move gone (under the lock)."""
@@ -598,7 +604,7 @@ class Core:
             text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
         if rating_words:
             text += " " + rating_words
-        await self._say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()))
+        await self._say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game)
 
     def _rate(self, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
         """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
@@ -621,6 +627,15 @@ class Core:
         return changes, "Ratings: " + ", ".join(words) + "."
 
     # clocks
+
+    async def run_clock(self) -> None:
+        """Call ``tick`` every few seconds, for ever (a front end runs this as a task)."""
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the clock tick failed")
 
     async def tick(self) -> None:
         """Remind idle players, end abandoned games, drop expired challenges; run every few seconds."""

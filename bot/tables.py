@@ -65,7 +65,11 @@ class Reply:
     mentions: tuple[User, ...] = ()
     """People to notify (a reminder, a challenge)."""
     pdn: str | None = None
-    """The finished game's PDN, with the final message."""
+    """The game's PDN (with the final message, and for `pdn`)."""
+    replay: Game | None = None
+    """The finished game, with the final message: a front end can show it as an animation."""
+    asks: bool = False
+    """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
 
 
 @dataclass(frozen=True)
