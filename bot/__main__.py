@@ -1,4 +1,4 @@
-"""``python -m bot``: the chat bot. Without DISCORD_TOKEN it runs as a chat in the terminal."""
+"""``python -m bot``: the chat bot. With DISCORD_TOKEN set it runs on Discord; without, as a chat in the terminal."""
 
 from __future__ import annotations
 
@@ -8,13 +8,19 @@ import logging
 import sys
 
 from bot import config as settings
-from bot.app import run_terminal
+from bot.app import run_discord, run_terminal
 from bot.store import StoreError
+
+INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
+               "Bot, Privileged Gateway Intents), or set BOT_MESSAGE_CONTENT=false to play by mentions, "
+               "/draughts and buttons.")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("--terminal", action="store_true", help="run the terminal chat even if a token is set")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--terminal", action="store_true", help="run the terminal chat even if a token is set")
+    where.add_argument("--discord", action="store_true", help="run on Discord (needs DISCORD_TOKEN)")
     args = parser.parse_args(argv)
     try:
         config = settings.load()
@@ -23,16 +29,28 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if config.token and not args.terminal:
-        print("DISCORD_TOKEN is set, but the Discord front end is not built yet; running the terminal chat.",
-              file=sys.stderr)
+    if args.discord and not config.token:
+        print("--discord needs DISCORD_TOKEN, in the environment or in .env (see .env.example).", file=sys.stderr)
+        return 2
+    on_discord = bool(config.token) and not args.terminal
     try:
-        asyncio.run(run_terminal(config))
+        asyncio.run(run_discord(config) if on_discord else run_terminal(config))
     except StoreError as error:
         print(f"Database error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nBye. Unfinished games are kept; start again to play on.", file=sys.stderr)
+    except Exception as error:
+        import discord  # only a Discord run gets here with its errors
+
+        if isinstance(error, discord.LoginFailure):
+            print("Discord refused the token: check DISCORD_TOKEN (Developer Portal, your application, Bot, "
+                  "Reset Token).", file=sys.stderr)
+            return 2
+        if isinstance(error, discord.PrivilegedIntentsRequired):
+            print(INTENT_HELP, file=sys.stderr)
+            return 2
+        raise
     return 0
 
 

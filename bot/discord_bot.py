@@ -1,0 +1,428 @@
+"""The Discord front end: chat events in, the core's replies out as messages with board images and buttons.
+
+Ways in: `/draughts ...` slash commands; the buttons and the move menu under
+boards and challenges; a message that mentions the bot (``@Draughts 11-15``);
+and, with the Message Content intent, a move typed on its own by a player in
+a channel with a game. Every one becomes a core ``Message``; the core does the
+rest.
+
+Ways out: a reply about an interaction answers it (privately where the core
+says private); other replies are channel messages. A board is a PNG in an
+embed with the buttons under it, or a text diagram where the bot may not
+attach files. The last message of a game carries its PDN and a replay GIF and
+greys out the buttons of its last board. A private answer to a typed message
+is a reply in the channel that deletes itself after a minute. Where the bot
+may not write, it tells the person in a direct message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+
+import discord
+from discord.ext import commands as ext
+
+from bot import commands, discord_commands
+from bot.config import Config
+from bot.core import Core
+from bot.discord_views import NO_GAME, ActionButton, MoveMenu, answer_view, game_view
+from bot.pool import SearchPool
+from bot.present import board_png, board_text
+from bot.store import Store
+from bot.tables import Message, Reply, User
+from engine import legal_move_texts
+from renders import RenderOptions
+from renders.draughts import render_gif
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
+PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
+THREAD_COMMANDS = {"new", "challenge", "watch"}  # commands that start a game (or offer one) in a thread
+NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the channel
+TEXT_LIMIT = 2000  # Discord's limit on a message's text
+COLOUR = 0x8B5A2B
+DIRECT = "direct"  # the "server" of games in direct messages
+_MOVE = re.compile(r"^\s*[a-j]?\d{1,2}(\s*[-x:]\s*[a-j]?\d{1,2})+\s*$", re.IGNORECASE)
+
+
+class Answerer:
+    """Answers one interaction: the first reply is its response (or fills in the deferral), later ones follow up."""
+
+    def __init__(self, interaction: discord.Interaction, private: bool):
+        self.interaction = interaction
+        self.private = private
+        """Whether a deferral shows privately (the command's answers are private)."""
+        self.lock = asyncio.Lock()
+        self.deferred = False
+        self.answered = False
+
+    async def defer(self) -> None:
+        async with self.lock:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer(ephemeral=self.private, thinking=True)
+                self.deferred = True
+
+    async def send(self, private: bool, **kw) -> discord.Message | None:
+        async with self.lock:
+            response, first = self.interaction.response, not self.answered
+            self.answered = True
+            if not response.is_done():
+                sent = await response.send_message(ephemeral=private, **kw)
+                return sent.resource if isinstance(sent.resource, discord.Message) else None
+            if first and self.deferred:
+                if private == self.private:
+                    files = kw.pop("files", [])
+                    return await self.interaction.edit_original_response(attachments=files, **kw)
+                await self.interaction.delete_original_response()  # a public "thinking..." for a private answer
+            return await self.interaction.followup.send(ephemeral=private, wait=True, **kw)
+
+
+class DraughtsBot(ext.AutoShardedBot):
+    """The bot on Discord: one core, its search pool and database, and the chat around them."""
+
+    def __init__(self, config: Config, store: Store, pool: SearchPool, **options):
+        intents = discord.Intents.default()
+        intents.message_content = config.message_content
+        if config.shards:
+            options["shard_ids"] = list(config.shards)
+        super().__init__(command_prefix=ext.when_mentioned, intents=intents, help_command=None,
+                         shard_count=config.shard_count or None, allowed_mentions=discord.AllowedMentions.none(),
+                         **options)
+        self.config = config
+        self.core = Core(config, store, pool, self.deliver)
+        self.last_board: dict[str, tuple[int, int]] = {}  # channel -> (game id, message id) of its latest board
+        self.clock: asyncio.Task | None = None
+
+    # life cycle
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ActionButton, MoveMenu)
+        self.tree.add_command(discord_commands.group)
+        await self.tree.sync()
+        restored = await self.core.start(self.owns)
+        log.info("restored %d unfinished games", len(restored))
+        if self.config.message_content:
+            log.info("Message Content intent on: players' moves typed in a game's channel are read, "
+                     "as well as messages that mention me, /draughts and the buttons")
+        else:
+            log.info("Message Content intent off: moves are read from messages that mention me "
+                     "(@me 11-15), from /draughts and from the buttons")
+        self.clock = asyncio.create_task(self.core.run_clock(), name="game clocks")
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("connected as %s to %d servers (shards %s of %s)", self.user, len(self.guilds),
+                 ",".join(map(str, self.shard_ids or [])) or "all", self.shard_count)
+
+    async def close(self) -> None:
+        if self.clock is not None:
+            self.clock.cancel()
+        await self.core.close()
+        await super().close()
+
+    def owns(self, guild: str) -> bool:
+        """Whether this process's shards serve ``guild`` (Discord's rule: (id >> 22) % shard count)."""
+        shards = self.config.shards
+        if not shards:
+            return True
+        number = int(guild) if guild.isdigit() else 0  # direct messages go to shard 0
+        return (number >> 22) % self.config.shard_count in shards
+
+    # ways in
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.webhook_id is not None or self.user is None:
+            return
+        text = self._addressed(message)
+        channel = str(message.channel.id)
+        user = _user(message.author)
+        if text is None:  # not for the bot, unless it is a player's move in a game here
+            table = self.core.tables.get(channel)
+            if (not self.config.message_content or table is None or table.colour_of(user) is None
+                    or not _MOVE.match(message.content)):
+                return
+            text = message.content.strip()
+        permissions = self._permissions(message.channel)
+        if permissions is not None and not permissions.send_messages:
+            await self._direct(message.author, self._cannot_write(message.channel))
+            return
+        mentions = tuple(_user(m) for m in _in_order(message) if m.id != self.user.id)
+        msg = Message(_guild(message.guild), channel, user, text, mentions, _name(message.channel), origin=message)
+        async with self._thread_for(msg, message.channel, message.author) as msg:
+            await self.core.handle(msg)
+
+    def _addressed(self, message: discord.Message) -> str | None:
+        """The text after a leading mention of the bot (all of it in a direct message), else None."""
+        assert self.user is not None
+        if isinstance(message.channel, discord.DMChannel):
+            return message.content
+        match = re.match(rf"^\s*<@!?{self.user.id}>\s*", message.content)
+        return message.content[match.end():] if match else None
+
+    async def slash(self, interaction: discord.Interaction, text: str, mentions: tuple[discord.abc.User, ...]) -> None:
+        """A slash command, as the chat command ``text``."""
+        answerer = Answerer(interaction, commands.split(text)[0] in PRIVATE_COMMANDS)
+        permissions = interaction.app_permissions
+        if interaction.guild_id is not None and not permissions.send_messages:
+            await answerer.send(True, content=self._cannot_write(interaction.channel))
+            return
+        msg = self._message(interaction, text, answerer, tuple(_user(m) for m in mentions))
+        async with self._thread_for(msg, interaction.channel, interaction.user) as msg:
+            await self._answer(msg, answerer)
+
+    async def pressed(self, interaction: discord.Interaction, game: int, ply: int | None, text: str) -> None:
+        """A button or a move chosen from a menu: the command ``text`` in game ``game`` (at ``ply``)."""
+        answerer = Answerer(interaction, private=False)
+        refusal = self._stale(interaction, game, ply)
+        if refusal:
+            await answerer.send(True, content=refusal)
+            return
+        await self._answer(self._message(interaction, text, answerer), answerer)
+
+    async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
+        """Show another page of the move menu."""
+        refusal = self._stale(interaction, game, ply)
+        if refusal:
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
+        table = self.core.tables[str(interaction.channel_id)]
+        moves = list(legal_move_texts(table.game.position))
+        await interaction.response.edit_message(view=game_view(game, ply, moves, page))
+
+    def _stale(self, interaction: discord.Interaction, game: int, ply: int | None) -> str | None:
+        """Why a button of game ``game`` (at ``ply``) cannot be used now, or None."""
+        if game == NO_GAME:
+            return None
+        table = self.core.tables.get(str(interaction.channel_id))
+        if table is None or table.id != game:
+            return "That game is over."
+        if table.colour_of(_user(interaction.user)) is None:
+            return "You are not in this game."
+        if ply is not None and len(table.game.moves) != ply:
+            return "That board is out of date: the game has moved on. Use the menu under the latest board."
+        return None
+
+    def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
+                 mentions: tuple[User, ...] = ()) -> Message:
+        return Message(_guild(interaction.guild), str(interaction.channel_id), _user(interaction.user), text,
+                       mentions, _name(interaction.channel), origin=answerer)
+
+    async def _answer(self, msg: Message, answerer: Answerer) -> None:
+        """Let the core answer, deferring if it takes long; an interaction is always answered."""
+        async def defer_later() -> None:
+            await asyncio.sleep(DEFER_AFTER)
+            await answerer.defer()
+
+        watchdog = asyncio.create_task(defer_later())
+        try:
+            await self.core.handle(msg)
+        finally:
+            watchdog.cancel()
+        if not answerer.answered:  # the answer went to a thread of its own
+            where = f"<#{msg.channel}>" if msg.channel != str(answerer.interaction.channel_id) else "this channel"
+            await answerer.send(True, content=f"Done: see {where}.")
+
+    # threads
+
+    def _thread_for(self, msg: Message, channel: object, member: discord.abc.User) -> _Thread:
+        return _Thread(self, msg, channel, member)
+
+    # ways out
+
+    async def deliver(self, reply: Reply) -> None:
+        """Show one of the core's replies. Never raises: a reply that cannot be shown is logged."""
+        try:
+            await self._deliver(reply)
+        except Exception:
+            log.exception("could not show a reply in channel %s", reply.channel)
+
+    async def _deliver(self, reply: Reply) -> None:
+        origin = reply.to.origin if reply.to is not None else None
+        answerer = origin if isinstance(origin, Answerer) and (
+            reply.private or str(origin.interaction.channel_id) == reply.channel) else None
+        if reply.private:
+            if answerer is not None:
+                await answerer.send(True, content=_cut(reply.text))
+            elif isinstance(origin, discord.Message):
+                await self._note(origin, reply.text)
+            return
+        channel = self.get_channel(int(reply.channel)) or self.get_partial_messageable(int(reply.channel))
+        permissions = answerer.interaction.app_permissions if answerer else self._permissions(channel)
+        pictures = permissions is None or permissions.attach_files
+        try:
+            sent = await self._post(reply, answerer, channel, pictures, permissions)
+        except discord.Forbidden:
+            if not pictures:
+                raise
+            log.info("channel %s refused a file; sending the text board", reply.channel)
+            try:
+                sent = await self._post(reply, answerer, channel, False, permissions)
+            except discord.Forbidden:
+                person = origin.author if isinstance(origin, discord.Message) else None
+                if person is None:
+                    raise
+                await self._direct(person, self._cannot_write(channel))
+                return
+        await self._keep_track(reply, sent)
+
+    async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
+                    permissions: discord.Permissions | None) -> discord.Message | None:
+        kw = await self._compose(reply, pictures, permissions is None or permissions.embed_links)
+        if answerer is not None:
+            return await answerer.send(False, **kw)
+        return await channel.send(**kw)
+
+    async def _compose(self, reply: Reply, pictures: bool, embeds: bool) -> dict:
+        """The message for a public reply: text, mentions, the board (picture or text), files and buttons."""
+        text, files, embed = reply.text, [], None
+        board = reply.board
+        if board is not None and pictures:
+            name = f"game-{board.game}.png"
+            files.append(discord.File(io.BytesIO(await asyncio.to_thread(board_png, board)), name))
+            if embeds:
+                embed = discord.Embed(description=_cut(text, 4096), colour=COLOUR)
+                embed.set_image(url=f"attachment://{name}")
+                embed.set_footer(text=board.caption)
+                text = ""
+        elif board is not None:
+            text += f"\n```\n{board_text(board)}\n```"
+        if reply.pdn is not None:
+            name = f"game-{board.game if board else self._game_id(reply)}"
+            if pictures:
+                files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
+                if reply.replay is not None:
+                    options = RenderOptions(width=360, caption=reply.replay.variant.name.capitalize())
+                    gif = await asyncio.to_thread(render_gif, reply.replay, options)
+                    files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
+            else:
+                text += f"\n```\n{_cut(reply.pdn, TEXT_LIMIT - len(text) - 20)}\n```"
+        pings = " ".join(f"<@{u.id}>" for u in reply.mentions if u.id.isdigit())
+        kw: dict = {"content": _cut(f"{pings} {text}".strip() if pings else text) or None,
+                    "allowed_mentions": discord.AllowedMentions(
+                        users=[discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()])}
+        if embed is not None:
+            kw["embed"] = embed
+        if files:
+            kw["files"] = files
+        view = self._view(reply)
+        if view is not None:
+            kw["view"] = view
+        return kw
+
+    def _game_id(self, reply: Reply) -> int:
+        table = self.core.tables.get(reply.channel)
+        if table is not None:
+            return table.id
+        last = self.last_board.get(reply.channel)
+        return last[0] if last else 0
+
+    def _view(self, reply: Reply) -> discord.ui.View | None:
+        table = self.core.tables.get(reply.channel)
+        if reply.asks:
+            return answer_view(table.id if table is not None else NO_GAME)
+        board = reply.board
+        if board is None or table is None or table.id != board.game or table.kind == "match":
+            return None
+        moves = [] if table.to_move.is_bot or table.game.result() else list(legal_move_texts(table.game.position))
+        return game_view(table.id, len(table.game.moves), moves)
+
+    async def _keep_track(self, reply: Reply, sent: discord.Message | None) -> None:
+        """Remember each game's latest board; at a game's end, grey out that board's buttons."""
+        if reply.board is not None and sent is not None:
+            self.last_board[reply.channel] = (reply.board.game, sent.id)
+        if reply.replay is not None and reply.channel in self.last_board:
+            game, message_id = self.last_board.pop(reply.channel)
+            if reply.channel not in self.core.tables:
+                message = self.get_partial_messageable(int(reply.channel)).get_partial_message(message_id)
+                await message.edit(view=game_view(game, 0, [], disabled=True))
+
+    async def _note(self, message: discord.Message, text: str) -> None:
+        """A private answer to a typed message: a reply that deletes itself, or a direct message."""
+        try:
+            await message.reply(_cut(text), mention_author=False, delete_after=NOTE_SECONDS)
+        except discord.Forbidden:
+            await self._direct(message.author, text)
+
+    async def _direct(self, person: discord.User | discord.Member, text: str) -> None:
+        try:
+            await person.send(_cut(text))
+        except discord.HTTPException:
+            log.info("could not send a direct message to user %s", person.id)
+
+    def _permissions(self, channel: object) -> discord.Permissions | None:
+        """The bot's permissions in a server channel, if the cache knows them."""
+        if not isinstance(channel, (discord.TextChannel, discord.Thread, discord.VoiceChannel)):
+            return None
+        try:
+            return channel.permissions_for(channel.guild.me)
+        except (discord.ClientException, AttributeError):
+            return None
+
+    @staticmethod
+    def _cannot_write(channel: object) -> str:
+        where = f"#{_name(channel)}" if getattr(channel, "name", None) else "that channel"
+        return (f"I cannot write in {where}: I need the Send Messages permission there (and Attach Files and "
+                "Embed Links for board pictures). Ask a moderator, or play me in another channel.")
+
+
+class _Thread:
+    """Moves a game-starting command into a new thread, when the bot is set to keep games in threads.
+
+    ``async with`` gives the message to hand the core (its channel the thread's); a thread the command did
+    not use (the core refused it) is deleted again.
+    """
+
+    def __init__(self, bot: DraughtsBot, msg: Message, channel: object, member: discord.abc.User):
+        self.bot, self.msg, self.channel, self.member = bot, msg, channel, member
+        self.thread: discord.Thread | None = None
+
+    async def __aenter__(self) -> Message:
+        msg, channel = self.msg, self.channel
+        if (not self.bot.config.threads or not isinstance(channel, discord.TextChannel)
+                or commands.split(msg.text)[0] not in THREAD_COMMANDS):
+            return msg
+        try:
+            self.thread = await channel.create_thread(name=f"Draughts with {msg.user.name}"[:100],
+                                                      type=discord.ChannelType.public_thread)
+            await self.thread.add_user(self.member)
+        except discord.HTTPException:
+            log.info("could not open a thread in channel %s; the game stays in the channel", channel.id)
+            self.thread = None
+            return msg
+        return Message(msg.guild, str(self.thread.id), msg.user, msg.text, msg.mentions, self.thread.name, msg.origin)
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.thread is None:
+            return
+        key = str(self.thread.id)
+        if key not in self.bot.core.tables and key not in self.bot.core.challenges:
+            try:
+                await self.thread.delete()
+            except discord.HTTPException:
+                log.info("could not delete the unused thread %s", key)
+
+
+def _user(person: discord.abc.User) -> User:
+    return User(str(person.id), person.display_name)
+
+
+def _guild(guild: discord.Guild | None) -> str:
+    return str(guild.id) if guild is not None else DIRECT
+
+
+def _name(channel: object) -> str:
+    return str(getattr(channel, "name", None) or "direct messages")
+
+
+def _in_order(message: discord.Message) -> list[discord.abc.User]:
+    """The people a message mentions, in the order it names them."""
+    people = {m.id: m for m in message.mentions}
+    return [people[i] for i in message.raw_mentions if i in people]
+
+
+def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -1,0 +1,126 @@
+"""The `/draughts` slash commands: each one is written back as the chat command it stands for.
+
+So `/draughts new variant:russian level:5` reaches the core as
+``new russian level 5``, and every front end shares one set of commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.commands import HELP
+from engine import legal_move_texts
+from engine.levels import level
+
+if TYPE_CHECKING:
+    from bot.discord_bot import DraughtsBot
+
+VARIANTS = [app_commands.Choice(name=f"{label}", value=value) for label, value in (
+    ("English draughts / checkers (8x8)", "english"), ("International (10x10)", "international"),
+    ("Russian (8x8)", "russian"), ("Brazilian (8x8)", "brazilian"))]
+LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
+COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
+COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
+AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
+
+group = app_commands.Group(name="draughts", description="Play draughts against the bot or your friends.")
+
+
+async def run(interaction: discord.Interaction, *words: object, mentions: tuple[discord.abc.User, ...] = ()) -> None:
+    """Hand the command to the bot; ``None`` words are left out."""
+    text = " ".join(str(w) for w in words if w is not None and w != "")
+    bot: DraughtsBot = interaction.client  # type: ignore[assignment]
+    await bot.slash(interaction, text, mentions)
+
+
+def _rated(rated: bool | None) -> str | None:
+    return None if rated is None else ("rated" if rated else "casual")
+
+
+@group.command(name="new", description="Start a game against me here (or challenge someone).")
+@app_commands.describe(variant="Which draughts (default: English)", level="My strength (default: 3)",
+                       colour="Your colour (default: you move first)", time="My seconds a move",
+                       rated="Rated against my level's rating (default: casual, hints allowed)",
+                       opponent="Play this person instead of me")
+@app_commands.choices(variant=VARIANTS, level=LEVELS, colour=COLOURS)  # type: ignore[misc]
+async def new(interaction: discord.Interaction, variant: str | None = None, level: int | None = None,
+              colour: str | None = None, time: app_commands.Range[float, 0.05, 60.0] | None = None,
+              rated: bool | None = None, opponent: discord.User | None = None) -> None:
+    if opponent is not None:
+        await run(interaction, "challenge", opponent.mention, variant, colour, _rated(rated), mentions=(opponent,))
+    else:
+        await run(interaction, "new", variant, level and f"level {level}", colour, time and f"time {time:g}",
+                  _rated(rated))
+
+
+@group.command(name="move", description="Play a move: 11-15, 11x18x25, c3-d4.")
+@app_commands.describe(move="Your move; start typing to see the legal ones")
+async def move(interaction: discord.Interaction, move: str) -> None:
+    await run(interaction, move)
+
+
+@move.autocomplete("move")
+async def move_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: DraughtsBot = interaction.client  # type: ignore[assignment]
+    table = bot.core.tables.get(str(interaction.channel_id))
+    if table is None:
+        return []
+    typed = current.strip().lower()
+    texts = [t for t in legal_move_texts(table.game.position) if t.lower().startswith(typed)]
+    return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
+
+
+@group.command(name="challenge", description="Challenge someone (or anyone) to a game here.")
+@app_commands.describe(opponent="Who you challenge (default: anyone)", variant="Which draughts",
+                       colour="Your colour", rated="Rated (default) or casual")
+@app_commands.choices(variant=VARIANTS, colour=COLOURS)
+async def challenge(interaction: discord.Interaction, opponent: discord.User | None = None,
+                    variant: str | None = None, colour: str | None = None, rated: bool | None = None) -> None:
+    await run(interaction, "challenge", opponent and opponent.mention, variant, colour, _rated(rated),
+              mentions=(opponent,) if opponent else ())
+
+
+@group.command(name="watch", description="Start a match between two bots here, to watch move by move.")
+@app_commands.describe(variant="Which draughts", first="The first bot's level", second="The second bot's level",
+                       delay="Seconds between moves (default 2)", time="Seconds each bot thinks a move")
+@app_commands.choices(variant=VARIANTS, first=LEVELS, second=LEVELS)  # type: ignore[misc]
+async def watch(interaction: discord.Interaction, variant: str | None = None, first: int | None = None,
+                second: int | None = None, delay: app_commands.Range[float, 0.0, 60.0] | None = None,
+                time: app_commands.Range[float, 0.05, 60.0] | None = None) -> None:
+    levels = [n for n in (first, second) if n is not None]
+    await run(interaction, "watch", variant, *levels, delay is not None and f"delay {delay:g}" or None,
+              time and f"time {time:g}")
+
+
+@group.command(name="rating", description="Ratings on this server, one per variant.")
+@app_commands.describe(user="Whose ratings (default: yours)")
+async def rating(interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
+
+
+@group.command(name="leaderboard", description="The best rated players on this server.")
+@app_commands.describe(variant="Which draughts (default: English)")
+@app_commands.choices(variant=VARIANTS)
+async def leaderboard(interaction: discord.Interaction, variant: str | None = None) -> None:
+    await run(interaction, "leaderboard", variant)
+
+
+@group.command(name="help", description="The commands, or more about one.")
+@app_commands.describe(command="One command to explain")
+@app_commands.choices(command=COMMANDS)
+async def help_(interaction: discord.Interaction, command: str | None = None) -> None:
+    await run(interaction, "help", command)
+
+
+def _simple(name: str) -> None:
+    """A command without options: the word alone."""
+    async def callback(interaction: discord.Interaction) -> None:
+        await run(interaction, name)
+    group.add_command(app_commands.Command(name=name, description=HELP[name][1][:100], callback=callback))
+
+
+for _name in ("accept", "decline", "resign", "draw", "takeback", "hint", "moves", "board", "pdn", "games", "stop"):
+    _simple(_name)

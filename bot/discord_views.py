@@ -1,0 +1,118 @@
+"""The buttons and the move menu under Discord messages.
+
+Their state lives in the ``custom_id`` (the action, the game, the ply), and
+they are registered as dynamic items, so they keep working after a restart:
+discord.py matches the id against the templates here and calls back into the
+bot, which hands the press to the core as the command it stands for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.discord_bot import DraughtsBot
+
+PREFIX = "draughts"
+MENU_SIZE = 25  # Discord's limit on a select menu's options
+ACTIONS = {  # action -> (label, style, the command it sends)
+    "accept": ("Accept", discord.ButtonStyle.success, "accept"),
+    "decline": ("Decline", discord.ButtonStyle.secondary, "decline"),
+    "resign": ("Resign", discord.ButtonStyle.danger, "resign"),
+    "draw": ("Offer draw", discord.ButtonStyle.secondary, "draw"),
+    "takeback": ("Takeback", discord.ButtonStyle.secondary, "takeback"),
+}
+NO_GAME = 0  # the game id of buttons under a challenge, which has no game yet
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:(?P<action>[a-z]+):(?P<game>\d+)"):
+    """A button that sends a command (resign, draw, takeback, accept, decline) for one game."""
+
+    def __init__(self, action: str, game: int, disabled: bool = False) -> None:
+        label, style, _ = ACTIONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"{PREFIX}:{action}:{game}"))
+        self.action = action
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,  # type: ignore[override]
+                             match: Any) -> ActionButton:
+        if match["action"] not in ACTIONS:
+            raise ValueError(f"no action {match['action']!r}")
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        bot: DraughtsBot = interaction.client  # type: ignore[assignment]
+        await bot.pressed(interaction, self.game, None, ACTIONS[self.action][2])
+
+
+class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
+               template=rf"{PREFIX}:move:(?P<game>\d+):(?P<ply>\d+):(?P<page>\d+)"):
+    """The legal moves of one position as a menu; more than 25 come in pages, the last option turning the page."""
+
+    def __init__(self, game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False) -> None:
+        pages = pages_of(moves)
+        page = min(page, len(pages) - 1)
+        options = [discord.SelectOption(label=m, value=m) for m in pages[page]]
+        if len(pages) > 1:
+            following = (page + 1) % len(pages)
+            options.append(discord.SelectOption(label=f"More moves (page {following + 1} of {len(pages)})",
+                                                value=f"page:{following}"))
+        super().__init__(discord.ui.Select(
+            custom_id=f"{PREFIX}:move:{game}:{ply}:{page}", options=options, disabled=disabled,
+            placeholder=f"Choose a move ({len(moves)} legal)" + (f", page {page + 1} of {len(pages)}" if len(pages) > 1 else "")))
+        self.game, self.ply, self.page = game, ply, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,  # type: ignore[override]
+                             match: Any) -> MoveMenu:
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.game, menu.ply, menu.page = int(match["game"]), int(match["ply"]), int(match["page"])
+        return menu
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        bot: DraughtsBot = interaction.client  # type: ignore[assignment]
+        choice = self.item.values[0] if self.item.values else ""
+        if choice.startswith("page:"):
+            await bot.turn_page(interaction, self.game, self.ply, int(choice.split(":")[1]))
+        else:
+            await bot.pressed(interaction, self.game, self.ply, choice)
+
+
+def pages_of(moves: list[str]) -> list[list[str]]:
+    """The moves in menu pages: all on one if they fit, else 24 a page and a page-turning option."""
+    if len(moves) <= MENU_SIZE:
+        return [moves]
+    size = MENU_SIZE - 1
+    return [moves[i:i + size] for i in range(0, len(moves), size)]
+
+
+def game_view(game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False) -> discord.ui.View:
+    """Resign, draw and takeback buttons, and the move menu when someone has moves to choose from."""
+    view = discord.ui.View(timeout=None)
+    if moves:
+        view.add_item(MoveMenu(game, ply, moves, page, disabled))
+    for action in ("resign", "draw", "takeback"):
+        view.add_item(ActionButton(action, game, disabled))
+    return view
+
+
+def answer_view(game: int) -> discord.ui.View:
+    """Accept and Decline, under a challenge (game 0) or an offer in a game."""
+    view = discord.ui.View(timeout=None)
+    for action in ("accept", "decline"):
+        view.add_item(ActionButton(action, game))
+    return view
+
+
+def disabled(view_of: discord.Message) -> discord.ui.View:
+    """The view of a message with every item greyed out."""
+    view = discord.ui.View.from_message(view_of, timeout=None)
+    for item in view.children:
+        if hasattr(item, "disabled"):
+            item.disabled = True  # type: ignore[attr-defined]
+    return view
