@@ -1,0 +1,349 @@
+"""The Discord front end end to end: discord.py, unmodified, against a Discord emulated on loopback.
+
+People type messages, run slash commands, press buttons and pick moves from
+menus in the emulator; the tests read what the bot posted there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+import pytest_asyncio
+
+from bot.discord_views import pages_of
+from bot.store import Store
+from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
+                              text_of)
+from discord_harness import pointed_at, running
+from engine import Color, format_move
+
+MENTION = f"<@{BOT['id']}>"
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def emulator():
+    emu = DiscordEmulator()
+    await emu.start()
+    with pointed_at(emu):
+        yield emu
+    await emu.close()
+    late = [(i.id, i.kind) for i in emu.interactions.values() if i.answered is None or i.answered - i.created > 3.0]
+    assert not late, f"interactions not acknowledged within Discord's 3 s: {late}"
+
+
+@pytest.fixture(autouse=True)
+def nothing_goes_wrong_quietly(caplog):
+    """Every test also checks that neither the bot nor discord.py logged an error."""
+    yield
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, errors
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(str(tmp_path / "bot.sqlite3"))
+    yield s
+    s.close()
+
+
+def has_file(message: dict, ending: str) -> bool:
+    return any(name.endswith(ending) for name in message["_files"])
+
+
+def menu(message: dict) -> dict | None:
+    return next((c for c in components(message) if c["type"] == 3), None)
+
+
+def buttons(message: dict) -> dict[str, dict]:
+    return {c["label"]: c for c in components(message) if c["type"] == 2}
+
+
+async def latest_board(emu: DiscordEmulator, channel: int, since: int = 0) -> dict:
+    """The newest board with a move menu in ``channel`` (waiting for one)."""
+    await emu.wait_for(lambda m: int(m["channel_id"]) == channel and menu(m) is not None, since, what="a board")
+    return [m for m in emu.posted(channel) if menu(m) is not None][-1]
+
+
+async def until(condition, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    assert condition()
+
+
+async def bot_to_answer(bot) -> None:
+    await bot.core.settle()
+    await asyncio.sleep(0.05)  # the reply's HTTP round trip
+
+
+async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
+    caplog.set_level(logging.INFO, "bot.discord_bot")
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        assert emulator.identifies == 1 and emulator.commands[0]["name"] == "draughts"
+        assert "Message Content intent on" in caplog.text  # the mode, said at start
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        first = await emulator.wait_for(lambda m: "New game" in text_of(m), what="the new game")
+        assert first["embeds"][0]["image"]["url"] == "attachment://game-1.png"
+        assert first["_files"]["game-1.png"].startswith(b"\x89PNG")
+        table = bot.core.tables[str(games)]
+        while str(games) in bot.core.tables:
+            await bot_to_answer(bot)
+            if str(games) not in bot.core.tables:
+                break
+            since = len(emulator.posts)
+            await emulator.say(ANA, games, format_move(table.game.position, table.game.legal_moves()[0]))
+            await emulator.wait_for(lambda m: "Ana played" in text_of(m) or "wins" in text_of(m), since)
+        final = await emulator.wait_for(lambda m: has_file(m, ".gif"), what="the final message")
+        assert "wins" in text_of(final) or "Draw" in text_of(final)
+        assert b'[Event "Draughts bot game 1"]' in final["_files"]["game-1.pdn"]
+        assert final["_files"]["game-1.gif"].startswith(b"GIF8")
+        bot_moves = [m for m in emulator.posted(games) if "I played" in text_of(m)]
+        assert bot_moves and all("evaluation" in text_of(m) for m in bot_moves)
+        last_board = [m for m in emulator.posted(games) if has_file(m, ".png")][-1]
+        await until(lambda: all(c["disabled"] for c in components(last_board)))  # buttons greyed out at the end
+        chatter = len(emulator.posts)
+        await emulator.say(BEN, games, "11-15 is what I would play")  # no game: people talking are left alone
+        await asyncio.sleep(0.2)
+        assert len(emulator.posts) == chatter
+
+
+async def test_without_message_content_a_move_needs_a_mention(emulator, store, pool, caplog):
+    caplog.set_level(logging.INFO, "bot.discord_bot")
+    games = emulator.channel("games")
+    async with running(emulator, store, pool, message_content=False) as bot:
+        assert "Message Content intent off" in caplog.text
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        await emulator.wait_for(lambda m: "New game" in text_of(m))
+        game = bot.core.tables[str(games)].game
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, "9-13")  # Discord hides the words from the bot
+        await asyncio.sleep(0.3)
+        assert len(game.moves) == 0 and emulator.posted(since=since) == []
+        await emulator.say(ANA, games, f"{MENTION} 9-13")
+        await emulator.wait_for(lambda m: "Ana played 9-13" in text_of(m), since)
+
+
+async def test_a_whole_game_by_slash_commands_and_the_move_menu(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        answer = await emulator.answer(await emulator.slash(ANA, games, "new", variant="russian", level=1, time=0.05))
+        assert "New game" in text_of(answer) and answer["embeds"][0]["footer"]["text"].startswith("Russian")
+        assert set(buttons(answer)) == {"Resign", "Offer draw", "Takeback"}
+        table = bot.core.tables[str(games)]
+        typed = await emulator.autocomplete(ANA, games, "c3")
+        await asyncio.sleep(0.3)
+        assert typed.choices and all(c["value"].startswith("c3") for c in typed.choices)
+        wrong = await emulator.answer(await emulator.slash(ANA, games, "move", move="a1-h8"))
+        assert wrong["flags"] & EPHEMERAL and "Legal moves:" in text_of(wrong)  # privately, with the legal ones
+        turn = 0
+        while str(games) in bot.core.tables:
+            await bot_to_answer(bot)
+            if str(games) not in bot.core.tables:
+                break
+            legal = [format_move(table.game.position, m) for m in table.game.legal_moves()]
+            if turn % 2:
+                done = await emulator.slash(ANA, games, "move", move=legal[0])
+            else:
+                board = await latest_board(emulator, games)
+                offered = [o["value"] for o in menu(board)["options"]]
+                assert sorted(offered) == sorted(legal)
+                done = await emulator.choose(ANA, board, legal[-1])
+            reply = await emulator.answer(done)
+            assert not reply["flags"] & EPHEMERAL, text_of(reply)
+            turn += 1
+        final = await emulator.wait_for(lambda m: has_file(m, ".gif"), what="the final message")
+        assert "wins" in text_of(final) or "Draw" in text_of(final)
+        assert store.active_games() == []
+
+
+async def test_a_challenge_accepted_by_a_second_user_and_played_to_a_result(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        offer = await emulator.answer(await emulator.slash(ANA, games, "challenge", opponent=BEN, colour="white"))
+        assert "challenges Ben" in text_of(offer) and set(buttons(offer)) == {"Accept", "Decline"}
+        assert [str(u) for u in offer["_mentions"]["users"]] == [BEN["id"]]  # Ben is notified, nobody else
+        refused = await emulator.answer(await emulator.press(EVE, offer, "Accept"))
+        assert refused["flags"] & EPHEMERAL and "for Ben" in text_of(refused)
+        accepted = await emulator.answer(await emulator.press(BEN, offer, "Accept"))
+        assert "Ben accepts" in text_of(accepted)
+        table = bot.core.tables[str(games)]
+        assert table.seats[Color.WHITE].user.id == ANA["id"] and table.rated
+        for _ in range(6):
+            person = ANA if table.game.turn == Color.WHITE else BEN
+            board = await latest_board(emulator, games)
+            await emulator.answer(await emulator.choose(person, board, menu(board)["options"][0]["value"]))
+        board = await latest_board(emulator, games)
+        ended = await emulator.answer(await emulator.press(BEN, board, "Resign"))
+        assert "Ana (White) wins: Ben resigned" in text_of(ended) and "Ratings:" in text_of(ended)
+        assert has_file(ended, ".pdn") and has_file(ended, ".gif")
+        top = await emulator.answer(await emulator.slash(EVE, games, "leaderboard", variant="english"))
+        assert "1. Ana" in text_of(top)
+
+
+async def test_a_bot_match_watched_to_the_end(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        start = await emulator.answer(await emulator.slash(EVE, games, "watch", variant="english", first=6, second=1,
+                                                           delay=0.0, time=0.05))
+        assert "Bot match" in text_of(start) and components(start) == []  # nothing to press in a match
+        final = await emulator.wait_for(lambda m: has_file(m, ".gif"), timeout=120, what="the end of the match")
+        assert "wins" in text_of(final) or "Draw" in text_of(final)
+        played = [m for m in emulator.posted(games) if "played" in text_of(m)]
+        assert played and all(has_file(m, ".png") for m in played)
+        assert str(games) not in bot.core.tables
+
+
+async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        board = await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
+        await bot_to_answer(bot)
+        board = await latest_board(emulator, games)
+        for act in (emulator.press(EVE, board, "Resign"), emulator.press(EVE, board, "Offer draw"),
+                    emulator.choose(EVE, board, menu(board)["options"][0]["value"])):
+            refused = await emulator.answer(await act)
+            assert refused["flags"] & EPHEMERAL and text_of(refused) == "You are not in this game."
+        table = bot.core.tables[str(games)]
+        assert table.game.moves == [] and table.draw_offer is None
+        # an old board's menu is refused once the game has moved on
+        await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][0]["value"]))
+        await bot_to_answer(bot)
+        stale = await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][1]["value"]))
+        assert stale["flags"] & EPHEMERAL and "out of date" in text_of(stale)
+
+
+async def test_the_websocket_dropped_mid_game_resumes_with_nothing_lost(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        await emulator.wait_for(lambda m: "New game" in text_of(m))
+        game = bot.core.tables[str(games)].game
+        await emulator.drop()
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, "9-13")  # sent while the bot is away: Discord keeps it for the resume
+        await emulator.wait_for(lambda m: "Ana played 9-13" in text_of(m), since, what="the move made while away")
+        await emulator.wait_for(lambda m: "I played" in text_of(m), since, what="the bot's answer")
+        assert (emulator.resumes, emulator.identifies) == (1, 1)  # resumed, not a new session
+        assert len(game.moves) == 2 and len(store.active_games()[0].moves) == 2
+
+
+async def test_the_bot_restarted_mid_game_and_the_buttons_still_work(emulator, tmp_path, pool):
+    games = emulator.channel("games")
+    path = str(tmp_path / "bot.sqlite3")
+    first_store = Store(path)
+    async with running(emulator, first_store, pool) as bot:
+        await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05, colour="white"))
+        await bot_to_answer(bot)
+        board = await latest_board(emulator, games)
+    first_store.close()
+    second_store = Store(path)
+    try:
+        async with running(emulator, second_store, pool) as bot:
+            assert len(bot.core.tables[str(games)].game.moves) == 1
+            since = len(emulator.posts)
+            choice = menu(board)["options"][0]["value"]
+            played = await emulator.answer(await emulator.choose(ANA, board, choice))
+            assert f"Ana played {choice}" in text_of(played)
+            await emulator.wait_for(lambda m: "I played" in text_of(m), since)
+            gone = await emulator.answer(await emulator.press(ANA, board, "Resign"))  # still works: resigns
+            assert "resigned" in text_of(gone)
+    finally:
+        second_store.close()
+
+
+async def test_a_rate_limited_message_create_is_retried(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool):
+        emulator.rate_limit("POST", rf"/channels/{games}/messages", retry_after=0.3)
+        await emulator.say(ANA, games, f"{MENTION} games")
+        answer = await emulator.wait_for(lambda m: "No games" in text_of(m))
+        assert emulator.limited == 1 and answer and len(emulator.posted(games)) == 1  # sent once, after the wait
+
+
+async def test_a_channel_without_attach_files_gets_the_text_board(emulator, store, pool):
+    quiet = emulator.channel("no-files")
+    async with running(emulator, store, pool):
+        await emulator.say(ANA, quiet, f"{MENTION} new english level 1")
+        board = await emulator.wait_for(lambda m: "New game" in text_of(m))
+        assert board["_files"] == {} and "```" in board["content"] and " b " in board["content"].lower()
+        assert buttons(board)  # the buttons work without pictures
+
+
+async def test_a_channel_the_bot_cannot_write_in_is_said_privately(emulator, store, pool):
+    closed = emulator.channel("read-only")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, closed, f"{MENTION} new")
+        told = await emulator.wait_for(lambda m: "cannot write in #read-only" in text_of(m))
+        assert emulator.channels[int(told["channel_id"])]["type"] == 1  # a direct message
+        slash = await emulator.answer(await emulator.slash(ANA, closed, "new"))
+        assert slash["flags"] & EPHEMERAL and "cannot write" in text_of(slash)
+        assert bot.core.tables == {}
+
+
+async def test_a_slow_answer_is_deferred_then_filled_in(emulator, store, pool, monkeypatch):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        real = bot.core.handle
+
+        async def slow(msg):
+            await asyncio.sleep(2.5)
+            await real(msg)
+        monkeypatch.setattr(bot.core, "handle", slow)
+        interaction = await emulator.slash(ANA, games, "games")
+        answer = await emulator.answer(interaction, timeout=10)
+        assert interaction.callbacks[0]["type"] == 5  # "thinking..." within the 3 s
+        assert "No games" in text_of(answer) and not answer["flags"] & LOADING
+        private = await emulator.answer(await emulator.slash(ANA, games, "moves"), timeout=10)
+        assert private["flags"] & EPHEMERAL and "No game" in text_of(private)
+
+
+async def test_games_in_threads(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool, threads=True) as bot:
+        pointer = await emulator.answer(await emulator.slash(ANA, games, "new", level=1))
+        assert pointer["flags"] & EPHEMERAL and "see <#" in text_of(pointer)
+        [thread] = [c for c in emulator.channels.values() if c["type"] == 11]
+        assert thread["parent_id"] == str(games) and str(thread["id"]) in bot.core.tables
+        board = await emulator.wait_for(lambda m: m["channel_id"] == thread["id"] and "New game" in text_of(m))
+        assert has_file(board, ".png")
+        await emulator.answer(await emulator.slash(BEN, games, "new", level=9))  # refused: no empty thread left
+        assert len([c for c in emulator.channels.values() if c["type"] == 11]) == 1
+
+
+async def test_the_move_menu_pages_past_25_moves(emulator, store, pool):
+    games = emulator.channel("games")
+    store.create_game(str(GUILD), str(games), "international", "W:WK46,K47,K48,K49,K50,K36:B1,2,3", "bot",
+                      {"white": {"user": [ANA["id"], "Ana"]}, "black": {"level": 1}},
+                      {"budget": 0.05, "rated": False, "channel_name": "games"})
+    async with running(emulator, store, pool):
+        board = await emulator.answer(await emulator.slash(ANA, games, "board"))
+        first = menu(board)
+        assert len(first["options"]) == 25 and first["options"][-1]["value"] == "page:1"
+        turned = await emulator.choose(ANA, board, "page:1")  # the menu turns its page in place
+        await until(lambda: turned.callbacks)
+        assert turned.callbacks[0]["type"] == 7
+        second = menu(emulator.messages[int(board["id"])])
+        seen = {o["value"] for o in first["options"][:-1]} | {o["value"] for o in second["options"][:-1]}
+        assert len(seen) == 48 and second["options"][-1]["value"] == "page:2"
+
+
+def test_menu_pages_hold_every_move_once():
+    moves = [f"m{i}" for i in range(52)]
+    pages = pages_of(moves)
+    assert [len(p) for p in pages] == [24, 24, 4] and sum(pages, []) == moves
+    assert pages_of(moves[:25]) == [moves[:25]]
+
+
+async def test_a_shard_restores_only_its_servers_games(emulator, store, pool):
+    mine, other = str(GUILD), str(GUILD + (1 << 22))  # shards 0 and 1 of 2
+    for guild, channel in ((mine, "10"), (other, "11")):
+        store.create_game(guild, channel, "english", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                          "bot", {"white": {"level": 1}, "black": {"user": [ANA["id"], "Ana"]}},
+                          {"budget": 0.05, "rated": False})
+    async with running(emulator, store, pool, shard_count=2, shard_ids="0") as bot:
+        assert set(bot.core.tables) == {"10"}
+        assert [s.shard for s in emulator.sessions.values()] == [[0, 2]]
