@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(error, discord.PrivilegedIntentsRequired):
             print(INTENT_HELP, file=sys.stderr)
             return 2
+        if isinstance(error, (OSError, discord.GatewayNotFound)) or type(error).__module__.startswith("aiohttp"):
+            print(f"Could not reach Discord ({error}). Check the network, then start again; games are kept.",
+                  file=sys.stderr)
+            return 1
         raise
     return 0
 

@@ -44,6 +44,7 @@ PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a 
 THREAD_COMMANDS = {"new", "challenge", "watch"}  # commands that start a game (or offer one) in a thread
 NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the channel
 TEXT_LIMIT = 2000  # Discord's limit on a message's text
+FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
 DIRECT = "direct"  # the "server" of games in direct messages
 _MOVE = re.compile(r"^\s*[a-j]?\d{1,2}(\s*[-x:]\s*[a-j]?\d{1,2})+\s*$", re.IGNORECASE)
@@ -96,6 +97,7 @@ class DraughtsBot(ext.AutoShardedBot):
         self.core = Core(config, store, pool, self.deliver)
         self.last_board: dict[str, tuple[int, int]] = {}  # channel -> (game id, message id) of its latest board
         self.clock: asyncio.Task | None = None
+        self.closing = False
 
     # life cycle
 
@@ -119,6 +121,7 @@ class DraughtsBot(ext.AutoShardedBot):
                  ",".join(map(str, self.shard_ids or [])) or "all", self.shard_count)
 
     async def close(self) -> None:
+        self.closing = True
         if self.clock is not None:
             self.clock.cancel()
         await self.core.close()
@@ -238,7 +241,10 @@ class DraughtsBot(ext.AutoShardedBot):
         try:
             await self._deliver(reply)
         except Exception:
-            log.exception("could not show a reply in channel %s", reply.channel)
+            if self.closing:
+                log.info("a reply in channel %s was dropped: the bot is shutting down", reply.channel)
+            else:
+                log.exception("could not show a reply in channel %s", reply.channel)
 
     async def _deliver(self, reply: Reply) -> None:
         origin = reply.to.origin if reply.to is not None else None
@@ -297,7 +303,8 @@ class DraughtsBot(ext.AutoShardedBot):
                 if reply.replay is not None:
                     options = RenderOptions(width=360, caption=reply.replay.variant.name.capitalize())
                     gif = await asyncio.to_thread(render_gif, reply.replay, options)
-                    files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
+                    if len(gif) <= FILE_LIMIT:
+                        files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
             else:
                 text += f"\n```\n{_cut(reply.pdn, TEXT_LIMIT - len(text) - 20)}\n```"
         pings = " ".join(f"<@{u.id}>" for u in reply.mentions if u.id.isdigit())

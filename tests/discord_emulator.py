@@ -121,6 +121,8 @@ class DiscordEmulator:
         self.identifies = self.resumes = self.limited = 0
         self._limits: list[tuple[str, re.Pattern, float]] = []
         self.people = {int(u["id"]): u for u in (BOT, ANA, BEN, EVE)}
+        self.token = "emulated-token"
+        """The bot token it accepts."""
         for name, denied in (("games", 0), ("more-games", 0), ("no-files", ATTACH), ("read-only", SEND)):
             self.add_channel(name, denied)
 
@@ -356,6 +358,8 @@ class DiscordEmulator:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         self.requests.append((request.method, path))
+        if not path.startswith(("/interactions/", "/webhooks/")) and request.headers.get("Authorization") != f"Bot {self.token}":
+            return error(401, 0, "401: Unauthorized")
         for i, (method, pattern, retry_after) in enumerate(self._limits):
             if method == request.method and pattern.fullmatch(path):
                 del self._limits[i]

@@ -35,7 +35,8 @@ def pointed_at(emulator: DiscordEmulator):
 async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG,
                   **changes) -> AsyncIterator[DraughtsBot]:
     """A bot logged in to the emulator and ready; closed at the end."""
-    bot = DraughtsBot(replace(config, **changes), store, pool, guild_ready_timeout=0.05)
+    config = replace(config, **changes)
+    bot = DraughtsBot(config, store, pool, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config.token))
     try:
         for _ in range(1000):

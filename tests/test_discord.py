@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import discord
 import pytest
 import pytest_asyncio
 
@@ -109,6 +110,24 @@ async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
         await emulator.say(BEN, games, "11-15 is what I would play")  # no game: people talking are left alone
         await asyncio.sleep(0.2)
         assert len(emulator.posts) == chatter
+
+
+async def test_a_wrong_token_is_refused_at_login(emulator, store, pool):
+    with pytest.raises(discord.LoginFailure):
+        async with running(emulator, store, pool, token="not-the-token"):
+            pass
+    assert emulator.identifies == 0
+
+
+async def test_a_typed_mistake_is_answered_in_a_reply_that_goes_away(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, games, f"{MENTION} new english level 1")
+        await emulator.wait_for(lambda m: "New game" in text_of(m))
+        mistake = await emulator.say(ANA, games, "9-18")
+        note = await emulator.wait_for(lambda m: "Legal moves" in text_of(m))
+        assert str(note["message_reference"]["message_id"]) == mistake["id"] and not note["_mentions"]["replied_user"]
+        assert bot.core.tables[str(games)].game.moves == []
 
 
 async def test_without_message_content_a_move_needs_a_mention(emulator, store, pool, caplog):
