@@ -30,12 +30,10 @@ from bot.config import Config
 from bot.core import Core
 from bot.discord_views import NO_GAME, ActionButton, MoveMenu, answer_view, game_view
 from bot.pool import SearchPool
-from bot.present import board_png, board_text
+from bot.present import board_png, board_text, replay_gif
 from bot.store import Store
 from bot.tables import Message, Reply, User
 from engine import legal_move_texts
-from renders import RenderOptions
-from renders.draughts import render_gif
 
 log = logging.getLogger(__name__)
 
@@ -301,8 +299,7 @@ class DraughtsBot(ext.AutoShardedBot):
             if pictures:
                 files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
                 if reply.replay is not None:
-                    options = RenderOptions(width=360, caption=reply.replay.variant.name.capitalize())
-                    gif = await asyncio.to_thread(render_gif, reply.replay, options)
+                    gif = await asyncio.to_thread(replay_gif, reply.replay)
                     if len(gif) <= FILE_LIMIT:
                         files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
             else:

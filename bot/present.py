@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from bot.tables import Board
-from engine import start_position, variant
-from renders import RenderOptions, render_png, text_diagram
+from engine import Game, start_position, variant
+from renders import RenderOptions, render_gif, render_png, text_diagram
+
+REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
 
 def board_png(board: Board, theme: str = "wood") -> bytes:
@@ -14,6 +16,11 @@ def board_png(board: Board, theme: str = "wood") -> bytes:
 
 def board_text(board: Board) -> str:
     return text_diagram(board.position, last_move=board.last_move, flipped=board.flipped)
+
+
+def replay_gif(game: Game) -> bytes:
+    """The whole game as an animated GIF."""
+    return render_gif(game, RenderOptions(width=REPLAY_WIDTH, caption=game.variant.name.capitalize()))
 
 
 def warm_up() -> None:
