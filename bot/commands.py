@@ -20,14 +20,14 @@ class CommandError(ValueError):
 # name -> (usage, what it does)
 HELP = {
     "new": ("new [variant] [level 1-6] [white|black|random] [time SECONDS] [rated|casual] [@user]",
-            "Start a game against me here (or challenge @user). Defaults: english, level 3, "
-            "you move first, casual."),
+            "Start a game against me here (or challenge @user). Variants: english (checkers), international, "
+            "russian, brazilian, tablut. Defaults: english, level 3, you move first, casual."),
     "challenge": ("challenge [@user] [variant] [white|black|random] [rated|casual]",
                   "Challenge someone (or anyone, without @user) to a game here; rated by default. "
                   "The challenge expires after 5 minutes."),
     "accept": ("accept", "Accept a challenge, a draw offer or a takeback request."),
     "decline": ("decline", "Decline a challenge, a draw offer or a takeback request (or withdraw your own)."),
-    "move": ("11-15, 11x18x25, c3-d4", "Type a move on its own to play it."),
+    "move": ("11-15, 11x18x25, c3-d4, e3-e6", "Type a move on its own to play it (e3-e6 in Tablut)."),
     "resign": ("resign", "Give up the game."),
     "draw": ("draw", "Offer a draw, or accept the one offered to you."),
     "takeback": ("takeback", "Ask to take your last move back (against me: a few per game)."),
@@ -45,7 +45,7 @@ HELP = {
 }
 
 ALIASES = {"checkers": "english", "english": "english", "international": "international", "10x10": "international",
-           "russian": "russian", "brazilian": "brazilian", "intl": "international"}
+           "russian": "russian", "brazilian": "brazilian", "intl": "international", "tablut": "tablut"}
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK, "random": None}
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)?)s?$")
 _MENTION = re.compile(r"^(<@!?\d+>|@\S+)$")
@@ -93,9 +93,6 @@ def parse_options(command: str, words: list[str]) -> Options:
         following = words[i + 1] if i + 1 < len(words) else None
         if word in ALIASES:
             options.variant = ALIASES[word]
-        elif word == "tablut":
-            raise CommandError("Tablut cannot be played in chat yet (its engine search comes first). "
-                               "Draughts variants: english, international, russian, brazilian.")
         elif word in COLOURS and command != "watch":
             options.colour = word
         elif word in ("rated", "casual") and command != "watch":

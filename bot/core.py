@@ -27,10 +27,8 @@ from bot.ratings import LEVEL_RATINGS, Rating, update
 from bot.store import Store
 from bot.tables import Board, Challenge, Message, Reply, Seat, Table, User
 from bot.worker import Job
-from engine import VARIANTS, Color, Game, MoveError, format_move, legal_move_texts, parse_move, to_fen, variant
-from engine.baseline import minimax_move
-from engine.pdn import game_to_pdn, score_text
-from engine.search import WIN_BOUND, History
+from engine import Color, MoveError, games
+from engine.search import WIN_BOUND
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +38,6 @@ HINT_TIME = 0.3  # seconds a hint searches
 MIN_MOVE_TIME = 0.05
 MATCH_PLY_LIMIT = 300  # a bot match this long is a draw
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
-FALLBACK_DEPTH = 2  # the in-process search used when the search processes keep dying
 TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
 SAVE_FAILED = "I could not save that, so nothing changed. Please try again in a moment."
 
@@ -81,7 +78,7 @@ class Core:
         for stored in self.store.active_games():
             if not owns(stored.guild):
                 continue
-            game = Game(variant(stored.variant), stored.start_fen)
+            game = games.new_game(stored.variant, stored.start_fen)
             try:
                 for text in stored.moves:
                     game.play_text(text)
@@ -164,7 +161,7 @@ class Core:
         v = options.variant or DEFAULT_VARIANT
         lvl = options.levels[0] if options.levels else DEFAULT_LEVEL
         budget = self._budget(options.time)
-        colour = _colour(options.colour or "first", variant(v).first)
+        colour = _colour(options.colour or "first", games.first_player(v))
         seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
         table = await self._open_table(msg, "bot", v, seats, budget, bool(options.rated))
         rated = "rated" if table.rated else "casual (hints allowed)"
@@ -216,10 +213,10 @@ class Core:
 
     async def _open_table(self, msg: Message, kind: str, variant_name: str, seats: dict[Color, Seat],
                           budget: float, rated: bool, delay: float = 0.0) -> Table:
-        game = Game(variant(variant_name))
+        game = games.new_game(variant_name)
         table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
                       rated, delay, msg.user, last_activity=self.clock())
-        table.id = self.store.create_game(msg.guild, msg.channel, variant_name, to_fen(game.start), kind,
+        table.id = self.store.create_game(msg.guild, msg.channel, variant_name, games.position_text(game.start), kind,
                                           {"white": seats[Color.WHITE].to_json(),
                                            "black": seats[Color.BLACK].to_json()}, table.settings())
         self.tables[msg.channel] = table
@@ -292,7 +289,7 @@ class Core:
         delay = 2.0 if options.delay is None else options.delay
         if not 0 <= delay <= 60:
             raise Refusal("The delay between moves must be between 0 and 60 seconds.")
-        first = variant(options.variant or DEFAULT_VARIANT).first
+        first = games.first_player(options.variant or DEFAULT_VARIANT)
         seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
         table = await self._open_table(msg, "match", options.variant or DEFAULT_VARIANT, seats,
                                        self._budget(options.time), False, delay)
@@ -330,17 +327,17 @@ class Core:
                 raise Refusal(f"Not your turn: {waiting}.")
             if table.kind == "bot" and not self.pool.has_room():
                 raise PoolBusy()
-            move = parse_move(table.game.position, msg.text)
+            move = games.parse(table.game.position, msg.text)
             before = table.game.position
-            table.game.play(move)
+            table.game.play(move)  # type: ignore[arg-type]  # games.parse gave a move of this game
             try:
-                self.store.add_move(table.id, len(table.game.moves) - 1, format_move(before, move, full=True))
+                self.store.add_move(table.id, len(table.game.moves) - 1, games.write(before, move, full=True))
             except sqlite3.Error:
                 table.game.undo()
                 raise
             table.draw_offer = table.takeback_offer = None
             table.last_activity, table.reminded = self.clock(), False
-            text = f"{msg.user.name} played {format_move(before, move)}."
+            text = f"{msg.user.name} played {games.write(before, move)}."
             if table.game.result() is None:
                 text += f" {self._whose_turn(table)}"
             await self._say(msg.channel, text, to=msg, board=self._view(table))
@@ -367,7 +364,8 @@ class Core:
             seat = table.to_move
             assert seat.level is not None
             ply = len(game.moves)
-            job = Job(game.variant.name, to_fen(game.position), History.of(game), seat.level, table.budget)
+            job = Job(game.variant.name, games.position_text(game.position), games.history(game), seat.level,
+                      table.budget)
             try:
                 answer_text, score = await self._think(table, job)
             except PoolBusy:
@@ -377,8 +375,8 @@ class Core:
                 if self.tables.get(table.channel) is not table or len(game.moves) != ply:
                     continue  # the game ended or changed while the bot was thinking
                 before = game.position
-                move = parse_move(before, answer_text)
-                game.play(move)
+                move = games.parse(before, answer_text)
+                game.play(move)  # type: ignore[arg-type]  # games.parse gave a move of this game
                 try:
                     self.store.add_move(table.id, ply, answer_text)
                 except sqlite3.Error:
@@ -405,12 +403,12 @@ class Core:
         except PoolFailed:
             log.exception("the search processes failed on game %d; falling back to a shallow search", table.id)
             position = table.game.position
-            move = minimax_move(position, FALLBACK_DEPTH, random.Random())
-            return format_move(position, move, full=True), 0
+            move = games.fallback_move(position, random.Random())
+            return games.write(position, move, full=True), 0
 
     async def _announce_bot_move(self, table: Table, seat: Seat, before, move, score: int) -> None:
         mover = seat.name if table.kind == "match" else "I"
-        text = f"{mover} played {format_move(before, move)} ({_score_words(score)})."
+        text = f"{mover} played {games.write(before, move)} ({_score_words(score)})."
         if table.game.result() is None:
             text += f" {self._whose_turn(table)}"
         to_move = table.to_move.user
@@ -507,9 +505,9 @@ class Core:
         if table.game.turn != colour:
             raise Refusal("A hint is for your own move; wait for your turn.")
         game = table.game
-        job = Job(game.variant.name, to_fen(game.position), History.of(game), 6, HINT_TIME)
+        job = Job(game.variant.name, games.position_text(game.position), games.history(game), 6, HINT_TIME)
         text, score = await self._think(table, job)
-        suggestion = format_move(game.position, parse_move(game.position, text))
+        suggestion = games.write(game.position, games.parse(game.position, text))
         await self._private(msg, f"Try {suggestion} ({_score_words(score)}).")
 
     # looking
@@ -522,7 +520,7 @@ class Core:
 
     async def _moves(self, msg: Message, words: list[str]) -> None:
         table = self._table(msg)
-        texts = legal_move_texts(table.game.position)
+        texts = games.legal_texts(table.game.position)
         await self._private(msg, f"Legal moves for {table.game.turn}: {', '.join(texts)}.")
 
     async def _board(self, msg: Message, words: list[str]) -> None:
@@ -539,7 +537,7 @@ class Core:
                 "White": table.seats[Color.WHITE].name, "Black": table.seats[Color.BLACK].name}
         if result:
             tags["Result"] = result
-        return game_to_pdn(table.game, tags)
+        return games.record(table.game, tags)
 
     async def _games(self, msg: Message, words: list[str]) -> None:
         here = [t for t in self.tables.values() if t.guild == msg.guild]
@@ -552,10 +550,10 @@ class Core:
     async def _rating(self, msg: Message, words: list[str]) -> None:
         user = msg.mentions[0] if msg.mentions else msg.user
         lines = []
-        for name in VARIANTS:
-            r, games = self.store.rating(msg.guild, name, user.id)
-            if games:
-                lines.append(f"{name}: {r} ({games} games)")
+        for name in games.NAMES:
+            r, played = self.store.rating(msg.guild, name, user.id)
+            if played:
+                lines.append(f"{name}: {r} ({played} games)")
         text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
         await self._say(msg.channel, text + ".", to=msg)
 
@@ -586,7 +584,7 @@ class Core:
                       aborted: bool = False) -> None:
         """Record the result, update ratings, and announce it (under the lock)."""
         finished = not aborted and reason != "stopped"
-        result = score_text(table.game.variant, winner) if finished else "*"
+        result = games.score_text(table.game.variant.name, winner) if finished else "*"
         pdn = self._pdn_text(table, result)
         winner_name = None if winner is None else winner.name.lower()
         changes, rating_words = self._rate(table, winner) if table.rated and finished else ([], "")

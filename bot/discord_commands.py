@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import HELP
-from engine import legal_move_texts
+from engine.games import legal_texts
 from engine.levels import level
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 VARIANTS = [app_commands.Choice(name=f"{label}", value=value) for label, value in (
     ("English draughts / checkers (8x8)", "english"), ("International (10x10)", "international"),
-    ("Russian (8x8)", "russian"), ("Brazilian (8x8)", "brazilian"))]
+    ("Russian (8x8)", "russian"), ("Brazilian (8x8)", "brazilian"), ("Tablut (9x9, Ashton rules)", "tablut"))]
 LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
 COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
@@ -56,7 +56,7 @@ async def new(interaction: discord.Interaction, variant: str | None = None, leve
                   _rated(rated))
 
 
-@group.command(name="move", description="Play a move: 11-15, 11x18x25, c3-d4.")
+@group.command(name="move", description="Play a move: 11-15, 11x18x25, c3-d4 (e3-e6 in Tablut).")
 @app_commands.describe(move="Your move; start typing to see the legal ones")
 async def move(interaction: discord.Interaction, move: str) -> None:
     await run(interaction, move)
@@ -69,7 +69,7 @@ async def move_autocomplete(interaction: discord.Interaction, current: str) -> l
     if table is None:
         return []
     typed = current.strip().lower()
-    texts = [t for t in legal_move_texts(table.game.position) if t.lower().startswith(typed)]
+    texts = [t for t in legal_texts(table.game.position) if t.lower().startswith(typed)]
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 
 

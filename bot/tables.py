@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from engine import Color, Game, Move, Position
+from engine import Color
+from engine.games import AnyGame, AnyMove, AnyPosition
 from engine.levels import level
 
 
@@ -43,9 +44,9 @@ class Board:
     """A position to show: the front end draws it as an image or as text."""
 
     game: int
-    position: Position
-    last_move: Move | None = None
-    before: Position | None = None
+    position: AnyPosition
+    last_move: AnyMove | None = None
+    before: AnyPosition | None = None
     """The position before ``last_move``, to show what it captured."""
     flipped: bool = False
     """Drawn from Black's side."""
@@ -66,7 +67,7 @@ class Reply:
     """People to notify (a reminder, a challenge)."""
     pdn: str | None = None
     """The game's PDN (with the final message, and for `pdn`)."""
-    replay: Game | None = None
+    replay: AnyGame | None = None
     """The finished game, with the final message: a front end can show it as an animation."""
     asks: bool = False
     """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
@@ -109,7 +110,7 @@ class Table:
     channel: str
     channel_name: str
     kind: str
-    game: Game
+    game: AnyGame
     seats: dict[Color, Seat]
     budget: float
     """The bot's seconds per move."""

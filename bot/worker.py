@@ -1,7 +1,7 @@
 """What runs inside a search process: one ``Searcher`` per variant, kept for the life of the process.
 
-Jobs and answers are small picklable values: a position as FEN with the draw
-history, and the move as its full path text.
+Jobs and answers are small picklable values: a position as text (FEN, or
+Tablut's position string) with the draw history, and the move as its full text.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import os
 import random
 from dataclasses import dataclass
 
-from engine import format_move, parse_fen, variant
+from engine import games
 from engine.levels import choose_move, level
 from engine.search import History, Searcher
 
@@ -50,20 +50,21 @@ def start(tt_mb: int) -> None:
     global _tt_mb
     _tt_mb = tt_mb
     searcher("english").warm_up()
+    searcher(games.TABLUT).warm_up()
 
 
 def searcher(name: str) -> Searcher:
     if name not in _searchers:
-        _searchers[name] = Searcher(variant(name), tt_mb=_tt_mb)
+        _searchers[name] = games.searcher(name, _tt_mb)
     return _searchers[name]
 
 
 def think(job: Job) -> Answer:
     """Search the job's position at its level within its budget."""
-    position = parse_fen(variant(job.variant), job.fen)
+    position = games.read_position(job.variant, job.fen)
     rng = random.Random(job.seed)
-    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)
-    return Answer(format_move(position, result.move, full=True), result.score, result.depth, result.nodes,
+    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)  # type: ignore[arg-type]
+    return Answer(games.write(position, result.move, full=True), result.score, result.depth, result.nodes,
                   result.time, os.getpid())
 
 

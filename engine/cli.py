@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, help="default 5800 for white, 5801 for black")
     p.add_argument("--name", default="draughts-bot", help="the player's name sent to the server")
     p.add_argument("--ms", type=int, default=60000, help="milliseconds per move the server allows; default 60000")
+    p.add_argument("--level", type=int, default=6, choices=range(1, 7), help="1 (random) to 6 (full search); default 6")
 
     args = parser.parse_args(argv)
     if args.command == "tablut-client":
@@ -89,12 +90,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _tablut_client(args: argparse.Namespace) -> int:
-    from engine.tablut_client import ProtocolError, run
+    from engine.tablut_client import ProtocolError, random_chooser, run, search_chooser
     from engine.variants import Color
 
     colour = Color.WHITE if args.color == "white" else Color.BLACK
     try:
-        print(run(colour, args.host, args.port, args.name, args.ms))
+        choose = random_chooser() if args.level == 1 else search_chooser(args.level)
+        print(run(colour, args.host, args.port, args.name, args.ms, choose))
     except (OSError, EOFError, ProtocolError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

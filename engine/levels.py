@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 
 from engine.position import Position
-from engine.search import History, Limits, Searcher, SearchResult, random_move
+from engine.search import History, Limits, Searcher, SearchResult
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def choose_move(searcher: Searcher, position: Position, lvl: Level, budget: floa
     """
     rng = rng or random.Random()
     if lvl.depth == 0:
-        move = random_move(position, rng)
+        move = rng.choice(searcher.legal_moves(position))
         return SearchResult(move, 0, 0, (move,), 0, 0.0)
     if lvl.depth is None:
         if reproducible:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.fen import to_fen
 from engine.game import Game
 from engine.notation import format_move
@@ -27,7 +29,7 @@ def score_text(v: Variant, winner: Color | None) -> str:
     return f"{win}-0" if winner == Color.WHITE else f"0-{win}"
 
 
-def move_label(game: Game, ply: int) -> str:
+def move_label(game, ply: int) -> str:
     """The number before the move of ``ply`` (0-based): '12.' for the first player's move, '12...' for the other's."""
     first = game.variant.first
     offset = 0 if game.start.turn == first else 1
@@ -43,14 +45,24 @@ def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
     if game.start != start_position(game.variant):
         all_tags["FEN"] = to_fen(game.start)
     all_tags.setdefault("Result", result_text(game))
-    lines = [f'[{name} "{value}"]' for name, value in all_tags.items()]
+    return tagged(all_tags, movetext(game, lambda ply: format_move(game.positions[ply], game.moves[ply])))
+
+
+def movetext(game, write: Callable[[int], str]) -> list[str]:
+    """The words of a game's moves: numbers ('12.', and '12...' when a game starts with the second player)
+    and each move as ``write(ply)`` gives it."""
     words = []
-    for i, (position, move) in enumerate(zip(game.positions, game.moves)):
-        label = move_label(game, i)
-        if i == 0 or not label.endswith("..."):
+    for ply in range(len(game.moves)):
+        label = move_label(game, ply)
+        if ply == 0 or not label.endswith("..."):
             words.append(label)
-        words.append(format_move(position, move))
-    words.append(all_tags["Result"])
+        words.append(write(ply))
+    return words
+
+
+def tagged(tags: dict[str, str], words: list[str]) -> str:
+    """A record: the tags, a blank line, the words and the result (``tags['Result']``) in lines of 79."""
+    words = words + [tags["Result"]]
     body, line = [], ""
     for word in words:
         if line and len(line) + 1 + len(word) > 79:
@@ -59,4 +71,4 @@ def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
         else:
             line = f"{line} {word}" if line else word
     body.append(line)
-    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+    return "\n".join(f'[{name} "{value}"]' for name, value in tags.items()) + "\n\n" + "\n".join(body) + "\n"

@@ -19,7 +19,6 @@ iteration's move is played, or a better root move found by the unfinished one.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +106,7 @@ class History:
 
 
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
+SQUARES = 81  # the most squares of a board the search plays on (Tablut's)
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ class _Tables:
     def of_size(cls, tt_mb: float) -> _Tables:
         entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
         return cls(np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.uint64),
-                   np.zeros((2, 64, 64), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
+                   np.zeros((2, SQUARES, SQUARES), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
 
     def clear(self) -> None:
         for table in (self.tt_key, self.tt_data, self.history, self.killers):
@@ -147,10 +147,18 @@ class Searcher:
     beta (0: off), ``extend`` spends no depth on a node with a single legal move.
     """
 
+    GAME = sk.GAME_DRAUGHTS
+    """The game, for the compiled search."""
+    STATE_COLS = 3
+    """Columns of a position's row in the compiled search (draughts: white, black, kings)."""
+
     def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
                  lmr: float = 1.2, futility: int = 60, extend: bool = False):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
+        self._setup(tt_mb, lmr, futility, extend)
+
+    def _setup(self, tt_mb: float, lmr: float, futility: int, extend: bool) -> None:
         self.lmr = lmr
         self.futility = futility
         self.extend = extend
@@ -159,7 +167,7 @@ class Searcher:
         self._scratch: _Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
         n = sk.MAX_PLY + 2
-        self._st = np.zeros((n, 3), dtype=np.uint64)
+        self._st = np.zeros((n, self.STATE_COLS), dtype=np.uint64)
         self._out = np.zeros((sk.MOVES_CAPACITY, kernel.MOVE_COLS), dtype=np.uint64)
         self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
         self._work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
@@ -180,10 +188,36 @@ class Searcher:
 
     def warm_up(self) -> None:
         """Load the compiled code and the clock poll now, so that the first real move pays nothing."""
+        self.search(self.start_position(), Limits(nodes=5000, depth=6))
+        self.clear()
+
+    # The game, as the search sees it. A game other than draughts (Tablut) overrides these.
+
+    def start_position(self) -> Position:
         from engine.rules import start_position
 
-        self.search(start_position(self.variant), Limits(nodes=5000, depth=6))
-        self.clear()
+        return start_position(self.variant)
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        return legal_moves(position)
+
+    def _check(self, position: Position) -> None:
+        if position.variant != self.variant:
+            raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
+
+    def _load(self, position: Position) -> int:
+        """Put ``position`` in the compiled search's root row and its rules in the controls; its key."""
+        me, opp = ((position.white, position.black) if position.turn == Color.WHITE
+                   else (position.black, position.white))
+        self._st[0] = (me, opp, position.kings)
+        self._ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
+        self._ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
+        return key(position)
+
+    def _tables(self) -> tuple:
+        """Rules, Zobrist table and evaluation data, as the compiled search takes them."""
+        ev = self.evaluator
+        return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to return now."""
@@ -204,11 +238,10 @@ class Searcher:
         settings (reproducible), and what the main tables learnt is kept.
         """
         t0 = time.perf_counter()
-        if position.variant != self.variant:
-            raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
+        self._check(position)
         if limits.time is not None and limits.time <= 0:
             raise ValueError("the time for a move must be more than 0 seconds")
-        moves = legal_moves(position)
+        moves = self.legal_moves(position)
         if not moves:
             raise ValueError("the side to move has no legal move: the game is over")
         tables = self._main
@@ -228,7 +261,6 @@ class Searcher:
     def _run(self, position: Position, limits: Limits, history: History, t0: float,
              on_iteration: Callable[[SearchResult], None] | None, moves: list[Move], tables: _Tables,
              noise: int, seed: int) -> SearchResult:
-        ev = self.evaluator
         ctl = self._ctl
         ctl[:] = 0  # the stop flag too: a stop asked before this search began is for an earlier one
         if tables is self._main:
@@ -238,15 +270,10 @@ class Searcher:
         h0 = len(keys_hist)
         keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
         keys[:h0] = keys_hist
-        keys[h0] = key(position)
+        keys[h0] = self._load(position)
         self._rev[0, sk.R_REVERSIBLE] = history.reversible
         self._rev[0, sk.R_ENDING] = history.ending
-        me, opp = ((position.white, position.black) if position.turn == Color.WHITE
-                   else (position.black, position.white))
-        self._st[0] = (me, opp, position.kings)
         ctl[sk.C_HIST_LEN] = h0
-        ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
-        ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
         ctl[sk.C_NOISE] = noise
         ctl[sk.C_NOISE_SEED] = seed & 0x7FFFFFFFFFFFFFFF
         ctl[sk.C_LMR] = 1 if self.lmr else 0
@@ -257,6 +284,7 @@ class Searcher:
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        rules, zobrist, weights, geometry, cones, coords = self._tables()
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
@@ -266,10 +294,10 @@ class Searcher:
             alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < WIN_BOUND else (-sk.INF, sk.INF)
             while True:
                 value = sk.search_iteration(
-                    sk.GAME_DRAUGHTS, self._st, int(position.turn), depth, alpha, beta, self.variant.rules,
+                    self.GAME, self._st, int(position.turn), depth, alpha, beta, rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
-                    tables.killers, tables.history, tables.tt_key, tables.tt_data, ZOBRIST, ev.weights, ev.geometry,
-                    ev.cones, ev.coords, self._lmr_table, ctl, self._clock)
+                    tables.killers, tables.history, tables.tt_key, tables.tt_data, zobrist, weights, geometry,
+                    cones, coords, self._lmr_table, ctl, self._clock)
                 if ctl[sk.C_ABORTED]:
                     break
                 if value <= alpha and alpha > -sk.INF:
@@ -325,11 +353,3 @@ def allocate(time_left: float, moves_left: int | None = None, increment: float =
     nor less than 10 ms."""
     share = time_left / max(1, moves_left or 30) + increment
     return max(0.01, min(share, time_left / 2 + increment))
-
-
-def random_move(position: Position, rng: random.Random) -> Move:
-    """A uniformly random legal move (difficulty level 1)."""
-    moves = legal_moves(position)
-    if not moves:
-        raise ValueError("the side to move has no legal move: the game is over")
-    return rng.choice(moves)

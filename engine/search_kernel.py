@@ -13,11 +13,13 @@ loop keeps array arguments out of a hot call chain. Each ply has a frame row
 to ``ENTER``; returning means popping to the parent and resuming at the step
 its ``F_STATE`` names.
 
-Game interface. The search sees a game only through four operations on
+Game interface. The search sees a game only through a few operations on
 plain arrays: generate moves into rows of ``out`` (``_generate``), make a
-move (``_make``), update the Zobrist key (``_key_after``) and evaluate
-(``_evaluate``). Each dispatches on ``game``; another game (Tablut) plugs in
-by adding its branch there and a state layout in ``st`` rows. Functions
+move (``_make``), update the Zobrist key (``_key_after``), tell a reversible
+move (``_reversible``), evaluate (``_evaluate``) and name a move's squares
+(``_square``, 0-127). Each dispatches on ``game``: draughts (``engine.kernel``,
+bitboard rows) or Tablut (``engine.tablut_kernel``, a row of 81 cells; it has
+no quiescence moves, as its captures are not compulsory). Functions
 passed as arguments or captured in closures would be neater, but numba then
 recompiles on every start (measured: no cache hits), which a chat bot's
 workers and the command line cannot afford.
@@ -36,6 +38,7 @@ from numba.core.errors import NumbaWarning
 
 
 from engine import kernel
+from engine import tablut_kernel as tk
 from engine.evaluation import evaluate, popcount
 
 # The clock poll holds the GIL for a moment; the rest of the search runs without it.
@@ -52,6 +55,7 @@ WIN_BOUND = WIN - MAX_PLY  # |score| above this is a forced win or loss
 DRAW = 0
 
 GAME_DRAUGHTS = 0
+GAME_TABLUT = 1
 
 # --- transposition table entry (two uint64 arrays: key, data) ---------------
 BOUND_UPPER = 1
@@ -132,6 +136,8 @@ def reduction_table(divisor: float) -> np.ndarray:
 def _generate(game, st, p, side, rules, mode, out, start, work, paths, plen):
     if game == GAME_DRAUGHTS:
         return kernel.generate(st[p, 0], st[p, 1], st[p, 2], side, rules, mode, out, start, work, paths, plen)
+    if mode == kernel.MODE_LEGAL:
+        return tk.generate(st, p, side, out, start)
     return start
 
 
@@ -143,14 +149,16 @@ def _make(game, st, p, out, i):
         st[p + 1, 0] = opp
         st[p + 1, 1] = me
         st[p + 1, 2] = kings
+    else:
+        tk.make(st, p, out, i)
 
 
 @njit(cache=True)
 def _key_after(game, key, st, p, side, out, i, zob):
     """Zobrist key after move ``i`` of ``side`` from ``st[p]`` (the kernel's ``zobrist`` layout)."""
-    key ^= zob[4, 0]
     if game != GAME_DRAUGHTS:
-        return key
+        return tk.key_after(key, st, p, out, i, zob)
+    key ^= zob[4, 0]
     frm = out[i, 0]
     to = out[i, 1]
     kings = st[p, 2]
@@ -169,10 +177,10 @@ def _key_after(game, key, st, p, side, out, i, zob):
 
 @njit(cache=True, inline="always")
 def _reversible(game, st, p, out, i):
-    """The move can be undone: a king's move that takes nothing (draughts)."""
+    """The move can be undone: a king's move that takes nothing (draughts), any move that takes nothing (Tablut)."""
     if game == GAME_DRAUGHTS:
         return out[i, 2] == U0 and (st[p, 2] & out[i, 0]) != U0
-    return False
+    return out[i, 2] == U0
 
 
 @njit(cache=True)
@@ -183,6 +191,8 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords):
             score = evaluate(st[p, 0], st[p, 1], st[p, 2], side, w, geo, cones, coords)
         else:
             score = evaluate(st[p, 1], st[p, 0], st[p, 2], side, w, geo, cones, coords)
+    else:
+        score = tk.evaluate(st, p, side, w)
     noise = ctl[C_NOISE]
     if noise > 0:
         h = (key ^ np.uint64(ctl[C_NOISE_SEED])) * np.uint64(0x9E3779B97F4A7C15)
@@ -221,7 +231,24 @@ def _child(frames, p, alpha, beta, pv, depth, start):
 
 @njit(cache=True, inline="always")
 def _move_hash(out, i):
-    return ((out[i, 2] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)) & np.uint64(0xFFFF)
+    return ((out[i, 2] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(50)) & np.uint64(0x3FFF)
+
+
+@njit(cache=True, inline="always")
+def _square(game, v):
+    """A move's from or to square as a number 0-127 (draughts rows hold one-bit masks)."""
+    if game == GAME_DRAUGHTS:
+        return kernel.bit_index(v)
+    return np.int64(v)
+
+
+@njit(cache=True, inline="always")
+def _capture_order(game, st, p, out, i):
+    """How early to try a capture: more (and kings) first."""
+    cap = out[i, 2]
+    if game == GAME_DRAUGHTS:
+        return _O_CAPTURE + popcount(cap) * 1000 + popcount(cap & st[p, 2]) * 100 + np.int64(out[i, 3]) * 10
+    return _O_CAPTURE + (1 + np.int64(cap > np.uint64(0xFF)) + np.int64(cap > np.uint64(0xFFFF))) * 1000
 
 
 @njit(cache=True)
@@ -245,17 +272,17 @@ def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to,
         old = tt_data[e]
         if (old >> np.uint64(60)) & U1:
             has_move = True
-            frm = np.int64((old >> np.uint64(32)) & np.uint64(0x3F))
-            to = np.int64((old >> np.uint64(38)) & np.uint64(0x3F))
-            chash = (old >> np.uint64(44)) & np.uint64(0xFFFF)
+            frm = np.int64((old >> np.uint64(32)) & np.uint64(0x7F))
+            to = np.int64((old >> np.uint64(39)) & np.uint64(0x7F))
+            chash = (old >> np.uint64(46)) & np.uint64(0x3FFF)
     data = np.uint64(score + _SCORE_OFF) & np.uint64(0xFFFF)
     data |= np.uint64(depth & 0xFF) << np.uint64(16)
     data |= np.uint64(bound) << np.uint64(24)
     data |= np.uint64(gen & 0x3F) << np.uint64(26)
     if has_move:
         data |= np.uint64(frm) << np.uint64(32)
-        data |= np.uint64(to) << np.uint64(38)
-        data |= chash << np.uint64(44)
+        data |= np.uint64(to) << np.uint64(39)
+        data |= chash << np.uint64(46)
         data |= U1 << np.uint64(60)
     tt_key[e] = key
     tt_data[e] = data
@@ -372,9 +399,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     elif t_score < -WIN_BOUND:
                         t_score += p
                     if (data >> np.uint64(60)) & U1:
-                        tt_from = np.int64((data >> np.uint64(32)) & np.uint64(0x3F))
-                        tt_to = np.int64((data >> np.uint64(38)) & np.uint64(0x3F))
-                        tt_hash = (data >> np.uint64(44)) & np.uint64(0xFFFF)
+                        tt_from = np.int64((data >> np.uint64(32)) & np.uint64(0x7F))
+                        tt_to = np.int64((data >> np.uint64(39)) & np.uint64(0x7F))
+                        tt_hash = (data >> np.uint64(46)) & np.uint64(0x3FFF)
                     if p > 0 and frames[p, F_PV] == 0 and t_depth >= d:
                         if (t_bound == BOUND_EXACT or (t_bound == BOUND_LOWER and t_score >= b)
                                 or (t_bound == BOUND_UPPER and t_score <= a)):
@@ -404,11 +431,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 frm = out[i, 0]
                 to = out[i, 1]
                 cap = out[i, 2]
-                if (tt_from >= 0 and kernel.bit_index(frm) == tt_from and kernel.bit_index(to) == tt_to
+                if (tt_from >= 0 and _square(game, frm) == tt_from and _square(game, to) == tt_to
                         and _move_hash(out, i) == tt_hash):
                     order[i] = _O_TT
                 elif cap != U0:
-                    order[i] = _O_CAPTURE + popcount(cap) * 1000 + popcount(cap & st[p, 2]) * 100 + np.int64(out[i, 3]) * 10
+                    order[i] = _capture_order(game, st, p, out, i)
                 elif out[i, 3] != U0:
                     order[i] = _O_CROWN
                 elif frm == k0 and to == k0t:
@@ -416,7 +443,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 elif frm == k1 and to == k1t:
                     order[i] = _O_KILLER
                 else:
-                    order[i] = history[side, kernel.bit_index(frm), kernel.bit_index(to)]
+                    order[i] = history[side, _square(game, frm), _square(game, to)]
             frames[p, F_ALPHA] = a
             frames[p, F_BETA] = b
             frames[p, F_END] = end
@@ -452,8 +479,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     ti = np.int64(0)
                     mh = U0
                     if has:
-                        fi = kernel.bit_index(out[br, 0])
-                        ti = kernel.bit_index(out[br, 1])
+                        fi = _square(game, out[br, 0])
+                        ti = _square(game, out[br, 1])
                         mh = _move_hash(out, br)
                     _tt_store(tt_key, tt_data, keys[h0 + p], s, d, bound, gen, has, fi, ti, mh)
                 ret = best
@@ -560,8 +587,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                             killers[p, 1, 1] = killers[p, 0, 1]
                             killers[p, 0, 0] = out[i, 0]
                             killers[p, 0, 1] = out[i, 1]
-                        fi = kernel.bit_index(out[i, 0])
-                        ti = kernel.bit_index(out[i, 1])
+                        fi = _square(game, out[i, 0])
+                        ti = _square(game, out[i, 1])
                         hv = history[side, fi, ti] + d * d
                         if hv > _HISTORY_MAX:
                             hv = _HISTORY_MAX

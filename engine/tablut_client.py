@@ -9,8 +9,9 @@ row 0 is row 1 of the board, column 0 is column a, cells are "EMPTY",
 "BLACK", "WHITEWIN", "BLACKWIN" or "DRAW". On its turn the player answers
 ``{"from": "e3", "to": "f3", "turn": "WHITE"}``.
 
-The player chooses moves with a ``Chooser``: today level 1 (a random legal
-move); the engine's search plugs in here when Tablut joins it.
+The player chooses moves with a ``Chooser``: by default the engine's search at
+level 6 (``search_chooser``), which sees repetitions through the positions the
+server has sent since the last capture; ``random_chooser`` is level 1.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ PORTS = {Color.WHITE: 5800, Color.BLACK: 5801}
 ENDINGS = ("WHITEWIN", "BLACKWIN", "DRAW")
 MAX_MESSAGE = 1 << 20  # a state is about 1 KB; anything far larger is not this protocol
 
-Chooser = Callable[[TablutPosition, float], TablutMove]
+Chooser = Callable[[TablutPosition, float, tuple[TablutPosition, ...]], TablutMove]
+"""(position, seconds, the game's earlier positions as received) -> the move."""
 
 
 class Stream(Protocol):
@@ -94,20 +96,49 @@ def position_of(state: object) -> tuple[TablutPosition, str]:
 def random_chooser(seed: int | None = None) -> Chooser:
     """Level 1: a random legal move."""
     rng = random.Random(seed)
-    return lambda position, seconds: rng.choice(legal_moves(position))
+    return lambda position, seconds, earlier: rng.choice(legal_moves(position))
+
+
+def search_chooser(level_number: int = 6, tt_mb: int = 64) -> Chooser:
+    """The engine's search at a level (6: full strength), within the seconds it is given."""
+    from engine.levels import choose_move, level
+    from engine.search import History
+    from engine.tablut_search import TablutSearcher, key
+
+    searcher = TablutSearcher(tt_mb=tt_mb)
+    searcher.warm_up()
+
+    def choose(position: TablutPosition, seconds: float, earlier: tuple[TablutPosition, ...]) -> TablutMove:
+        since: list[TablutPosition] = []  # the positions since the last capture, for repetitions
+        pieces = _pieces(position)
+        for before in reversed(earlier):
+            if _pieces(before) != pieces:
+                break
+            since.insert(0, before)
+        history = History(tuple(key(p) for p in since), len(since))
+        return choose_move(searcher, position, level(level_number), seconds, history).move  # type: ignore[arg-type,return-value]
+
+    return choose
+
+
+def _pieces(position: TablutPosition) -> int:
+    return position.white.bit_count() + position.black.bit_count() + (position.king >= 0)
 
 
 def play(stream: Stream, colour: Color, name: str, seconds: float, choose: Chooser) -> str:
     """Play one game over an open connection; the final turn word (WHITEWIN, BLACKWIN or DRAW)."""
     send(stream, name)
     word = "WHITE" if colour == Color.WHITE else "BLACK"
+    seen: list[TablutPosition] = []
     while True:
         position, turn = position_of(receive(stream))
         if turn in ENDINGS:
             return turn
+        earlier = tuple(seen)
+        seen.append(position)
         if turn != word or not legal_moves(position):
             continue  # the other side's turn, or a finished game whose result comes next
-        move = choose(position, seconds)
+        move = choose(position, seconds, earlier)
         send(stream, {"from": square_name(move.start), "to": square_name(move.end), "turn": word})
 
 
@@ -117,4 +148,4 @@ def run(colour: Color, host: str, port: int | None, name: str, ms: int, choose: 
     with socket.create_connection((host, port or PORTS[colour]), timeout=timeout) as sock:
         with sock.makefile("rwb") as stream:
             seconds = max(0.05, ms / 1000 * 0.8)
-            return play(stream, colour, name, seconds, choose or random_chooser())
+            return play(stream, colour, name, seconds, choose or search_chooser())

@@ -130,6 +130,11 @@ def render_gif(game: Game, options: RenderOptions = RenderOptions(width=GIF_WIDT
         said = f"{move_label(game, ply)} {format_move(before, move)}"
         caption = f"{options.caption} · {said}" if options.caption else said
         frames.append(_indexed(after, replace(options, caption=caption), last_move=move, before=before))
+    return animate(frames, frame_ms, last_frame_ms)
+
+
+def animate(frames: list[Image.Image], frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS) -> bytes:
+    """Palette frames as an animated GIF that loops, pausing on the last frame."""
     buf = io.BytesIO()
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,

@@ -96,7 +96,7 @@ async def test_resign_draw_and_takeback_between_people(chat):
 
 async def test_takebacks_and_hints_against_the_bot(pool):
     chat = Chat(Store(":memory:"), pool, config(takebacks=1))
-    await chat.say(ANA, "new brazilian level 2")
+    await chat.say(ANA, "new brazilian level 6")
     table = chat.table()
     no_move = await chat.say(ANA, "takeback")
     assert "no move to take back" in no_move[0].text
@@ -111,7 +111,7 @@ async def test_takebacks_and_hints_against_the_bot(pool):
     await chat.core.settle()
     refused = await chat.say(ANA, "takeback")
     assert "used all 1 takebacks" in refused[0].text and len(table.game.moves) == 2
-    declined = await chat.say(ANA, "draw")  # level 2 at move 2 sees no reason to agree
+    declined = await chat.say(ANA, "draw")  # level 6 at move 2 sees no reason to agree (a noisy level might)
     assert "decline" in declined[0].text and "c1" in chat.core.tables
 
 
@@ -172,3 +172,22 @@ async def test_reading_commands_moves_board_pdn_games_help(chat):
     assert helped[0].private and "takeback" in helped[0].text
     full = (await chat.say(BEN, "help"))[0].text
     assert all(f"`{word}" in full for word in ("watch", "leaderboard", "resign", "new", "challenge", "stop"))
+
+
+async def test_a_tablut_game_against_the_bot(chat):
+    await chat.say(ANA, "new tablut level 6 black time 0.05")
+    assert "Tablut: Bot (level 6, master) (White) vs ana (Black)" in chat.replies[-1].text
+    table = chat.table()
+    await chat.core.settle()
+    assert table.game.moves and "I played" in chat.replies[-1].text  # White (the bot) opened
+    wrong = await chat.say(ANA, "e5-e6")
+    assert wrong[0].private and "no Black piece on e5" in wrong[0].text and "Legal moves:" in wrong[0].text
+    moves = await chat.say(ANA, "moves")
+    assert "d1-" in moves[0].text or "a4-" in moves[0].text
+    while "c1" in chat.core.tables:
+        await chat.play_any(ANA)
+        await chat.core.settle()
+    final = chat.replies[-1]
+    assert "wins: the king" in final.text or "Draw" in final.text or "no legal move" in final.text
+    assert final.pdn and '[Game "Tablut (Ashton rules)"]' in final.pdn and final.replay is table.game
+    assert chat.store.active_games() == []

@@ -173,7 +173,7 @@ async def test_limits_refuse_with_a_reason(pool):
 @pytest.mark.parametrize("text, expected", [
     ("new checkers level 9", "1 (beginner) to 6"), ("new chess", "don't understand"), ("new english time 99", "between"),
     ("watch english 1 2 3", "too many levels"), ("new english level x", "takes a number"),
-    ("challenge level 3", "between people"), ("frobnicate", "don't know"), ("new tablut", "cannot be played in chat yet"),
+    ("challenge level 3", "between people"), ("frobnicate", "don't know"), ("new chess", "understand"),
 ])
 async def test_bad_commands_are_explained(pool, text, expected):
     chat = Chat(Store(":memory:"), pool)

@@ -366,3 +366,22 @@ async def test_a_shard_restores_only_its_servers_games(emulator, store, pool):
     async with running(emulator, store, pool, shard_count=2, shard_ids="0") as bot:
         assert set(bot.core.tables) == {"10"}
         assert [s.shard for s in emulator.sessions.values()] == [[0, 2]]
+
+
+async def test_tablut_on_discord_with_the_paged_menu_and_a_replay(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        start = await emulator.answer(await emulator.slash(ANA, games, "new", variant="tablut", level=1, time=0.05,
+                                                           colour="white"))
+        assert "Tablut: Ana (White)" in text_of(start) and has_file(start, ".png")
+        options = menu(start)["options"]
+        assert len(options) == 25 and options[-1]["value"] == "page:1"  # White has more than 25 moves
+        table = bot.core.tables[str(games)]
+        played = await emulator.answer(await emulator.choose(ANA, start, "e3-c3"))
+        assert "Ana played e3-c3" in text_of(played)
+        await bot_to_answer(bot)
+        assert len(table.game.moves) == 2
+        resigned = await emulator.answer(await emulator.press(ANA, await latest_board(emulator, games), "Resign"))
+        assert "Black" in text_of(resigned) and "Ana resigned" in text_of(resigned)
+        assert resigned["_files"][next(n for n in resigned["_files"] if n.endswith(".gif"))].startswith(b"GIF8")
+        assert b'[Game "Tablut (Ashton rules)"]' in next(v for n, v in resigned["_files"].items() if n.endswith(".pdn"))

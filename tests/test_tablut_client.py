@@ -72,10 +72,11 @@ class FakeServer:
 @pytest.mark.parametrize("colour", [Color.WHITE, Color.BLACK])
 def test_the_client_plays_a_whole_game_on_the_competition_protocol(colour):
     server = FakeServer(colour)
-    outcome = run(colour, "127.0.0.1", server.port, "our-bot", 1000, timeout=30)
+    outcome = run(colour, "127.0.0.1", server.port, "our-bot", 100, timeout=30)
     server.thread.join(10)
     assert server.errors == [] and server.name == "our-bot"
-    assert len(server.client_moves) >= 5 and outcome == server.final
+    assert server.client_moves and outcome == server.final
+    assert outcome == ("WHITEWIN" if colour == Color.WHITE else "BLACKWIN")  # the search beats random moves
 
 
 def test_the_command_line_client_connects_and_prints_the_result():
