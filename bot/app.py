@@ -15,6 +15,7 @@ from bot.core import Core
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.terminal import Terminal, chat
+from engine import games
 
 
 @contextlib.asynccontextmanager
@@ -24,7 +25,8 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
     pool = SearchPool(config.workers, config.queue_limit, config.tt_mb)
     try:
         print(f"Starting {config.workers} search process{'es' if config.workers > 1 else ''} ...", file=sys.stderr)
-        await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(present.warm_up))
+        await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(present.warm_up),
+                             asyncio.to_thread(games.warm_up))
         # What start-up made (modules, numba, caches) lives as long as the process: keep the collector off it,
         # or each full collection walks it all and stalls the event loop for 25-110 ms (measured).
         gc.freeze()

@@ -106,7 +106,6 @@ class History:
 
 
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
-SQUARES = 81  # the most squares of a board the search plays on (Tablut's)
 
 
 @dataclass(frozen=True)
@@ -119,10 +118,10 @@ class _Tables:
     killers: np.ndarray
 
     @classmethod
-    def of_size(cls, tt_mb: float) -> _Tables:
+    def of_size(cls, tt_mb: float, squares: int) -> _Tables:
         entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
         return cls(np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.uint64),
-                   np.zeros((2, SQUARES, SQUARES), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
+                   np.zeros((2, squares, squares), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
 
     def clear(self) -> None:
         for table in (self.tt_key, self.tt_data, self.history, self.killers):
@@ -151,6 +150,8 @@ class Searcher:
     """The game, for the compiled search."""
     STATE_COLS = 3
     """Columns of a position's row in the compiled search (draughts: white, black, kings)."""
+    SQUARES = 64
+    """Square numbers a move's from and to take (the history table's size): bit indexes on draughts boards."""
 
     def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
                  lmr: float = 1.2, futility: int = 60, extend: bool = False):
@@ -163,7 +164,7 @@ class Searcher:
         self.futility = futility
         self.extend = extend
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
-        self._main = _Tables.of_size(tt_mb)
+        self._main = _Tables.of_size(tt_mb, self.SQUARES)
         self._scratch: _Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
         n = sk.MAX_PLY + 2
@@ -247,7 +248,7 @@ class Searcher:
         tables = self._main
         if fresh:
             if self._scratch is None:
-                self._scratch = _Tables.of_size(FRESH_TT_MB)
+                self._scratch = _Tables.of_size(FRESH_TT_MB, self.SQUARES)
             tables = self._scratch
             tables.clear()
         if len(moves) == 1 and (limits.time is not None or limits.depth is None):

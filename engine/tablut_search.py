@@ -49,6 +49,7 @@ class TablutSearcher(Searcher):
 
     GAME = sk.GAME_TABLUT
     STATE_COLS = tk.STATE_COLS
+    SQUARES = tk.CELLS
 
     def __init__(self, tt_mb: float = 16, weights: np.ndarray | None = None, lmr: float = 1.2,
                  futility: int = 0, extend: bool = False):

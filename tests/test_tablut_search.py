@@ -1,5 +1,6 @@
 """Tablut through the engine's search: it sees wins, keeps its budget and its keys, and beats random play."""
 
+import math
 import random
 import time
 
@@ -17,6 +18,7 @@ _searcher: list[TablutSearcher] = []
 def searcher() -> TablutSearcher:
     if not _searcher:
         _searcher.append(TablutSearcher(tt_mb=8))
+        _searcher[0].warm_up()  # loads the compiled search, as the bot's workers do when they start
     s = _searcher[0]
     s.clear()
     return s
@@ -54,16 +56,30 @@ def test_black_blocks_a_single_open_line():
 
 
 def test_a_search_keeps_its_time_budget_and_plays_legal_moves():
-    p = start_position()
-    for budget in (0.05, 0.3):
+    """40 positions of random games, budgets from 10 ms to 300 ms: a legal move, a legal line, within budget + 50 ms."""
+    rng = random.Random(11)
+    s = searcher()
+    for _ in range(40):
+        game = TablutGame()
+        for _ in range(rng.randrange(0, 40)):
+            if game.result() is not None:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if game.result() is not None:
+            continue
+        p = game.position
+        budget = math.exp(rng.uniform(math.log(0.01), math.log(0.3)))
         t0 = time.perf_counter()
-        result = searcher().search(p, Limits(time=budget))
-        assert time.perf_counter() - t0 < budget + 0.1
-        assert result.move in legal_moves(p) and result.depth >= 2
+        result = s.search(p, Limits(time=budget), tablut_history(game))
+        elapsed = time.perf_counter() - t0
+        assert elapsed <= budget + 0.05, f"{elapsed:.3f} s for a budget of {budget:.3f} s"
+        assert result.move in legal_moves(p)
         pos = p
         for move in result.pv:  # the principal variation is a legal line
             assert move in legal_moves(pos)
             pos = make(pos, move)
+    full = s.search(start_position(), Limits(time=0.3))
+    assert full.depth >= 4
 
 
 def test_the_keys_the_search_updates_move_by_move_equal_keys_computed_afresh():
