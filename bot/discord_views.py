@@ -107,12 +107,3 @@ def answer_view(game: int) -> discord.ui.View:
     for action in ("accept", "decline"):
         view.add_item(ActionButton(action, game))
     return view
-
-
-def disabled(view_of: discord.Message) -> discord.ui.View:
-    """The view of a message with every item greyed out."""
-    view = discord.ui.View.from_message(view_of, timeout=None)
-    for item in view.children:
-        if hasattr(item, "disabled"):
-            item.disabled = True  # type: ignore[attr-defined]
-    return view
