@@ -385,3 +385,19 @@ async def test_tablut_on_discord_with_the_paged_menu_and_a_replay(emulator, stor
         assert "Black" in text_of(resigned) and "Ana resigned" in text_of(resigned)
         assert resigned["_files"][next(n for n in resigned["_files"] if n.endswith(".gif"))].startswith(b"GIF8")
         assert b'[Game "Tablut (Ashton rules)"]' in next(v for n, v in resigned["_files"].items() if n.endswith(".pdn"))
+
+
+async def test_a_double_click_on_the_menu_plays_one_move(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        board = await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
+        first, second = (o["value"] for o in menu(board)["options"][:2])
+        clicks = await asyncio.gather(emulator.choose(ANA, board, first), emulator.choose(ANA, board, second))
+        answers = [await emulator.answer(c) for c in clicks]
+        played = [a for a in answers if not a["flags"] & EPHEMERAL]
+        refused = [a for a in answers if a["flags"] & EPHEMERAL]
+        assert len(played) == 1 and len(refused) == 1, [text_of(a) for a in answers]
+        assert "out of date" in text_of(refused[0]) or "Not your turn" in text_of(refused[0])
+        await bot_to_answer(bot)
+        assert len(bot.core.tables[str(games)].game.moves) == 2
+        assert len(store.active_games()[0].moves) == 2
