@@ -49,7 +49,7 @@ def play(job: tuple[str, Color, float, int, int]) -> tuple[str, Color, float, in
     searcher.clear()
     while game.result() is None and len(game.moves) < max_plies:
         if game.turn == colour:
-            move = choose_move(searcher, game.position, level(6), budget, tablut_history(game)).move
+            move = choose_move(searcher, game.position, level(6), budget, tablut_history(game.positions)).move
         elif opponent == "level1":
             move = rng.choice(game.legal_moves())
         else:

@@ -153,7 +153,7 @@ class DraughtsBot(ext.AutoShardedBot):
             return
         mentions = tuple(_user(m) for m in _in_order(message) if m.id != self.user.id)
         msg = Message(_guild(message.guild), channel, user, text, mentions, _name(message.channel), origin=message)
-        async with self._thread_for(msg, message.channel, message.author) as msg:
+        async with _Thread(self, msg, message.channel, message.author) as msg:
             await self.core.handle(msg)
 
     def _addressed(self, message: discord.Message) -> str | None:
@@ -172,7 +172,7 @@ class DraughtsBot(ext.AutoShardedBot):
             await answerer.send(True, content=self._cannot_write(interaction.channel))
             return
         msg = self._message(interaction, text, answerer, tuple(_user(m) for m in mentions))
-        async with self._thread_for(msg, interaction.channel, interaction.user) as msg:
+        async with _Thread(self, msg, interaction.channel, interaction.user) as msg:
             await self._answer(msg, answerer)
 
     async def pressed(self, interaction: discord.Interaction, game: int, ply: int | None, text: str) -> None:
@@ -226,11 +226,6 @@ class DraughtsBot(ext.AutoShardedBot):
         if not answerer.answered:  # the answer went to a thread of its own
             where = f"<#{msg.channel}>" if msg.channel != str(answerer.interaction.channel_id) else "this channel"
             await answerer.send(True, content=f"Done: see {where}.")
-
-    # threads
-
-    def _thread_for(self, msg: Message, channel: object, member: discord.abc.User) -> _Thread:
-        return _Thread(self, msg, channel, member)
 
     # ways out
 

@@ -75,7 +75,7 @@ def history(game: AnyGame) -> History:
     if isinstance(game, TablutGame):
         from engine.tablut_search import tablut_history
 
-        return tablut_history(game)
+        return tablut_history(game.positions)
     return History.of(game)
 
 

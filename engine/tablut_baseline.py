@@ -18,24 +18,12 @@ from __future__ import annotations
 
 import random
 
+from engine import tablut_kernel
 from engine.tablut import (CAMP, DIRECTIONS, ESCAPES, NO_KING, THRONE, TablutMove, TablutPosition, _step,
-                           legal_moves, make)
+                           legal_moves, make, state)
 from engine.variants import Color
 
 BIG = 10_000
-
-
-def _open_lines(position: TablutPosition) -> int:
-    occupied = position.occupied
-    lines = 0
-    for dr, dc in DIRECTIONS:
-        sq = _step(position.king, dr, dc)
-        while sq >= 0 and not occupied >> sq & 1 and CAMP[sq] < 0 and sq != THRONE:
-            if sq in ESCAPES:
-                lines += 1
-                break
-            sq = _step(sq, dr, dc)
-    return lines
 
 
 def seed_evaluation(position: TablutPosition, side: Color) -> float:
@@ -45,7 +33,7 @@ def seed_evaluation(position: TablutPosition, side: Color) -> float:
     if position.king in ESCAPES:
         return BIG if side == Color.WHITE else -BIG
     white = 20 * position.white.bit_count() - 10 * position.black.bit_count()
-    lines = _open_lines(position)
+    lines = tablut_kernel.open_lines(state(position), 0, position.king)
     king = position.king
     near = [_step(king, dr, dc) for dr, dc in DIRECTIONS]
     if king == THRONE:

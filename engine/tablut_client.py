@@ -102,27 +102,16 @@ def random_chooser(seed: int | None = None) -> Chooser:
 def search_chooser(level_number: int = 6, tt_mb: int = 64) -> Chooser:
     """The engine's search at a level (6: full strength), within the seconds it is given."""
     from engine.levels import choose_move, level
-    from engine.search import History
-    from engine.tablut_search import TablutSearcher, key
+    from engine.tablut_search import TablutSearcher, tablut_history
 
     searcher = TablutSearcher(tt_mb=tt_mb)
     searcher.warm_up()
 
     def choose(position: TablutPosition, seconds: float, earlier: tuple[TablutPosition, ...]) -> TablutMove:
-        since: list[TablutPosition] = []  # the positions since the last capture, for repetitions
-        pieces = _pieces(position)
-        for before in reversed(earlier):
-            if _pieces(before) != pieces:
-                break
-            since.insert(0, before)
-        history = History(tuple(key(p) for p in since), len(since))
+        history = tablut_history(earlier + (position,))
         return choose_move(searcher, position, level(level_number), seconds, history).move  # type: ignore[arg-type,return-value]
 
     return choose
-
-
-def _pieces(position: TablutPosition) -> int:
-    return position.white.bit_count() + position.black.bit_count() + (position.king >= 0)
 
 
 def play(stream: Stream, colour: Color, name: str, seconds: float, choose: Chooser) -> str:

@@ -204,7 +204,7 @@ def zobrist(st, p, side, zob):
 
 
 @njit(cache=True)
-def _routes(st, p, sq):
+def open_lines(st, p, sq):
     """Straight lines from ``sq`` over empty squares to an escape square."""
     n = 0
     for d in range(4):
@@ -227,7 +227,7 @@ def evaluate(st, p, side, w):
         score = DECISIVE
     else:
         score = w[W_WHITE] * np.int64(st[p, WHITE_COUNT]) - w[W_BLACK] * np.int64(st[p, BLACK_COUNT])
-        routes = _routes(st, p, king)
+        routes = open_lines(st, p, king)
         if routes > 0 and side == SIDE_WHITE:
             score = DECISIVE - 100  # the king walks out now
         elif routes > 1:
@@ -241,7 +241,7 @@ def evaluate(st, p, side, w):
                 t = NEIGHBOUR[king, d]
                 while t >= 0 and st[p, t] == EMPTY and CAMP[t] < 0 and t != THRONE:
                     mobility += 1
-                    free += _routes(st, p, t)
+                    free += open_lines(st, p, t)
                     t = NEIGHBOUR[t, d]
             score += w[W_FREE] * free + w[W_KING_MOBILITY] * mobility
         # the king hemmed in: Black soldiers (and camps) next to it

@@ -16,6 +16,8 @@ soldiers on the eight squares that shut the corners off; and the move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from engine import search_kernel as sk
@@ -23,7 +25,7 @@ from engine import tablut_kernel as tk
 from engine.evaluation import Evaluator
 from engine.search import History, Searcher
 from engine.variants import variant
-from engine.tablut import NO_KING, TablutGame, TablutMove, TablutPosition, legal_moves, make, start_position, state
+from engine.tablut import NO_KING, TablutMove, TablutPosition, legal_moves, make, start_position, state
 
 NO_LIMIT = 1 << 40  # Tablut has no move-count draw, only repetition
 
@@ -33,15 +35,20 @@ def key(position: TablutPosition) -> int:
     return int(tk.zobrist(state(position), 0, int(position.turn), tk.ZOBRIST))
 
 
-def tablut_history(game: TablutGame) -> History:
-    """What the search needs to see repetitions: the keys since the last capture."""
-    back = 0
-    for before, move in zip(reversed(game.positions[:-1]), reversed(game.moves)):
-        if move.captures:
+def tablut_history(positions: Sequence[TablutPosition]) -> History:
+    """What the search needs to see repetitions in a game (its positions so far, the one to search last): the
+    keys since the last capture (found by the piece count, which only a capture changes)."""
+    pieces = _pieces(positions[-1])
+    since: list[TablutPosition] = []
+    for before in reversed(positions[:-1]):
+        if _pieces(before) != pieces:
             break
-        back += 1
-    earlier = game.positions[len(game.positions) - 1 - back:-1]
-    return History(tuple(key(p) for p in earlier), back)
+        since.append(before)
+    return History(tuple(key(p) for p in reversed(since)), len(since))
+
+
+def _pieces(position: TablutPosition) -> int:
+    return position.white.bit_count() + position.black.bit_count() + (position.king != NO_KING)
 
 
 class TablutSearcher(Searcher):

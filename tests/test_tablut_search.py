@@ -70,7 +70,7 @@ def test_a_search_keeps_its_time_budget_and_plays_legal_moves():
         p = game.position
         budget = math.exp(rng.uniform(math.log(0.01), math.log(0.3)))
         t0 = time.perf_counter()
-        result = s.search(p, Limits(time=budget), tablut_history(game))
+        result = s.search(p, Limits(time=budget), tablut_history(game.positions))
         elapsed = time.perf_counter() - t0
         assert elapsed <= budget + 0.05, f"{elapsed:.3f} s for a budget of {budget:.3f} s"
         assert result.move in legal_moves(p)
@@ -105,7 +105,7 @@ def test_the_history_holds_the_positions_since_the_last_capture():
     game = TablutGame()
     for text in ("e3-c3", "e2-e3", "c3-c4"):
         game.play_text(text)
-    history = tablut_history(game)
+    history = tablut_history(game.positions)
     assert history.reversible == 3 and history.keys == tuple(key(p) for p in game.positions[:-1])
 
 
@@ -116,7 +116,7 @@ def test_level_6_beats_random_moves():
         s = searcher()
         while game.result() is None and len(game.moves) < 200:
             if game.turn == colour:
-                move = choose_move(s, game.position, level(6), 0.05, tablut_history(game)).move
+                move = choose_move(s, game.position, level(6), 0.05, tablut_history(game.positions)).move
             else:
                 move = choose_move(s, game.position, level(1), 0.05, rng=rng).move
             game.play(move)
