@@ -8,9 +8,9 @@ rest.
 
 Ways out: a reply about an interaction answers it (privately where the core
 says private); other replies are channel messages. A board is a PNG in an
-embed with the buttons under it, or a text diagram where the bot may not
-attach files. The last message of a game carries its PDN and a replay GIF and
-greys out the buttons of its last board. A private answer to a typed message
+embed with the buttons under it (taken off the game's board before), or a
+text diagram where the bot may not attach files. The last message of a game
+carries its PDN and a replay GIF and greys out the buttons of its last board. A private answer to a typed message
 is a reply in the channel that deletes itself after a minute. Where the bot
 may not write, it tells the person in a direct message.
 """
@@ -96,6 +96,7 @@ class DraughtsBot(ext.AutoShardedBot):
         self.last_board: dict[str, tuple[int, int]] = {}  # channel -> (game id, message id) of its latest board
         self.clock: asyncio.Task | None = None
         self.closing = False
+        self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
 
     # life cycle
 
@@ -123,6 +124,7 @@ class DraughtsBot(ext.AutoShardedBot):
         if self.clock is not None:
             self.clock.cancel()
         await self.core.close()
+        await asyncio.gather(*self.edits, return_exceptions=True)
         await super().close()
 
     def owns(self, guild: str) -> bool:
@@ -252,30 +254,31 @@ class DraughtsBot(ext.AutoShardedBot):
         channel = self.get_channel(int(reply.channel)) or self.get_partial_messageable(int(reply.channel))
         permissions = answerer.interaction.app_permissions if answerer else self._permissions(channel)
         pictures = permissions is None or permissions.attach_files
+        view = self._view(reply)
         try:
-            sent = await self._post(reply, answerer, channel, pictures, permissions)
+            sent = await self._post(reply, answerer, channel, pictures, permissions, view)
         except discord.Forbidden:
             if not pictures:
                 raise
             log.info("channel %s refused a file; sending the text board", reply.channel)
             try:
-                sent = await self._post(reply, answerer, channel, False, permissions)
+                sent = await self._post(reply, answerer, channel, False, permissions, view)
             except discord.Forbidden:
                 person = origin.author if isinstance(origin, discord.Message) else None
                 if person is None:
                     raise
                 await self._direct(person, self._cannot_write(channel))
                 return
-        await self._keep_track(reply, sent)
+        await self._keep_track(reply, sent, view is not None)
 
     async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
-                    permissions: discord.Permissions | None) -> discord.Message | None:
-        kw = await self._compose(reply, pictures, permissions is None or permissions.embed_links)
+                    permissions: discord.Permissions | None, view: discord.ui.View | None) -> discord.Message | None:
+        kw = await self._compose(reply, pictures, permissions is None or permissions.embed_links, view)
         if answerer is not None:
             return await answerer.send(False, **kw)
         return await channel.send(**kw)
 
-    async def _compose(self, reply: Reply, pictures: bool, embeds: bool) -> dict:
+    async def _compose(self, reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
         """The message for a public reply: text, mentions, the board (picture or text), files and buttons."""
         text, files, embed = reply.text, [], None
         board = reply.board
@@ -307,7 +310,6 @@ class DraughtsBot(ext.AutoShardedBot):
             kw["embed"] = embed
         if files:
             kw["files"] = files
-        view = self._view(reply)
         if view is not None:
             kw["view"] = view
         return kw
@@ -329,15 +331,27 @@ class DraughtsBot(ext.AutoShardedBot):
         moves = [] if table.to_move.is_bot or table.game.result() else list(legal_texts(table.game.position))
         return game_view(table.id, len(table.game.moves), moves)
 
-    async def _keep_track(self, reply: Reply, sent: discord.Message | None) -> None:
-        """Remember each game's latest board; at a game's end, grey out that board's buttons."""
-        if reply.board is not None and sent is not None:
+    async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
+        """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
+        the background, so the game goes on). At the game's end its last board's buttons are greyed out."""
+        if reply.board is not None and sent is not None and controls:
+            before = self.last_board.get(reply.channel)
             self.last_board[reply.channel] = (reply.board.game, sent.id)
+            if before is not None and before[1] != sent.id:
+                task = asyncio.create_task(self._edit_view(reply.channel, before[1], None))
+                self.edits.add(task)
+                task.add_done_callback(self.edits.discard)
         if reply.replay is not None and reply.channel in self.last_board:
             game, message_id = self.last_board.pop(reply.channel)
             if reply.channel not in self.core.tables:
-                message = self.get_partial_messageable(int(reply.channel)).get_partial_message(message_id)
-                await message.edit(view=game_view(game, 0, [], disabled=True))
+                await self._edit_view(reply.channel, message_id, game_view(game, 0, [], disabled=True))
+
+    async def _edit_view(self, channel: str, message_id: int, view: discord.ui.View | None) -> None:
+        message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)
+        try:
+            await message.edit(view=view)
+        except discord.HTTPException:
+            log.info("could not change the buttons of message %s", message_id)
 
     async def _note(self, message: discord.Message, text: str) -> None:
         """A private answer to a typed message: a reply that deletes itself, or a direct message."""

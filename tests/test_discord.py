@@ -7,6 +7,7 @@ menus in the emulator; the tests read what the bot posted there.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 
 import discord
@@ -104,8 +105,9 @@ async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
         assert final["_files"]["game-1.gif"].startswith(b"GIF8")
         bot_moves = [m for m in emulator.posted(games) if "I played" in text_of(m)]
         assert bot_moves and all("evaluation" in text_of(m) for m in bot_moves)
-        last_board = [m for m in emulator.posted(games) if has_file(m, ".png")][-1]
+        *earlier, last_board = [m for m in emulator.posted(games) if has_file(m, ".png")]
         await until(lambda: all(c["disabled"] for c in components(last_board)))  # buttons greyed out at the end
+        assert all(components(m) == [] for m in earlier)  # only the latest board ever had live controls
         chatter = len(emulator.posts)
         await emulator.say(BEN, games, "11-15 is what I would play")  # no game: people talking are left alone
         await asyncio.sleep(0.2)
@@ -228,10 +230,12 @@ async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator
             assert refused["flags"] & EPHEMERAL and text_of(refused) == "You are not in this game."
         table = bot.core.tables[str(games)]
         assert table.game.moves == [] and table.draw_offer is None
-        # an old board's menu is refused once the game has moved on
+        # once the game moves on, the old board loses its controls; a client still showing them is refused
+        shown = copy.deepcopy(board)
         await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][0]["value"]))
         await bot_to_answer(bot)
-        stale = await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][1]["value"]))
+        await until(lambda: components(board) == [])
+        stale = await emulator.answer(await emulator.choose(ANA, shown, menu(shown)["options"][1]["value"]))
         assert stale["flags"] & EPHEMERAL and "out of date" in text_of(stale)
 
 
