@@ -215,6 +215,8 @@ async def test_a_bot_match_watched_to_the_end(emulator, store, pool):
         assert "wins" in text_of(final) or "Draw" in text_of(final)
         played = [m for m in emulator.posted(games) if "played" in text_of(m)]
         assert played and all(has_file(m, ".png") for m in played)
+        await asyncio.sleep(0.2)
+        assert all(components(m) == [] for m in played)  # nothing to press in a match, even at its end
         assert str(games) not in bot.core.tables
 
 
