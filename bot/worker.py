@@ -50,7 +50,9 @@ def start(tt_mb: int) -> None:
     global _tt_mb
     _tt_mb = tt_mb
     searcher("english").warm_up()
-    searcher(games.TABLUT).warm_up()
+    # Tablut's compiled code too, with a small throwaway search: its real one (and its table) is made for the
+    # process's first Tablut game, not for every process at start.
+    games.searcher(games.TABLUT, 1).warm_up()
 
 
 def searcher(name: str) -> Searcher:

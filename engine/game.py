@@ -8,6 +8,7 @@ is a pop.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from engine.errors import IllegalMoveError
 from engine.fen import parse_fen, to_fen
@@ -37,7 +38,69 @@ class Result:
         return f"{self.winner} wins: {self.reason}"
 
 
-class Game:
+P = TypeVar("P")
+M = TypeVar("M")
+
+
+class GameRecord(Generic[P, M]):
+    """What every game's record does alike: the current position, moves typed as text, no move after the
+    end, takebacks. A game (draughts' ``Game``, ``engine.tablut.TablutGame``) keeps ``positions`` and
+    ``moves``, decides ``result`` and ``play``, and says how it reads a move and writes a position."""
+
+    positions: list[P]
+    moves: list[M]
+    _legal: list[M] | None
+    """The current position's legal moves, once generated."""
+
+    @property
+    def position(self) -> P:
+        return self.positions[-1]
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn  # type: ignore[attr-defined]
+
+    def play(self, move: M) -> P:
+        raise NotImplementedError
+
+    def result(self) -> object:
+        raise NotImplementedError
+
+    def _read(self, text: str) -> M:
+        """The legal move ``text`` names in the current position (a MoveError if none)."""
+        raise NotImplementedError
+
+    def _written(self) -> str:
+        """The current position as text (FEN, or Tablut's position string)."""
+        raise NotImplementedError
+
+    def _per_position(self) -> tuple[list, ...]:
+        """The lists that hold one entry per position (``positions`` first); a takeback shortens them all."""
+        return (self.positions,)
+
+    def play_text(self, text: str) -> M:
+        """Read a move as a player typed it and play it; notation errors change nothing."""
+        self._refuse_if_over(text)
+        move = self._read(text)
+        self.play(move)
+        return move
+
+    def _refuse_if_over(self, text: str) -> None:
+        over = self.result()
+        if over is not None:
+            raise IllegalMoveError(f"the game is over ({over})", text, self._written())
+
+    def undo(self) -> M:
+        """Take the last move back."""
+        if not self.moves:
+            raise IllegalMoveError("there is no move to take back", "", self._written())
+        for history in self._per_position():
+            history.pop()
+        self._legal = None
+        return self.moves.pop()
+
+
+class Game(GameRecord[Position, Move]):
     """A game in progress or finished, from any start position."""
 
     def __init__(self, variant: Variant, fen: str | None = None):
@@ -49,14 +112,6 @@ class Game:
         self._king_plies: list[int] = [0]  # plies of king moves without a capture, up to each position
         self._endgame: list[tuple[int, int]] = [(_endgame_limit(self.start), 0)]  # (limit, plies in that ending)
         self._legal: list[Move] | None = None
-
-    @property
-    def position(self) -> Position:
-        return self.positions[-1]
-
-    @property
-    def turn(self) -> Color:
-        return self.position.turn
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
@@ -88,26 +143,14 @@ class Game:
         self._legal = None
         return after
 
-    def play_text(self, text: str) -> Move:
-        """Read a move as a player typed it and play it; notation errors change nothing."""
-        self._refuse_if_over(text)
-        move = parse_move(self.position, text)
-        self.play(move)
-        return move
+    def _read(self, text: str) -> Move:
+        return parse_move(self.position, text)
 
-    def _refuse_if_over(self, text: str) -> None:
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, to_fen(self.position))
+    def _written(self) -> str:
+        return to_fen(self.position)
 
-    def undo(self) -> Move:
-        """Take the last move back."""
-        if not self.moves:
-            raise IllegalMoveError("there is no move to take back", "", to_fen(self.position))
-        for history in (self.positions, self._keys, self._king_plies, self._endgame):
-            history.pop()
-        self._legal = None
-        return self.moves.pop()
+    def _per_position(self) -> tuple[list, ...]:
+        return (self.positions, self._keys, self._king_plies, self._endgame)
 
     @property
     def reversible_plies(self) -> int:

@@ -35,7 +35,7 @@ def new_game(name: str, start: str | None = None) -> AnyGame:
     """A game of ``name`` from its start (or from the position ``start``)."""
     if name == TABLUT:
         return TablutGame(start)
-    return Game(variant(name), start) if start else Game(variant(name))
+    return Game(variant(name), start)
 
 
 def first_player(name: str) -> Color:

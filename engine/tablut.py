@@ -36,6 +36,7 @@ import numpy as np
 
 from engine import tablut_kernel
 from engine.errors import FenError, IllegalMoveError, InvalidMoveError
+from engine.game import GameRecord
 from engine.variants import Color
 
 SIZE = 9
@@ -298,25 +299,17 @@ class TablutKind:
 TABLUT = TablutKind()
 
 
-class TablutGame:
+class TablutGame(GameRecord[TablutPosition, TablutMove]):
     """A Tablut game record: positions since the start, the moves, and the result."""
 
     variant = TABLUT
 
     def __init__(self, start: str | None = None):
         self.start = from_string(start) if start else start_position()
-        self.positions = [self.start]
+        self.positions: list[TablutPosition] = [self.start]
         self.moves: list[TablutMove] = []
         self._since_capture = [0]  # plies since the last capture, up to each position
         self._legal: list[TablutMove] | None = None  # the current position's moves, once generated
-
-    @property
-    def position(self) -> TablutPosition:
-        return self.positions[-1]
-
-    @property
-    def turn(self) -> Color:
-        return self.position.turn
 
     def _moves_here(self) -> list[TablutMove]:
         if self._legal is None:
@@ -339,24 +332,14 @@ class TablutGame:
         self._legal = None
         return after
 
-    def play_text(self, text: str) -> TablutMove:
-        self._refuse_if_over(text)
-        move = parse_move(self.position, text)
-        self.play(move)
-        return move
+    def _read(self, text: str) -> TablutMove:
+        return parse_move(self.position, text)
 
-    def _refuse_if_over(self, text: str) -> None:
-        over = self.result()
-        if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, to_string(self.position))
+    def _written(self) -> str:
+        return to_string(self.position)
 
-    def undo(self) -> TablutMove:
-        if not self.moves:
-            raise IllegalMoveError("there is no move to take back", "", to_string(self.position))
-        self.positions.pop()
-        self._since_capture.pop()
-        self._legal = None
-        return self.moves.pop()
+    def _per_position(self) -> tuple[list, ...]:
+        return (self.positions, self._since_capture)
 
     def result(self) -> TablutResult | None:
         p = self.position
