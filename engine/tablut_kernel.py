@@ -31,17 +31,21 @@ SIDE_BLACK = 1
 DECISIVE = 15000  # an evaluation of a won position (below the search's mate scores)
 
 _CAMP_SQUARES = (("a4", "a5", "a6", "b5"), ("i4", "i5", "i6", "h5"), ("d1", "e1", "f1", "e2"), ("d9", "e9", "f9", "e8"))
+_CAMP_CENTRES = ("a5", "i5", "e1", "e9")
 
 
 def _sq(name: str) -> int:
     return (int(name[1]) - 1) * SIZE + "abcdefghi".index(name[0])
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     camp = np.full(CELLS, -1, dtype=np.int64)
     for i, names in enumerate(_CAMP_SQUARES):
         for name in names:
             camp[_sq(name)] = i
+    anvil = np.zeros(CELLS, dtype=np.int64)
+    for sq in range(CELLS):
+        anvil[sq] = camp[sq] >= 0 and _sq_name(sq) not in _CAMP_CENTRES
     escape = np.zeros(CELLS, dtype=np.int64)
     nb = np.full((CELLS, 4), -1, dtype=np.int64)
     for sq in range(CELLS):
@@ -51,11 +55,17 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for d, (dr, dc) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):  # as engine.tablut.DIRECTIONS
             if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
                 nb[sq, d] = (r + dr) * SIZE + c + dc
-    return camp, escape, nb
+    return camp, anvil, escape, nb
 
 
-CAMP, ESCAPE, NEIGHBOUR = _tables()
-"""The camp (0-3) of each square or -1; 1 on escape squares; the square one step in each of 4 directions or -1."""
+def _sq_name(sq: int) -> str:
+    return f"{'abcdefghi'[sq % SIZE]}{sq // SIZE + 1}"
+
+
+CAMP, WHITE_ANVIL, ESCAPE, NEIGHBOUR = _tables()
+"""The camp (0-3) of each square or -1; 1 on the camp squares White captures against (all but the four
+centres: the referee's ``checkCaptureWhite``); 1 on escape squares; the square one step in each of 4
+directions or -1."""
 GUARDS = np.array([_sq(n) for n in ("b3", "c2", "g2", "h3", "b7", "c8", "g8", "h7")], dtype=np.int64)
 """The squares from which Black's soldiers shut the corners off from the king."""
 ZOBRIST = np.random.default_rng(0x7AB1_07).integers(0, 2**64, size=(5, CELLS), dtype=np.uint64, endpoint=False)
@@ -82,9 +92,6 @@ def captures(st, p, frm, to):
     piece = st[p, frm]
     packed = np.uint64(0)
     shift = np.uint64(0)
-    king = np.int64(st[p, KING_SQ])
-    if piece == KING:
-        king = to
     for d in range(4):
         near = NEIGHBOUR[to, d]
         if near < 0:
@@ -95,11 +102,11 @@ def captures(st, p, frm, to):
         if piece != BLACK:
             if c == BLACK and far >= 0:
                 f = _after(st, p, far, frm, to, piece)
-                taken = f == WHITE or f == KING or far == THRONE or CAMP[far] >= 0
+                taken = f == WHITE or f == KING or far == THRONE or WHITE_ANVIL[far] == 1
         elif c == WHITE:
             if far >= 0:
                 f = _after(st, p, far, frm, to, piece)
-                taken = f == BLACK or (far == THRONE and king != THRONE) or CAMP[far] >= 0
+                taken = f == BLACK or far == THRONE or CAMP[far] >= 0
         elif c == KING:
             if near == THRONE or NEIGHBOUR[THRONE, 0] == near or NEIGHBOUR[THRONE, 1] == near \
                     or NEIGHBOUR[THRONE, 2] == near or NEIGHBOUR[THRONE, 3] == near:

@@ -96,13 +96,34 @@ def test_camps_are_anvils_for_both_sides():
     assert pieces(r)["c4"] == "B"  # b4 beyond is neither a camp nor a piece
 
 
-def test_the_throne_is_an_anvil_when_empty():
+def test_the_throne_is_an_anvil_for_black_even_under_the_king():
     q = play(position(white=["e4"], black=["e2"], king="g7", turn=Color.BLACK), "e2-e3")
     assert "e4" not in pieces(q)  # between e3 and the empty throne
     r = play(position(white=["e4"], black=["e2"], king="e5", turn=Color.BLACK), "e2-e3")
-    assert pieces(r)["e4"] == "W"  # the king on the throne is White's own piece
+    assert "e4" not in pieces(r)  # the referee takes it against the throne with the king on it too
     s = play(position(white=["c3"], black=["d5"], king="g7"), "c3-c5")
     assert "d5" not in pieces(s)  # a Black piece between c5 and the throne
+
+
+def test_the_referee_takes_a_white_soldier_against_the_occupied_throne():
+    # The competition referee's own position: e1-e3 removes e4, next to the king on the throne.
+    p = from_string("3BBB3/4B4/1W7/B3W3B/BBWWKWWBB/B3W3B/9/B8/3BBB3 B")
+    after = play(p, "e1-e3")
+    assert "e4" not in pieces(after) and pieces(after)["e5"] == "K"
+
+
+@pytest.mark.parametrize("move, spared", [("e3-a3", "a4"), ("c5-c9", "d9"), ("g5-g1", "f1"), ("e7-i7", "i6"),
+                                          ("e7-a7", "a6")])
+def test_a_camp_centre_is_no_anvil_for_white(move, spared):
+    # From the start, each of these moves sandwiches a Black soldier against a camp's centre (a5, e1, e9, i5):
+    # the referee takes nothing, so neither do we.
+    after = play(start_position(), move)
+    assert pieces(after)[spared] == "B" and bin(after.black).count("1") == 16
+
+
+def test_the_other_camp_squares_are_anvils_for_white():
+    after = play(position(white=["c2"], black=["b6"], king="g7"), "c2-c6")
+    assert "b6" not in pieces(after)  # between c6 and a6, a camp square that is not a centre
 
 
 def test_the_king_on_the_throne_needs_four_black_pieces():

@@ -103,7 +103,7 @@ def test_the_keys_the_search_updates_move_by_move_equal_keys_computed_afresh():
 
 def test_the_history_holds_the_positions_since_the_last_capture():
     game = TablutGame()
-    for text in ("e3-c3", "e2-e3", "c3-c4"):
+    for text in ("e3-c3", "e2-d2", "c3-c4"):  # no captures
         game.play_text(text)
     history = tablut_history(game.positions)
     assert history.reversible == 3 and history.keys == tuple(key(p) for p in game.positions[:-1])
