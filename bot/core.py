@@ -144,6 +144,13 @@ class Core:
             log.exception("unexpected error on %r", msg.text[:80])
             await self._private(msg, "Something went wrong on my side; it is logged. Type `board` to see the game.")
 
+    def reads_as_move(self, channel: str, user: User, text: str) -> bool:
+        """Whether ``text`` is a move (legal or not) by a player of the game in ``channel``. A front end that sees
+        every message hands the core these and leaves other chatter alone."""
+        table = self.tables.get(channel)
+        return (table is not None and table.colour_of(user) is not None
+                and games.reads_as_move(table.game.variant.name, text))
+
     async def _private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
 

@@ -45,7 +45,6 @@ TEXT_LIMIT = 2000  # Discord's limit on a message's text
 FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
 DIRECT = "direct"  # the "server" of games in direct messages
-_MOVE = re.compile(r"^\s*[a-j]?\d{1,2}(\s*[-x:]\s*[a-j]?\d{1,2})+\s*$", re.IGNORECASE)
 
 
 class Answerer:
@@ -144,9 +143,7 @@ class DraughtsBot(ext.AutoShardedBot):
         channel = str(message.channel.id)
         user = _user(message.author)
         if text is None:  # not for the bot, unless it is a player's move in a game here
-            table = self.core.tables.get(channel)
-            if (not self.config.message_content or table is None or table.colour_of(user) is None
-                    or not _MOVE.match(message.content)):
+            if not self.config.message_content or not self.core.reads_as_move(channel, user, message.content):
                 return
             text = message.content.strip()
         permissions = self._permissions(message.channel)

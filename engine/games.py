@@ -15,7 +15,7 @@ from engine import tablut
 from engine.baseline import minimax_move
 from engine.fen import parse_fen, to_fen
 from engine.game import Game
-from engine.notation import format_move, legal_move_texts, parse_move
+from engine.notation import format_move, is_move_text, legal_move_texts, parse_move
 from engine.pdn import game_to_pdn, movetext, tagged
 from engine.pdn import score_text as draughts_score
 from engine.position import Move, Position
@@ -54,6 +54,11 @@ def read_position(name: str, text: str) -> AnyPosition:
 def parse(position: AnyPosition, text: str) -> AnyMove:
     """The legal move ``text`` names; a MoveError (with the legal moves) if none."""
     return tablut.parse_move(position, text) if isinstance(position, TablutPosition) else parse_move(position, text)
+
+
+def reads_as_move(name: str, text: str) -> bool:
+    """Whether ``text`` is a move of the game ``name`` written alone (legal or not), as ``parse`` reads moves."""
+    return tablut.is_move_text(text) if name == TABLUT else is_move_text(text)
 
 
 def write(position: AnyPosition, move: AnyMove, full: bool = False) -> str:

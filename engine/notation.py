@@ -26,6 +26,7 @@ _SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
 _SEPARATOR = r"(?:\s*[-x:×]\s*|\s+)"
 _MOVE_TEXT = re.compile(rf"(?<![a-z0-9]){_SQUARE}(?:{_SEPARATOR}{_SQUARE})+(?![a-z0-9])", re.IGNORECASE)
 _SQUARE_TEXT = re.compile(_SQUARE, re.IGNORECASE)
+_ANNOTATION = re.compile(r"[!?]+$")  # "11-15!": a player's comment on their own move
 
 
 def example_move(v: Variant) -> str:
@@ -54,6 +55,13 @@ def _write(position: Position, move: Move, legal: list[Move], full: bool, coordi
     if move.path and (full or any(m != move and (m.start, m.end) == squares for m in legal)):
         squares = move.path
     return sep.join(v.square_name(sq, coords) for sq in squares)
+
+
+def is_move_text(text: str) -> bool:
+    """Whether ``text`` is a move written alone (``11-15``, ``11 15``, ``11×18``, ``c3:e5``, ``11-15!``), not
+    words that happen to hold numbers: what a player types in a game's channel without addressing the bot.
+    Whether the move is legal is ``parse_move``'s question."""
+    return _MOVE_TEXT.fullmatch(_ANNOTATION.sub("", text.strip()).strip()) is not None
 
 
 def parse_move(position: Position, text: str) -> Move:

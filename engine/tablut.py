@@ -188,6 +188,11 @@ def format_move(move: TablutMove) -> str:
     return str(move)
 
 
+def is_move_text(text: str) -> bool:
+    """Whether ``text`` is a move written alone (``e3-e6``, ``e3e6``, ``E3 E6``, ``e3-e6!``), not other words."""
+    return _MOVE_TEXT.fullmatch(text.strip().rstrip("!?").strip()) is not None
+
+
 def parse_move(position: TablutPosition, text: str) -> TablutMove:
     """The legal move ``text`` names (``e3-e6``, ``e3e6``, ``E3 E6``, inside other text)."""
     legal = legal_moves(position)

@@ -114,6 +114,28 @@ async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
         assert len(emulator.posts) == chatter
 
 
+async def test_a_move_typed_alone_is_read_in_every_form_the_engine_reads(emulator, store, pool):
+    games, tablut = emulator.channel("games"), emulator.channel("more-games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        await emulator.wait_for(lambda m: "New game" in text_of(m))
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, "11 15")  # squares apart, as the README says a move may be typed
+        await emulator.wait_for(lambda m: "Ana played 11-15" in text_of(m), since)
+        await bot_to_answer(bot)
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, "1×10")  # a move, though not a legal one: answered, not ignored
+        await emulator.wait_for(lambda m: "Legal moves" in text_of(m), since)
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, "gg, 2 more games after this?")  # chatter with numbers is left alone
+        await asyncio.sleep(0.3)
+        assert emulator.posted(since=since) == [] and len(bot.core.tables[str(games)].game.moves) == 2
+        await emulator.say(ANA, tablut, f"{MENTION} new tablut white level 1 time 0.05")
+        await emulator.wait_for(lambda m: "Tablut" in text_of(m), since)
+        await emulator.say(ANA, tablut, "e3c3")
+        await emulator.wait_for(lambda m: "Ana played e3-c3" in text_of(m), since)
+
+
 async def test_a_wrong_token_is_refused_at_login(emulator, store, pool):
     with pytest.raises(discord.LoginFailure):
         async with running(emulator, store, pool, token="not-the-token"):

@@ -144,3 +144,25 @@ def test_a_move_list_larger_than_the_buffer_still_reads(monkeypatch):
     move = parse_move(pos, "24x15x4x13x27x16x2x35x49x27x36x47x38x29x1")
     assert len(move.captures) == 14 and move.end == 1
     assert len(legal_moves(pos)) == 14
+
+
+@pytest.mark.parametrize("text, alone", [("11-15", True), ("11 15", True), ("11×18", True), ("11x18x25", True),
+                                         (" c3:e5 ", True), ("11-15!", True), ("I play 11-15", False),
+                                         ("gg, 2 more games?", False), ("3 4 times", False), ("e3e6", False)])
+def test_a_move_written_alone_is_told_from_chatter(text, alone):
+    from engine.games import reads_as_move
+
+    assert reads_as_move("english", text) is alone
+    if alone:  # what reads as a move alone, the parser reads as a move (legal or not)
+        try:
+            parse_move(start_position(ENGLISH), text)
+        except (IllegalMoveError, AmbiguousMoveError):
+            pass
+
+
+@pytest.mark.parametrize("text, alone", [("e3-e6", True), ("e3e6", True), ("E3 E6", True), ("e3 to e6", False),
+                                         ("11-15", False)])
+def test_a_tablut_move_written_alone_is_told_from_chatter(text, alone):
+    from engine.games import reads_as_move
+
+    assert reads_as_move("tablut", text) is alone
