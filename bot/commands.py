@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.user_text import quoted
 from engine import Color
 
 
@@ -77,7 +78,7 @@ def help_text(command: str | None = None) -> str:
     if command:
         name = command.lower().lstrip("/!")
         if name not in HELP:
-            raise CommandError(f"there is no command {name[:20]!r}; `help` lists them")
+            raise CommandError(f"there is no command {quoted(name, 20)}; `help` lists them")
         usage, what = HELP[name]
         return f"`{usage}`: {what}"
     lines = [f"`{usage}`: {what}" for usage, what in HELP.values()]
@@ -107,7 +108,7 @@ def parse_options(command: str, words: list[str]) -> Options:
         elif _NUMBER.match(word) and word.endswith("s"):
             _number_option(options, "time", word)
         else:
-            raise CommandError(f"I don't understand {words[i][:20]!r} in `{command}`. Usage: `{HELP[command][0]}`")
+            raise CommandError(f"I don't understand {quoted(words[i], 20)} in `{command}`. Usage: `{HELP[command][0]}`")
         i += 1
     if len(options.levels) > (2 if command == "watch" else 1):
         raise CommandError(f"too many levels in `{command}`. Usage: `{HELP[command][0]}`")
@@ -117,7 +118,7 @@ def parse_options(command: str, words: list[str]) -> Options:
 def _number_option(options: Options, name: str, text: str) -> None:
     match = _NUMBER.match(text.lower())
     if not match:
-        raise CommandError(f"`{name}` takes a number, not {text[:20]!r}")
+        raise CommandError(f"`{name}` takes a number, not {quoted(text, 20)}")
     value = float(match.group(1))
     if name == "level":
         if value not in range(1, 7):

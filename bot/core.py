@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from bot.pool import PoolBusy, PoolFailed, SearchPool
 from bot.ratings import LEVEL_RATINGS, Rating, update
 from bot.store import Store
 from bot.tables import Board, Challenge, Message, Reply, Seat, Table, User
+from bot.user_text import neutral, quoted
 from bot.worker import Job
 from engine import Color, MoveError, games
 from engine.search import WIN_BOUND
@@ -323,7 +323,7 @@ class Core:
 
     async def _move(self, msg: Message) -> None:
         if not any(c.isdigit() for c in msg.text):
-            raise Refusal(f"I don't know {neutral(msg.text, 30)!r}. Type a move like 11-15, or `help` for the commands.")
+            raise Refusal(f"I don't know {quoted(msg.text)}. Type a move like 11-15, or `help` for the commands.")
         table = self.tables.get(msg.channel)
         if table is None:
             raise Refusal("No game is on here. `new` starts one against me; `help` lists the commands.")
@@ -696,12 +696,3 @@ def _score_words(score: int) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def neutral(text: str, limit: int = 120) -> str:
-    """Text a person typed, safe to repeat: no control or direction characters, no live @mentions, cut short."""
-    text = _UNSAFE.sub("", text).replace("@", "@\u2060")
-    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -33,6 +33,7 @@ from bot.pool import SearchPool
 from bot.present import board_png, board_text, replay_gif
 from bot.store import Store
 from bot.tables import Message, Reply, User
+from bot.user_text import neutral
 from engine.games import legal_texts
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ TEXT_LIMIT = 2000  # Discord's limit on a message's text
 FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
 DIRECT = "direct"  # the "server" of games in direct messages
+NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
 
 
 class Answerer:
@@ -396,7 +398,7 @@ class _Thread:
                 or commands.split(msg.text)[0] not in THREAD_COMMANDS):
             return msg
         try:
-            self.thread = await channel.create_thread(name=f"Draughts with {msg.user.name}"[:100],
+            self.thread = await channel.create_thread(name=f"Draughts with {self.member.display_name}"[:100],
                                                       type=discord.ChannelType.public_thread)
             await self.thread.add_user(self.member)
         except discord.HTTPException:
@@ -417,7 +419,8 @@ class _Thread:
 
 
 def _user(person: discord.abc.User) -> User:
-    return User(str(person.id), person.display_name)
+    """The person as the core knows them: their display name is text they chose, so it is cleaned once, here."""
+    return User(str(person.id), neutral(person.display_name, NAME_LIMIT))
 
 
 def _guild(guild: discord.Guild | None) -> str:

@@ -75,7 +75,7 @@ def parse_move(position: Position, text: str) -> Move:
     fen = to_fen(position)
     found = _MOVE_TEXT.search(text)
     if not found:
-        raise InvalidMoveError(f"I could not read a move in {text.strip()[:40]!r}: write it like {example_move(v)}",
+        raise InvalidMoveError(f"I could not read a move in '{text.strip()[:40]}': write it like {example_move(v)}",
                                text, fen,
                                legal_move_texts(position))
     try:

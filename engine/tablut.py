@@ -200,7 +200,7 @@ def parse_move(position: TablutPosition, text: str) -> TablutMove:
     fen = to_string(position)
     match = _MOVE_TEXT.search(text)
     if not match:
-        raise InvalidMoveError(f"I could not read a move in {text[:40]!r}: write it like e3-e6", text, fen, texts)
+        raise InvalidMoveError(f"I could not read a move in '{text.strip()[:40]}': write it like e3-e6", text, fen, texts)
     start, end = square(match.group(1)), square(match.group(2))
     for move in legal:
         if (move.start, move.end) == (start, end):

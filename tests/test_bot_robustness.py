@@ -181,6 +181,24 @@ async def test_bad_commands_are_explained(pool, text, expected):
     assert replies[0].private and expected.lower() in replies[0].text.lower() and not chat.core.tables
 
 
+@pytest.mark.parametrize("text", ["help @everyone", "new time @here", "watch english english @everyone",
+                                  "new <@&123456789012345678>", "help ```py", "@everyone", "new **bold**", "x_y_z_"])
+async def test_what_a_person_typed_comes_back_inert(pool, text):
+    chat = Chat(Store(":memory:"), pool)
+    [reply] = await chat.say(ANA, text)
+    assert reply.private and not chat.core.tables
+    for live in ("@everyone", "@here", "<@", "```", "**", "_y_"):  # no ping, no mention, no formatting
+        assert live not in reply.text, reply.text
+    assert "\\u" not in reply.text  # the words as typed, not a repr of them
+
+
+def test_names_are_cleaned_like_words():
+    from bot.user_text import neutral
+
+    assert neutral("# _Ana_ <@1> @here\u202e") == "\\# \\_Ana\\_ <\u2060@\u20601\\> @\u2060here"
+    assert neutral("- Ben") == "\\- Ben" and neutral("1. Eve") == "1\\. Eve" and neutral("x" * 40, 32) == "x" * 31 + "…"
+
+
 def test_every_command_has_help_and_a_handler(pool):
     chat = Chat(Store(":memory:"), pool)
     assert set(HELP) - {"move"} == set(chat.core._commands)

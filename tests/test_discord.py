@@ -154,6 +154,14 @@ async def test_a_typed_mistake_is_answered_in_a_reply_that_goes_away(emulator, s
         assert bot.core.tables[str(games)].game.moves == []
 
 
+async def test_words_after_a_mention_come_back_inert(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool):
+        await emulator.say(ANA, games, f"{MENTION} @everyone")
+        note = await emulator.wait_for(lambda m: "don't know" in text_of(m))
+        assert "@everyone" not in text_of(note) and "\\u" not in text_of(note) and "everyone" in text_of(note)
+
+
 async def test_without_message_content_a_move_needs_a_mention(emulator, store, pool, caplog):
     caplog.set_level(logging.INFO, "bot.discord_bot")
     games = emulator.channel("games")
