@@ -536,7 +536,7 @@ class Core:
 
     async def _pdn(self, msg: Message, words: list[str]) -> None:
         table = self._table(msg)
-        await self._say(msg.channel, "The game so far:", to=msg, pdn=self._pdn_text(table))
+        await self._say(msg.channel, "The game so far:", to=msg, pdn=self._pdn_text(table), game=table.id)
 
     def _pdn_text(self, table: Table, result: str | None = None) -> str:
         date = time.strftime("%Y.%m.%d", time.gmtime())
@@ -609,7 +609,8 @@ class Core:
             text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
         if rating_words:
             text += " " + rating_words
-        await self._say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game)
+        await self._say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
+                        game=table.id)
 
     def _rate(self, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
         """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""

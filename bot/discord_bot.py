@@ -93,8 +93,8 @@ class DraughtsBot(ext.AutoShardedBot):
                          shard_count=config.shard_count or None, allowed_mentions=discord.AllowedMentions.none(),
                          **options)
         self.config = config
+        self.store = store
         self.core = Core(config, store, pool, self.deliver)
-        self.last_board: dict[str, tuple[int, int]] = {}  # channel -> (game id, message id) of its latest board
         self.clock: asyncio.Task | None = None
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
@@ -292,7 +292,7 @@ class DraughtsBot(ext.AutoShardedBot):
         elif board is not None:
             text += f"\n```\n{board_text(board)}\n```"
         if reply.pdn is not None:
-            name = f"game-{board.game if board else self._game_id(reply)}"
+            name = f"game-{reply.game}"
             if pictures:
                 files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
                 if reply.replay is not None:
@@ -313,13 +313,6 @@ class DraughtsBot(ext.AutoShardedBot):
             kw["view"] = view
         return kw
 
-    def _game_id(self, reply: Reply) -> int:
-        table = self.core.tables.get(reply.channel)
-        if table is not None:
-            return table.id
-        last = self.last_board.get(reply.channel)
-        return last[0] if last else 0
-
     def _view(self, reply: Reply) -> discord.ui.View | None:
         table = self.core.tables.get(reply.channel)
         if reply.asks:
@@ -332,18 +325,21 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
         """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
-        the background, so the game goes on). At the game's end its last board's buttons are greyed out."""
+        the background, so the game goes on). At the game's end its last board's buttons are greyed out. Which
+        message that is, is kept with the game in the database, so a restart changes nothing a player sees."""
         if reply.board is not None and sent is not None and controls:
-            before = self.last_board.get(reply.channel)
-            self.last_board[reply.channel] = (reply.board.game, sent.id)
-            if before is not None and before[1] != sent.id:
-                task = asyncio.create_task(self._edit_view(reply.channel, before[1], None))
+            game = reply.board.game
+            before = self.store.board_message(game)
+            self.store.set_board_message(game, str(sent.id))
+            if before is not None and before != str(sent.id):
+                task = asyncio.create_task(self._edit_view(reply.channel, int(before), None))
                 self.edits.add(task)
                 task.add_done_callback(self.edits.discard)
-        if reply.replay is not None and reply.channel in self.last_board:
-            game, message_id = self.last_board.pop(reply.channel)
-            if reply.channel not in self.core.tables:
-                await self._edit_view(reply.channel, message_id, game_view(game, 0, [], disabled=True))
+        if reply.replay is not None and reply.game is not None:
+            last = self.store.board_message(reply.game)
+            if last is not None:
+                self.store.set_board_message(reply.game, None)
+                await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True))
 
     async def _edit_view(self, channel: str, message_id: int, view: discord.ui.View | None) -> None:
         message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)

@@ -62,6 +62,10 @@ MIGRATIONS = (
         PRIMARY KEY (guild, variant, user)
     );
     """,
+    # 2 -> 3: the chat service's id of each game's latest board message (the one that carries the controls)
+    """
+    ALTER TABLE games ADD COLUMN board_message TEXT;
+    """,
 )
 VERSION = len(MIGRATIONS)
 
@@ -170,6 +174,15 @@ class Store:
                                   " WHERE id = ? RETURNING guild, variant", (winner, reason, pdn, time.time(), game))
             guild, variant = row.fetchone()
             self.save_ratings(guild, variant, ratings)
+
+    def board_message(self, game: int) -> str | None:
+        """The id of the game's latest board message, as the front end that posted it named it."""
+        row = self.db.execute("SELECT board_message FROM games WHERE id = ?", (game,)).fetchone()
+        return row[0] if row else None
+
+    def set_board_message(self, game: int, message: str | None) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE games SET board_message = ? WHERE id = ?", (message, game))
 
     def active_games(self) -> list[StoredGame]:
         rows = self.db.execute("SELECT id, guild, channel, variant, start_fen, kind, seats, settings, updated"

@@ -71,6 +71,8 @@ class Reply:
     """The finished game, with the final message: a front end can show it as an animation."""
     asks: bool = False
     """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
+    game: int | None = None
+    """The game whose record the reply carries (``pdn``, ``replay``): it names the files."""
 
 
 @dataclass(frozen=True)

@@ -293,7 +293,7 @@ async def test_the_bot_restarted_mid_game_and_the_buttons_still_work(emulator, t
     async with running(emulator, first_store, pool) as bot:
         await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05, colour="white"))
         await bot_to_answer(bot)
-        board = await latest_board(emulator, games)
+        board = copy.deepcopy(await latest_board(emulator, games))  # as a client that has not refreshed shows it
     first_store.close()
     second_store = Store(path)
     try:
@@ -308,6 +308,48 @@ async def test_the_bot_restarted_mid_game_and_the_buttons_still_work(emulator, t
             assert "resigned" in text_of(gone)
     finally:
         second_store.close()
+
+
+async def test_after_a_restart_only_the_latest_board_has_controls_and_the_end_greys_them(emulator, tmp_path, pool):
+    games = emulator.channel("games")
+    path = str(tmp_path / "bot.sqlite3")
+    first_store = Store(path)
+    async with running(emulator, first_store, pool) as bot:
+        await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05, colour="white"))
+        await bot_to_answer(bot)
+        before_restart = await latest_board(emulator, games)
+    first_store.close()
+
+    def live() -> list[dict]:
+        return [m for m in emulator.posted(games) if any(not c.get("disabled") for c in components(m))]
+
+    second_store = Store(path)
+    try:
+        async with running(emulator, second_store, pool) as bot:
+            since = len(emulator.posts)
+            await emulator.answer(await emulator.choose(ANA, before_restart, menu(before_restart)["options"][0]["value"]))
+            await emulator.wait_for(lambda m: "I played" in text_of(m), since)
+            await bot_to_answer(bot)
+            latest = await latest_board(emulator, games)
+            await until(lambda: live() == [latest])  # the board from before the restart lost its controls
+            ended = await emulator.answer(await emulator.press(ANA, latest, "Resign"))
+            assert "resigned" in text_of(ended)
+            await until(lambda: live() == [])  # and at the end no board shows a control that could be pressed
+            assert all(c["disabled"] for c in components(latest))
+    finally:
+        second_store.close()
+
+
+async def test_a_stopped_bot_match_sends_its_files_under_its_own_number(emulator, store, pool):
+    games, other = emulator.channel("games"), emulator.channel("more-games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.answer(await emulator.slash(ANA, other, "new", level=1))  # game 1, so the match is game 2
+        await emulator.answer(await emulator.slash(EVE, games, "watch", variant="english", delay=5.0, time=0.05))
+        await until(lambda: len(bot.core.tables) == 2)
+        stopped = await emulator.answer(await emulator.slash(EVE, games, "stop"))
+        assert "stopped" in text_of(stopped)
+        assert set(stopped["_files"]) == {"game-2.pdn", "game-2.gif"}
+        assert b'[Event "Draughts bot game 2"]' in stopped["_files"]["game-2.pdn"]
 
 
 async def test_a_rate_limited_message_create_is_retried(emulator, store, pool):
