@@ -66,8 +66,11 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
     db.commit()
     db.close()
     store = Store(str(path))
-    assert store.version == VERSION == 2
+    assert store.version == VERSION == 3
     assert store.active_games()[0].moves == ["11-15"]
+    assert store.board_message(1) is None  # a game from before v3 has no board on record
+    store.set_board_message(1, "42")
+    assert store.board_message(1) == "42"
     store.save_ratings("g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
     assert store.rating("g", "english", "u") == (Rating(1600, 100, 0.06), 1)
 
