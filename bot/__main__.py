@@ -10,6 +10,7 @@ import sys
 from bot import config as settings
 from bot.app import run_discord, run_terminal
 from bot.store import StoreError
+from bot.terminal import InputLost
 
 INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
                "Bot, Privileged Gateway Intents), or set BOT_MESSAGE_CONTENT=false to play by mentions, "
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as error:
         print(f"Database error: {error}", file=sys.stderr)
         return 2
+    except InputLost as error:
+        print(f"The terminal chat stops: it {error}. Unfinished games are kept.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\nBye. Unfinished games are kept; start again to play on.", file=sys.stderr)
     except Exception as error:

@@ -8,7 +8,9 @@ never fills. Past ``queue_limit`` waiting jobs, ``submit`` refuses with
 
 A process that dies (killed, out of memory) breaks a ProcessPoolExecutor
 for good: the pool then starts a new executor and runs the lost jobs again,
-up to ``RETRIES`` times each.
+up to ``RETRIES`` times each. A thread watches the processes, so one that
+dies while idle is replaced at once, not when the next move needs it. The
+processes end by themselves when the bot's process dies (``worker.start``).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import threading
 import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 
 from bot import worker
 from bot.worker import Answer, Job
@@ -29,6 +33,7 @@ log = logging.getLogger(__name__)
 
 RETRIES = 3  # runs of one job that may end in a dead process before it fails
 MAX_REMEMBERED = 10_000  # channels whose last turn is remembered, beyond those with jobs waiting
+PAUSE = 5.0  # seconds before replacing processes that died while starting: a failing start is not a tight loop
 
 
 class PoolBusy(RuntimeError):
@@ -56,6 +61,8 @@ class SearchPool:
         self.queue_limit = queue_limit
         self.tt_mb = tt_mb
         self._executor: ProcessPoolExecutor | None = None
+        self._pings: list[Future] = []  # the current processes' first jobs: done once each has warmed up
+        self._lock = threading.Lock()  # the executor is replaced from the watching thread or the event loop
         self._queues: dict[str, deque[_Entry]] = {}
         self._served: dict[str, int] = {}  # channel -> the turn its last job started in
         self._turn = 0
@@ -68,25 +75,49 @@ class SearchPool:
 
     def start(self) -> None:
         """Start the processes and wait until each has loaded the compiled search (blocking)."""
-        self._executor = self._new_executor()
-        # One job per process at once makes the executor start them all; each warms up in its initializer.
-        jobs = [self._executor.submit(worker.ping) for _ in range(self.workers)]
-        for job in jobs:
-            job.result()
+        with self._lock:
+            self._executor = self._new_executor()
+        for ping in self._pings:
+            ping.result()
+
+    @property
+    def ready(self) -> bool:
+        """Whether every search process has started and loaded the compiled search."""
+        return self._executor is not None and all(p.done() and not p.cancelled() and p.exception() is None
+                                                  for p in self._pings)
 
     def _new_executor(self) -> ProcessPoolExecutor:
+        """An executor with all its processes started (each warms up in its initializer), and a thread that
+        watches them (under the lock)."""
         # spawn: a fork of a process running an event loop and threads is not safe
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=worker.start, initargs=(self.tt_mb,))
+        executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=worker.start, initargs=(self.tt_mb,))
+        # One job per process at once makes the executor start them all now.
+        pings = self._pings = [executor.submit(worker.ping) for _ in range(self.workers)]
+        processes = list(getattr(executor, "_processes", {}).values())  # the stdlib has no public way
+        threading.Thread(target=self._watch, args=(executor, processes, pings), name="search process watch",
+                         daemon=True).start()
+        return executor
+
+    def _watch(self, executor: ProcessPoolExecutor, processes: list, pings: list[Future]) -> None:
+        """Wait for any of ``executor``'s processes to end; if the executor is still the pool's, replace it."""
+        if not processes:
+            return
+        wait([p.sentinel for p in processes])
+        warmed = all(p.done() and not p.cancelled() and p.exception() is None for p in pings)
+        if not warmed and self._executor is executor:
+            time.sleep(PAUSE)  # they died starting
+        self._replace(executor)
 
     def close(self) -> None:
         for queue in self._queues.values():
             for entry in queue:
                 entry.future.cancel()
         self._queues.clear()
-        if self._executor:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor:
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def pids(self) -> list[int]:
         """The search processes' ids (read from the executor's own table: the stdlib has no public way)."""
@@ -144,9 +175,9 @@ class SearchPool:
         self._running += 1
         try:
             done = executor.submit(worker.think, entry.job)
-        except BrokenProcessPool as error:
+        except (BrokenProcessPool, RuntimeError) as error:  # RuntimeError: shut down, being replaced just now
             done = Future()
-            done.set_exception(error)
+            done.set_exception(BrokenProcessPool(str(error)))
         done.add_done_callback(lambda f: self._report(channel, entry, executor, f))
 
     def _report(self, channel: str, entry: _Entry, executor: ProcessPoolExecutor, done: Future) -> None:
@@ -175,10 +206,12 @@ class SearchPool:
         self._pump()
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
-        """Start a new executor in place of a broken one (once, however many of its jobs report it)."""
-        if self._executor is not broken:
-            return
-        self.restarts += 1
-        log.warning("search processes restarted (%d so far)", self.restarts)
-        broken.shutdown(wait=False, cancel_futures=True)
-        self._executor = self._new_executor()
+        """Start a new executor in place of a broken one (once, however many of its jobs or its watching thread
+        report it; not after ``close``)."""
+        with self._lock:
+            if self._executor is not broken:
+                return
+            self.restarts += 1
+            log.warning("search processes restarted (%d so far)", self.restarts)
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()

@@ -59,29 +59,62 @@ class Terminal:
         return Message(GUILD, CHANNEL, self.user, line, mentions, channel_name=CHANNEL)
 
 
-def read_lines(queue: asyncio.Queue[str | None], source: TextIO) -> None:
-    """Put each line of ``source`` on ``queue``, then None at its end. Reads in a daemon thread, so the event
-    loop never waits on input and Ctrl-C never waits on the thread."""
+class InputLost(RuntimeError):
+    """Standard input can no longer be read; the chat ends with this error."""
+
+
+UNREADABLE = "That line is not readable text (it is not in {encoding}), so I did nothing with it. Please type it again."
+
+
+def read_lines(queue: asyncio.Queue[str | bytes | InputLost | None], source: TextIO) -> None:
+    """Put each line of ``source`` on ``queue``: the text, or its bytes if they cannot be decoded; an InputLost if
+    reading fails; None at the end. Reads in a daemon thread, so the event loop never waits on input and Ctrl-C
+    never waits on the thread. A console reads bytes and decodes each line itself, so a bad byte spoils one line,
+    not the input thread."""
     loop = asyncio.get_running_loop()
+    raw = getattr(source, "buffer", None)
+    encoding = getattr(source, "encoding", None) or "utf-8"
+
+    def put(item: str | bytes | InputLost | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def read() -> None:
-        for line in source:
-            loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\n"))
-        loop.call_soon_threadsafe(queue.put_nowait, None)
+        try:
+            for line in (raw if raw is not None else source):
+                if isinstance(line, bytes):
+                    try:
+                        line = line.decode(encoding)
+                    except UnicodeDecodeError:
+                        put(line)
+                        continue
+                put(line.rstrip("\r\n"))
+        except Exception as error:  # noqa: BLE001 - whatever stopped the input, the chat must hear of it
+            put(InputLost(f"cannot read the input any more ({type(error).__name__}: {error})"))
+            return
+        put(None)
 
     threading.Thread(target=read, name="terminal input", daemon=True).start()
 
 
 async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> None:
-    """Run the chat until the end of input, then wait for the moves in flight.
+    """Run the chat until the end of input, then wait for the moves in flight. Raises InputLost if the input
+    cannot be read any more.
 
     Piped input is a script: each line waits for the bot's answer to the one
     before (bot matches go on meanwhile), so ``11-15`` then ``9-14`` plays both.
     """
+    if source is None:  # started with standard input closed
+        raise InputLost("cannot read the input: standard input is closed")
     script = not source.isatty()
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    queue: asyncio.Queue[str | bytes | InputLost | None] = asyncio.Queue()
     read_lines(queue, source)
     while (line := await queue.get()) is not None:
+        if isinstance(line, InputLost):
+            raise line
+        if isinstance(line, bytes):
+            print(UNREADABLE.format(encoding=getattr(source, "encoding", None) or "utf-8") + "\n", file=terminal.out,
+                  flush=True)
+            continue
         if not line.strip():
             continue
         msg = terminal.message(line)

@@ -6,9 +6,13 @@ Tablut's position string) with the draw history, and the move as its full text.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
+import signal
+import threading
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 
 from engine import games
 from engine.levels import choose_move, level
@@ -46,13 +50,32 @@ class Answer:
 
 
 def start(tt_mb: int) -> None:
-    """Process initializer: compile (or load from numba's cache) the search before the first job."""
+    """Process initializer: end with the parent, leave Ctrl-C to it, and compile (or load from numba's cache) the
+    search before the first job."""
     global _tt_mb
     _tt_mb = tt_mb
+    # Ctrl-C in a terminal reaches the whole process group; the bot shuts its search processes down itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
     searcher("english").warm_up()
     # Tablut's compiled code too, with a small throwaway search: its real one (and its table) is made for the
     # process's first Tablut game, not for every process at start.
     games.searcher(games.TABLUT, 1).warm_up()
+
+
+def _end_with_parent() -> None:
+    """Exit as soon as the bot's process is gone, however it went (a kill -9 included): the pipe the parent
+    started this process through reads as closed then. The search releases the interpreter while it runs, so
+    the watching thread acts at once, even in the middle of a search."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by a bot process (a test calling start() directly)
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def searcher(name: str) -> Searcher:

@@ -10,8 +10,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bot.commands import HELP
 from bot.pool import SearchPool
 from bot.store import Store
+from bot.worker import Job
 from chat import ANA, BEN, EVE, Chat, config
 from engine import Color
+from engine.search import History
+
+ENGLISH_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
 async def test_a_restart_in_the_middle_of_a_game_restores_it_and_the_bot_moves(tmp_path, pool):
@@ -51,6 +55,24 @@ async def test_a_worker_killed_in_the_middle_of_a_search_still_gives_the_move():
         await chat.play_any(ANA)
         await chat.core.settle()
         assert len(chat.table().game.moves) == 4
+    finally:
+        own.close()
+
+
+async def test_a_search_process_killed_while_idle_is_replaced_before_the_next_move_needs_it():
+    own = SearchPool(workers=1, queue_limit=5, tt_mb=8)
+    await asyncio.to_thread(own.start)
+    try:
+        [idle] = own.pids()
+        os.kill(idle, signal.SIGKILL)
+        for _ in range(300):
+            if own.restarts == 1 and own.ready:
+                break
+            await asyncio.sleep(0.1)
+        assert own.restarts == 1 and own.ready  # replaced and warmed up with no move asking for it
+        [replacement] = own.pids()
+        answer = await own.think("c", Job("english", ENGLISH_START, History(), 1, 0.05))
+        assert answer.pid == replacement and own.restarts == 1  # the move did not wait for a new process
     finally:
         own.close()
 

@@ -1,0 +1,178 @@
+"""The bot as an operator runs it: a real `python -m bot` process, killed, interrupted, fed bytes it cannot read.
+
+Every test watches the bot's whole family of processes (its search
+processes and multiprocessing's helper) and checks that none outlives it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.terminal import InputLost, Terminal, chat, read_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(")") + 2:].split()[1])
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"  # a zombie has ended; it only waits to be reaped
+
+
+def family(pid: int) -> set[int]:
+    """The processes descended from ``pid``, now."""
+    parents = {int(p): parent_of(int(p)) for p in os.listdir("/proc") if p.isdigit()}
+    found, grew = set(), True
+    while grew:
+        more = {p for p, parent in parents.items() if parent == pid or parent in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+class BotProcess:
+    """``python -m bot --terminal`` in a directory of its own; its output collected as it comes."""
+
+    def __init__(self, tmp: Path, *, encoding: str | None = None, session: bool = False):
+        env = dict(os.environ, BOT_DATABASE=str(tmp / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp / "boards"),
+                   BOT_WORKERS="1", PYTHONPATH=str(ROOT))
+        env.pop("DISCORD_TOKEN", None)
+        if encoding:
+            env["PYTHONIOENCODING"] = encoding
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot", "--terminal"], cwd=tmp, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     start_new_session=session)
+        self.out, self.err = bytearray(), bytearray()
+        self.seen: set[int] = set()  # every process of its family seen while it ran
+        for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=self._collect, args=(stream, into), daemon=True).start()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    @staticmethod
+    def _collect(stream, into: bytearray) -> None:
+        while chunk := stream.read1(4096):
+            into.extend(chunk)
+
+    def _watch(self) -> None:
+        while self.proc.poll() is None:
+            self.seen |= family(self.proc.pid)
+            time.sleep(0.05)
+
+    def type(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def wait_for(self, text: str, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while text.encode() not in self.out:
+            assert time.monotonic() < deadline and self.proc.poll() is None, (text, self.out.decode(), self.err.decode())
+            time.sleep(0.05)
+
+    def searchers(self) -> set[int]:
+        return family(self.proc.pid)
+
+    def end(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(30)
+
+
+def none_alive(pids: set[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while any(alive(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_search_processes_end_when_the_bot_is_killed_mid_search(tmp_path):
+    bot = BotProcess(tmp_path)
+    try:
+        bot.type(b"new english level 6 time 8\n11-15\n")
+        bot.wait_for("you played 11-15")  # the bot is searching for 8 s now
+        time.sleep(0.5)
+        children = bot.searchers()
+        assert children, "the bot has its search process and multiprocessing's helper"
+        os.kill(bot.proc.pid, signal.SIGKILL)
+        bot.proc.wait(10)
+        assert none_alive(children, within=5.0), [p for p in children if alive(p)]
+    finally:
+        bot.end()
+
+
+def test_an_unreadable_line_is_answered_and_the_chat_goes_on_then_exits_leaving_nothing(tmp_path):
+    bot = BotProcess(tmp_path, encoding="utf-8:strict")  # as under a UTF-8 locale
+    try:
+        bot.type(b"new level 1 time 0.05\n\xff\xfe\n11-15\nboard\n")
+        bot.proc.stdin.close()
+        assert bot.proc.wait(120) == 0, bot.err.decode()
+        out = bot.out.decode()
+        assert "not readable text" in out and "you played 11-15" in out and "I played" in out
+        assert out.index("not readable text") < out.index("you played 11-15")
+        assert bot.seen, "the bot had its search process while it ran"
+        assert none_alive(bot.seen, within=5.0)  # a normal exit leaves nothing behind
+    finally:
+        bot.end()
+
+
+def test_ctrl_c_stops_the_bot_quietly_and_leaves_nothing(tmp_path):
+    bot = BotProcess(tmp_path, session=True)  # its own process group, as a terminal's foreground job
+    try:
+        bot.wait_for("Type `help`")
+        children = bot.searchers()
+        os.killpg(bot.proc.pid, signal.SIGINT)  # what Ctrl-C sends: to every process of the group
+        assert bot.proc.wait(60) == 0
+        err = bot.err.decode()
+        assert "Bye" in err and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+        assert none_alive(children, within=5.0)
+    finally:
+        bot.end()
+
+
+class Broken(io.TextIOBase):
+    """Standard input that gives ``lines``, then fails: a terminal gone away."""
+
+    encoding = "utf-8"
+
+    def __init__(self, lines: tuple[bytes, ...] = ()):
+        self.lines = lines
+
+    @property
+    def buffer(self):
+        return self
+
+    def __iter__(self):
+        yield from self.lines
+        raise OSError(5, "Input/output error")
+
+
+async def test_input_that_cannot_be_read_any_more_ends_the_chat_with_the_reason():
+    queue: asyncio.Queue = asyncio.Queue()
+    read_lines(queue, Broken((b"board\n",)))
+    assert await asyncio.wait_for(queue.get(), 5) == "board"
+    lost = await asyncio.wait_for(queue.get(), 5)
+    assert isinstance(lost, InputLost) and "Input/output error" in str(lost)
+    with pytest.raises(InputLost):  # the chat ends with it rather than waiting for ever
+        await asyncio.wait_for(chat(None, Terminal(Path("."), out=io.StringIO()), Broken()), 5)  # type: ignore[arg-type]
