@@ -76,7 +76,7 @@ def speed(runs: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games against each opponent")
+    parser.add_argument("--games", type=int, default=20, help="games against each opponent (0: the speed only)")
     parser.add_argument("--time", type=float, default=0.3, help="level 6's seconds a move")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--runs", type=int, default=5, help="1 s searches for the speed figure")
@@ -84,6 +84,8 @@ def main() -> None:
     args = parser.parse_args()
     nps, depth = speed(args.runs)
     print(f"search from the start, 1 s: {nps / 1e6:.2f} M nodes/s, depth {depth:g} (median of {args.runs})")
+    if args.games < 2:  # the speed figure only
+        return
     jobs = [(opponent, colour, args.time, 1000 * i + (colour == Color.BLACK), args.max_plies)
             for opponent in ("level1", "minimax2") for i in range(args.games // 2) for colour in Color]
     t0 = time.time()
