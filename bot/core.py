@@ -25,7 +25,7 @@ from bot.pool import PoolBusy, PoolFailed, SearchPool
 from bot.ratings import LEVEL_RATINGS, Rating, update
 from bot.store import Store
 from bot.tables import Board, Challenge, Message, Reply, Seat, Table, User
-from bot.user_text import neutral, quoted
+from bot.user_text import inert, quoted
 from bot.worker import Job
 from engine import Color, MoveError, games
 from engine.search import WIN_BOUND
@@ -131,7 +131,7 @@ class Core:
         except (Refusal, CommandError) as error:
             await self._private(msg, _capital(str(error)))
         except MoveError as error:
-            text = f"{_capital(neutral(str(error)))}."
+            text = f"{_capital(inert(str(error)))}."  # the engine's words quote the move as typed
             if error.legal:
                 text += f" Legal moves: {', '.join(error.legal)}."
             await self._private(msg, text)

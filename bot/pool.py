@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
 import threading
 import time
 from collections import deque
@@ -33,7 +34,8 @@ log = logging.getLogger(__name__)
 
 RETRIES = 3  # runs of one job that may end in a dead process before it fails
 MAX_REMEMBERED = 10_000  # channels whose last turn is remembered, beyond those with jobs waiting
-PAUSE = 5.0  # seconds before replacing processes that died while starting: a failing start is not a tight loop
+PAUSE = 5.0  # seconds before replacing processes that died while starting, doubled each time in a row ...
+MAX_PAUSE = 300.0  # ... up to this: a start that keeps failing is retried slowly, not in a tight loop
 
 
 class PoolBusy(RuntimeError):
@@ -63,6 +65,7 @@ class SearchPool:
         self._executor: ProcessPoolExecutor | None = None
         self._pings: list[Future] = []  # the current processes' first jobs: done once each has warmed up
         self._lock = threading.Lock()  # the executor is replaced from the watching thread or the event loop
+        self._failed_starts = 0  # executors in a row whose processes died before they had warmed up
         self._queues: dict[str, deque[_Entry]] = {}
         self._served: dict[str, int] = {}  # channel -> the turn its last job started in
         self._turn = 0
@@ -92,8 +95,14 @@ class SearchPool:
         # spawn: a fork of a process running an event loop and threads is not safe
         executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                        initializer=worker.start, initargs=(self.tt_mb,))
-        # One job per process at once makes the executor start them all now.
-        pings = self._pings = [executor.submit(worker.ping) for _ in range(self.workers)]
+        # One job per process at once makes the executor start them all now. They start with Ctrl-C blocked (a
+        # process inherits the blocked signals of the thread that starts it, as the stdlib starts its resource
+        # tracker), so none is interrupted before its initializer has set Ctrl-C aside.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pings = self._pings = [executor.submit(worker.ping) for _ in range(self.workers)]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         processes = list(getattr(executor, "_processes", {}).values())  # the stdlib has no public way
         threading.Thread(target=self._watch, args=(executor, processes, pings), name="search process watch",
                          daemon=True).start()
@@ -105,8 +114,14 @@ class SearchPool:
             return
         wait([p.sentinel for p in processes])
         warmed = all(p.done() and not p.cancelled() and p.exception() is None for p in pings)
-        if not warmed and self._executor is executor:
-            time.sleep(PAUSE)  # they died starting
+        if warmed:
+            self._failed_starts = 0
+        elif self._executor is executor:  # they died starting
+            self._failed_starts += 1
+            pause = min(PAUSE * 2 ** (self._failed_starts - 1), MAX_PAUSE)
+            log.error("the search processes died while starting (%d times in a row); starting them again in %g s",
+                      self._failed_starts, pause)
+            time.sleep(pause)
         self._replace(executor)
 
     def close(self) -> None:
@@ -117,7 +132,12 @@ class SearchPool:
         with self._lock:
             executor, self._executor = self._executor, None
         if executor:
-            executor.shutdown(wait=True, cancel_futures=True)
+            # A search under way is not waited for (its answer would go nowhere): the processes are ended.
+            processes = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            executor.shutdown(wait=True)
 
     def pids(self) -> list[int]:
         """The search processes' ids (read from the executor's own table: the stdlib has no public way)."""
@@ -213,5 +233,5 @@ class SearchPool:
                 return
             self.restarts += 1
             log.warning("search processes restarted (%d so far)", self.restarts)
-            broken.shutdown(wait=False, cancel_futures=True)
+            broken.shutdown(wait=False)  # its jobs fail as broken and run again (none is cancelled)
             self._executor = self._new_executor()

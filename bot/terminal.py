@@ -19,6 +19,7 @@ from typing import TextIO
 from bot.core import Core
 from bot.present import board_png, board_text
 from bot.tables import Message, Reply, User
+from bot.user_text import plain
 
 GUILD = "terminal"
 CHANNEL = "terminal"
@@ -35,7 +36,8 @@ class Terminal:
         self.user = User("you", "you")
 
     async def send(self, reply: Reply) -> None:
-        lines = [reply.text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {reply.text}"]
+        text = plain(reply.text)
+        lines = [text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {text}"]
         if reply.board is not None:
             lines.append(board_text(reply.board))
             path = self.image_dir / f"game-{reply.board.game}.png"
@@ -75,23 +77,32 @@ def read_lines(queue: asyncio.Queue[str | bytes | InputLost | None], source: Tex
     raw = getattr(source, "buffer", None)
     encoding = getattr(source, "encoding", None) or "utf-8"
 
-    def put(item: str | bytes | InputLost | None) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, item)
+    def put(item: str | bytes | InputLost | None) -> bool:
+        """Hand ``item`` to the chat; False once the chat's event loop has closed (the bot is stopping)."""
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+        except RuntimeError:
+            return False
+        return True
 
     def read() -> None:
-        try:
-            for line in (raw if raw is not None else source):
-                if isinstance(line, bytes):
-                    try:
-                        line = line.decode(encoding)
-                    except UnicodeDecodeError:
-                        put(line)
-                        continue
-                put(line.rstrip("\r\n"))
-        except Exception as error:  # noqa: BLE001 - whatever stopped the input, the chat must hear of it
-            put(InputLost(f"cannot read the input any more ({type(error).__name__}: {error})"))
-            return
-        put(None)
+        lines = iter(raw if raw is not None else source)
+        while True:
+            try:
+                line = next(lines, None)
+            except Exception as error:  # noqa: BLE001 - whatever stopped the input, the chat must hear of it
+                put(InputLost(f"cannot read the input any more ({type(error).__name__}: {error})"))
+                return
+            if line is None:
+                put(None)
+                return
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode(encoding)
+                except UnicodeDecodeError:
+                    pass  # the chat answers that it cannot read it
+            if not put(line.rstrip("\r\n") if isinstance(line, str) else line):
+                return
 
     threading.Thread(target=read, name="terminal input", daemon=True).start()
 

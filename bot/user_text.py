@@ -1,9 +1,12 @@
-"""Text people typed (words, names), made safe to repeat in a reply: the one cleaner every echo goes through.
+"""Text people typed (words, names), made safe to repeat: ``neutral`` is the one cleaner every echo goes through.
 
-A reply is read as Discord markdown (the bot's own words use `code` for
-commands), so what a person typed must neither ping, nor look like a
-mention, nor change the reply's formatting: ``help @everyone`` or
-``help ```py`` are answered with those words shown as typed and inert.
+``neutral`` takes out what must never come back (control and direction
+characters, mentions) and is all a name gets: names are kept in the
+database and the game records as plain text. A reply is read as Discord
+markdown (the bot's own words use `code` for commands), so words a person
+typed that a reply repeats are also made ``inert``: ``help @everyone`` or
+``help ```py`` are answered with those words shown as typed. A front end that
+shows plain text (the terminal) prints replies through ``plain``.
 """
 
 from __future__ import annotations
@@ -17,20 +20,31 @@ _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206
 _MARKDOWN = re.compile(r"([\\`*_~|\[\]>#])")
 _BULLET = re.compile(r"^(\s*)-(\s)")  # "- x" at the start would be a list
 _NUMBERED = re.compile(r"^(\s*\d+)\.(\s)")  # and so would "1. x"
+_ESCAPED = re.compile(r"\\([\\`*_~|\[\]>#.-])")
 JOINER = "\u2060"  # a word joiner: invisible, and it keeps Discord from reading @everyone or <@123> as a mention
 
 
 def neutral(text: str, limit: int = 120) -> str:
-    """``text`` safe to repeat: no control or direction characters, no mentions (``@`` and ``<`` defused with an
-    invisible joiner), markdown shown as typed, cut to ``limit`` characters."""
+    """``text`` safe to keep and repeat as plain text (a name, a record): no control or direction characters, no
+    mentions (``@`` and ``<`` defused with an invisible joiner), cut to ``limit`` characters."""
     text = _UNSAFE.sub("", text)
     if len(text) > limit:
         text = text[:limit - 1] + "…"
-    text = _MARKDOWN.sub(r"\\\1", text)
-    text = _NUMBERED.sub(r"\1\\.\2", _BULLET.sub(r"\1\\-\2", text))
     return text.replace("@", "@" + JOINER).replace("<", "<" + JOINER)
 
 
+def inert(text: str, limit: int = 120) -> str:
+    """``text`` cleaned by ``neutral`` with its markdown shown as typed: for words a person typed that a reply
+    repeats (replies are read as markdown)."""
+    text = _MARKDOWN.sub(r"\\\1", neutral(text, limit))
+    return _NUMBERED.sub(r"\1\\.\2", _BULLET.sub(r"\1\\-\2", text))
+
+
 def quoted(text: str, limit: int = 30) -> str:
-    """``text`` cleaned by ``neutral`` and in quotes, for 'I don't understand ...' answers."""
-    return f"'{neutral(text.strip(), limit)}'"
+    """``text`` made ``inert`` and in quotes, for 'I don't understand ...' answers."""
+    return f"'{inert(text.strip(), limit)}'"
+
+
+def plain(reply: str) -> str:
+    """A reply as a front end that shows plain text prints it: the escapes ``inert`` added taken out again."""
+    return _ESCAPED.sub(r"\1", reply)

@@ -55,7 +55,9 @@ def start(tt_mb: int) -> None:
     global _tt_mb
     _tt_mb = tt_mb
     # Ctrl-C in a terminal reaches the whole process group; the bot shuts its search processes down itself.
+    # (The pool starts this process with Ctrl-C blocked, so none could come before this line.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _end_with_parent()
     searcher("english").warm_up()
     # Tablut's compiled code too, with a small throwaway search: its real one (and its table) is made for the

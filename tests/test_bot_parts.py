@@ -117,12 +117,13 @@ def test_the_terminal_chat_plays_from_piped_input(tmp_path):
     env = dict(os.environ, BOT_DATABASE=str(tmp_path / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp_path / "boards"),
                BOT_MOVE_TIME="0.1", BOT_WORKERS="1")
     env.pop("DISCORD_TOKEN", None)
-    run = subprocess.run([sys.executable, "-m", "bot"], input="new english level 6\n11-15\nhelp\n",
+    run = subprocess.run([sys.executable, "-m", "bot"], input="new english level 6\n11-15\nhelp\nhelp my_cmd\n",
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     out = run.stdout
     assert run.returncode == 0, run.stderr
     assert "you played 11-15" in out and "I played" in out and "Commands:" in out
     assert out.index("you played 11-15") < out.index("I played") < out.index("Commands:")
+    assert "no command 'my_cmd'" in out  # words come back as typed, without the escapes Discord needs
     assert (tmp_path / "boards" / "game-1.png").read_bytes().startswith(b"\x89PNG")
     assert " b " in out and " w " in out  # the text diagrams
     again = subprocess.run([sys.executable, "-m", "bot"], input="board\n", capture_output=True, text=True,

@@ -53,9 +53,9 @@ def family(pid: int) -> set[int]:
 class BotProcess:
     """``python -m bot --terminal`` in a directory of its own; its output collected as it comes."""
 
-    def __init__(self, tmp: Path, *, encoding: str | None = None, session: bool = False):
+    def __init__(self, tmp: Path, *, encoding: str | None = None, session: bool = False, env: dict | None = None):
         env = dict(os.environ, BOT_DATABASE=str(tmp / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp / "boards"),
-                   BOT_WORKERS="1", PYTHONPATH=str(ROOT))
+                   BOT_WORKERS="1", PYTHONPATH=str(ROOT), **(env or {}))
         env.pop("DISCORD_TOKEN", None)
         if encoding:
             env["PYTHONIOENCODING"] = encoding
@@ -137,16 +137,35 @@ def test_an_unreadable_line_is_answered_and_the_chat_goes_on_then_exits_leaving_
         bot.end()
 
 
-def test_ctrl_c_stops_the_bot_quietly_and_leaves_nothing(tmp_path):
-    bot = BotProcess(tmp_path, session=True)  # its own process group, as a terminal's foreground job
+def test_ctrl_c_in_the_middle_of_a_search_stops_the_bot_quietly_and_leaves_nothing(tmp_path):
+    # Its own process group, as a terminal's foreground job.
+    bot = BotProcess(tmp_path, session=True, env={"BOT_MAX_MOVE_TIME": "60"})
     try:
-        bot.wait_for("Type `help`")
+        bot.type(b"new english level 6 time 60\n11-15\n")
+        bot.wait_for("you played 11-15")  # the bot is searching for a minute now
+        time.sleep(0.5)
         children = bot.searchers()
         os.killpg(bot.proc.pid, signal.SIGINT)  # what Ctrl-C sends: to every process of the group
-        assert bot.proc.wait(60) == 0
+        assert bot.proc.wait(20) == 0  # without waiting for the search to end
         err = bot.err.decode()
         assert "Bye" in err and "Traceback" not in err and "KeyboardInterrupt" not in err, err
         assert none_alive(children, within=5.0)
+    finally:
+        bot.end()
+
+
+def test_ctrl_c_while_the_search_processes_start_is_quiet_too(tmp_path):
+    bot = BotProcess(tmp_path, session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while b"Starting 1 search process" not in bot.err:  # they are importing the engine now, for about 1 s
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.1)
+        os.killpg(bot.proc.pid, signal.SIGINT)
+        assert bot.proc.wait(60) == 0
+        err = bot.err.decode()
+        assert "Bye" in err and "Traceback" not in err, err
     finally:
         bot.end()
 

@@ -214,11 +214,15 @@ async def test_what_a_person_typed_comes_back_inert(pool, text):
     assert "\\u" not in reply.text  # the words as typed, not a repr of them
 
 
-def test_names_are_cleaned_like_words():
-    from bot.user_text import neutral
+def test_names_are_cleaned_and_typed_words_made_inert():
+    from bot.user_text import inert, neutral, plain
 
-    assert neutral("# _Ana_ <@1> @here\u202e") == "\\# \\_Ana\\_ <\u2060@\u20601\\> @\u2060here"
-    assert neutral("- Ben") == "\\- Ben" and neutral("1. Eve") == "1\\. Eve" and neutral("x" * 40, 32) == "x" * 31 + "…"
+    assert neutral("_Ana_ <@1> @here\u202e") == "_Ana_ <\u2060@\u20601> @\u2060here"  # a name, kept as plain text
+    assert neutral("x" * 40, 32) == "x" * 31 + "…"
+    assert inert("# _Ana_ <@1>") == "\\# \\_Ana\\_ <\u2060@\u20601\\>"  # words repeated in a reply
+    assert inert("- Ben") == "\\- Ben" and inert("1. Eve") == "1\\. Eve"
+    for typed in ("# _Ana_ *b* `c` ~~d~~ ||e|| [f](g) \\h", "- Ben", "1. Eve"):
+        assert plain(inert(typed)) == typed  # and the terminal shows them exactly as typed
 
 
 def test_every_command_has_help_and_a_handler(pool):
