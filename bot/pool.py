@@ -26,6 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
+from multiprocessing.process import BaseProcess
 
 from bot import worker
 from bot.worker import Answer, Job
@@ -86,8 +87,7 @@ class SearchPool:
     @property
     def ready(self) -> bool:
         """Whether every search process has started and loaded the compiled search."""
-        return self._executor is not None and all(p.done() and not p.cancelled() and p.exception() is None
-                                                  for p in self._pings)
+        return self._executor is not None and _warmed(self._pings)
 
     def _new_executor(self) -> ProcessPoolExecutor:
         """An executor with all its processes started (each warms up in its initializer), and a thread that
@@ -103,18 +103,17 @@ class SearchPool:
             pings = self._pings = [executor.submit(worker.ping) for _ in range(self.workers)]
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        processes = list(getattr(executor, "_processes", {}).values())  # the stdlib has no public way
+        processes = list(_processes(executor).values())
         threading.Thread(target=self._watch, args=(executor, processes, pings), name="search process watch",
                          daemon=True).start()
         return executor
 
-    def _watch(self, executor: ProcessPoolExecutor, processes: list, pings: list[Future]) -> None:
+    def _watch(self, executor: ProcessPoolExecutor, processes: list[BaseProcess], pings: list[Future]) -> None:
         """Wait for any of ``executor``'s processes to end; if the executor is still the pool's, replace it."""
         if not processes:
             return
         wait([p.sentinel for p in processes])
-        warmed = all(p.done() and not p.cancelled() and p.exception() is None for p in pings)
-        if warmed:
+        if _warmed(pings):
             self._failed_starts = 0
         elif self._executor is executor:  # they died starting
             self._failed_starts += 1
@@ -133,16 +132,15 @@ class SearchPool:
             executor, self._executor = self._executor, None
         if executor:
             # A search under way is not waited for (its answer would go nowhere): the processes are ended.
-            processes = list(getattr(executor, "_processes", {}).values())
+            processes = _processes(executor).values()
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
             executor.shutdown(wait=True)
 
     def pids(self) -> list[int]:
-        """The search processes' ids (read from the executor's own table: the stdlib has no public way)."""
-        processes = getattr(self._executor, "_processes", None) or {}
-        return list(processes)
+        """The search processes' ids."""
+        return list(_processes(self._executor))
 
     # jobs
 
@@ -235,3 +233,13 @@ class SearchPool:
             log.warning("search processes restarted (%d so far)", self.restarts)
             broken.shutdown(wait=False)  # its jobs fail as broken and run again (none is cancelled)
             self._executor = self._new_executor()
+
+
+def _processes(executor: ProcessPoolExecutor | None) -> dict[int, BaseProcess]:
+    """An executor's processes by id (a copy of its own table: the stdlib has no public way)."""
+    return dict(getattr(executor, "_processes", None) or {})
+
+
+def _warmed(pings: list[Future]) -> bool:
+    """Whether every process answered its first job (``worker.ping``, after the warm-up in its initializer)."""
+    return all(p.done() and not p.cancelled() and p.exception() is None for p in pings)

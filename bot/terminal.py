@@ -75,7 +75,7 @@ def read_lines(queue: asyncio.Queue[str | bytes | InputLost | None], source: Tex
     not the input thread."""
     loop = asyncio.get_running_loop()
     raw = getattr(source, "buffer", None)
-    encoding = getattr(source, "encoding", None) or "utf-8"
+    encoding = _encoding(source)
 
     def put(item: str | bytes | InputLost | None) -> bool:
         """Hand ``item`` to the chat; False once the chat's event loop has closed (the bot is stopping)."""
@@ -99,12 +99,18 @@ def read_lines(queue: asyncio.Queue[str | bytes | InputLost | None], source: Tex
             if isinstance(line, bytes):
                 try:
                     line = line.decode(encoding)
-                except UnicodeDecodeError:
-                    pass  # the chat answers that it cannot read it
-            if not put(line.rstrip("\r\n") if isinstance(line, str) else line):
+                except UnicodeDecodeError:  # the bytes go to the chat, which answers that it cannot read them
+                    if not put(line):
+                        return
+                    continue
+            if not put(line.rstrip("\r\n")):
                 return
 
     threading.Thread(target=read, name="terminal input", daemon=True).start()
+
+
+def _encoding(source: TextIO) -> str:
+    return getattr(source, "encoding", None) or "utf-8"
 
 
 async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> None:
@@ -123,8 +129,7 @@ async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> No
         if isinstance(line, InputLost):
             raise line
         if isinstance(line, bytes):
-            print(UNREADABLE.format(encoding=getattr(source, "encoding", None) or "utf-8") + "\n", file=terminal.out,
-                  flush=True)
+            print(UNREADABLE.format(encoding=_encoding(source)) + "\n", file=terminal.out, flush=True)
             continue
         if not line.strip():
             continue

@@ -26,7 +26,6 @@ _SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
 _SEPARATOR = r"(?:\s*[-x:×]\s*|\s+)"
 _MOVE_TEXT = re.compile(rf"(?<![a-z0-9]){_SQUARE}(?:{_SEPARATOR}{_SQUARE})+(?![a-z0-9])", re.IGNORECASE)
 _SQUARE_TEXT = re.compile(_SQUARE, re.IGNORECASE)
-_ANNOTATION = re.compile(r"[!?]+$")  # "11-15!": a player's comment on their own move
 
 
 def example_move(v: Variant) -> str:
@@ -61,7 +60,7 @@ def is_move_text(text: str) -> bool:
     """Whether ``text`` is a move written alone (``11-15``, ``11 15``, ``11×18``, ``c3:e5``, ``11-15!``), not
     words that happen to hold numbers: what a player types in a game's channel without addressing the bot.
     Whether the move is legal is ``parse_move``'s question."""
-    return _MOVE_TEXT.fullmatch(_ANNOTATION.sub("", text.strip()).strip()) is not None
+    return _MOVE_TEXT.fullmatch(text.strip().rstrip("!?").strip()) is not None  # "11-15!": the player's comment
 
 
 def parse_move(position: Position, text: str) -> Move:

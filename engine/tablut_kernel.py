@@ -43,9 +43,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     for i, names in enumerate(_CAMP_SQUARES):
         for name in names:
             camp[_sq(name)] = i
-    anvil = np.zeros(CELLS, dtype=np.int64)
-    for sq in range(CELLS):
-        anvil[sq] = camp[sq] >= 0 and _sq_name(sq) not in _CAMP_CENTRES
+    anvil = (camp >= 0).astype(np.int64)
+    for name in _CAMP_CENTRES:
+        anvil[_sq(name)] = 0
     escape = np.zeros(CELLS, dtype=np.int64)
     nb = np.full((CELLS, 4), -1, dtype=np.int64)
     for sq in range(CELLS):
@@ -56,10 +56,6 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
                 nb[sq, d] = (r + dr) * SIZE + c + dc
     return camp, anvil, escape, nb
-
-
-def _sq_name(sq: int) -> str:
-    return f"{'abcdefghi'[sq % SIZE]}{sq // SIZE + 1}"
 
 
 CAMP, WHITE_ANVIL, ESCAPE, NEIGHBOUR = _tables()
