@@ -50,7 +50,7 @@ def long_game(name: str, plies: int) -> Game:
 
 def time_png(game: Game, opts: RenderOptions, repeat: int) -> tuple[float, int]:
     def once() -> bytes:
-        return render_png(game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
+        return render_png(game.type, game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
 
     png = once()  # warm the caches
     times = []

@@ -22,20 +22,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.levels import choose_move, level  # noqa: E402
-from engine.search import Limits  # noqa: E402
-from engine.tablut import TablutGame, start_position  # noqa: E402
-from engine.tablut_baseline import minimax_move  # noqa: E402
-from engine.tablut_search import TablutSearcher, tablut_history  # noqa: E402
-from engine.variants import Color  # noqa: E402
+from engine.game import Color  # noqa: E402
+from engine.search import Limits, Searcher  # noqa: E402
+from engine.search.levels import choose_move, level  # noqa: E402
+from engine.tablut.baseline import minimax_move  # noqa: E402
+from engine.tablut.game import TABLUT, TablutGame  # noqa: E402
+from engine.tablut.rules import start_position  # noqa: E402
+from engine.tablut.search import tablut_history  # noqa: E402
 
-_searcher: TablutSearcher | None = None
+_searcher: Searcher | None = None
 
 
-def _ours() -> TablutSearcher:
+def _ours() -> Searcher:
     global _searcher
     if _searcher is None:
-        _searcher = TablutSearcher(tt_mb=32)
+        _searcher = Searcher(TABLUT, tt_mb=32)
         _searcher.warm_up()
     return _searcher
 

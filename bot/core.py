@@ -27,7 +27,7 @@ from bot.store import Store
 from bot.tables import Board, Challenge, Message, Reply, Seat, Table, User
 from bot.user_text import inert, quoted
 from bot.worker import Job
-from engine import Color, MoveError, games
+from engine import NAMES, Color, MoveError, game_type
 from engine.search import WIN_BOUND
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ class Core:
         for stored in self.store.active_games():
             if not owns(stored.guild):
                 continue
-            game = games.new_game(stored.variant, stored.start_fen)
+            game = game_type(stored.variant).new_game(stored.start_fen)
             try:
                 for text in stored.moves:
                     game.play_text(text)
@@ -149,7 +149,7 @@ class Core:
         every message hands the core these and leaves other chatter alone."""
         table = self.tables.get(channel)
         return (table is not None and table.colour_of(user) is not None
-                and games.reads_as_move(table.game.variant.name, text))
+                and table.game.type.is_move_text(text))
 
     async def _private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
@@ -168,7 +168,7 @@ class Core:
         v = options.variant or DEFAULT_VARIANT
         lvl = options.levels[0] if options.levels else DEFAULT_LEVEL
         budget = self._budget(options.time)
-        colour = _colour(options.colour or "first", games.first_player(v))
+        colour = _colour(options.colour or "first", game_type(v).first)
         seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
         table = await self._open_table(msg, "bot", v, seats, budget, bool(options.rated))
         rated = "rated" if table.rated else "casual (hints allowed)"
@@ -220,10 +220,10 @@ class Core:
 
     async def _open_table(self, msg: Message, kind: str, variant_name: str, seats: dict[Color, Seat],
                           budget: float, rated: bool, delay: float = 0.0) -> Table:
-        game = games.new_game(variant_name)
+        game = game_type(variant_name).new_game()
         table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
                       rated, delay, msg.user, last_activity=self.clock())
-        table.id = self.store.create_game(msg.guild, msg.channel, variant_name, games.position_text(game.start), kind,
+        table.id = self.store.create_game(msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind,
                                           {"white": seats[Color.WHITE].to_json(),
                                            "black": seats[Color.BLACK].to_json()}, table.settings())
         self.tables[msg.channel] = table
@@ -296,7 +296,7 @@ class Core:
         delay = 2.0 if options.delay is None else options.delay
         if not 0 <= delay <= 60:
             raise Refusal("The delay between moves must be between 0 and 60 seconds.")
-        first = games.first_player(options.variant or DEFAULT_VARIANT)
+        first = game_type(options.variant or DEFAULT_VARIANT).first
         seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
         table = await self._open_table(msg, "match", options.variant or DEFAULT_VARIANT, seats,
                                        self._budget(options.time), False, delay)
@@ -334,17 +334,17 @@ class Core:
                 raise Refusal(f"Not your turn: {waiting}.")
             if table.kind == "bot" and not self.pool.has_room():
                 raise PoolBusy()
-            move = games.parse(table.game.position, msg.text)
+            move = table.game.type.parse_move(table.game.position, msg.text)
             before = table.game.position
-            table.game.play(move)  # type: ignore[arg-type]  # games.parse gave a move of this game
+            table.game.play(move)
             try:
-                self.store.add_move(table.id, len(table.game.moves) - 1, games.write(before, move, full=True))
+                self.store.add_move(table.id, len(table.game.moves) - 1, table.game.type.write_move(before, move, full=True))
             except sqlite3.Error:
                 table.game.undo()
                 raise
             table.draw_offer = table.takeback_offer = None
             table.last_activity, table.reminded = self.clock(), False
-            text = f"{msg.user.name} played {games.write(before, move)}."
+            text = f"{msg.user.name} played {table.game.type.write_move(before, move)}."
             if table.game.result() is None:
                 text += f" {self._whose_turn(table)}"
             await self._say(msg.channel, text, to=msg, board=self._view(table))
@@ -371,7 +371,7 @@ class Core:
             seat = table.to_move
             assert seat.level is not None
             ply = len(game.moves)
-            job = Job(game.variant.name, games.position_text(game.position), games.history(game), seat.level,
+            job = Job(game.type.name, game.type.write_position(game.position), game.history(), seat.level,
                       table.budget)
             try:
                 answer_text, score = await self._think(table, job)
@@ -382,8 +382,8 @@ class Core:
                 if self.tables.get(table.channel) is not table or len(game.moves) != ply:
                     continue  # the game ended or changed while the bot was thinking
                 before = game.position
-                move = games.parse(before, answer_text)
-                game.play(move)  # type: ignore[arg-type]  # games.parse gave a move of this game
+                move = game.type.parse_move(before, answer_text)
+                game.play(move)
                 try:
                     self.store.add_move(table.id, ply, answer_text)
                 except sqlite3.Error:
@@ -410,12 +410,12 @@ class Core:
         except PoolFailed:
             log.exception("the search processes failed on game %d; falling back to a shallow search", table.id)
             position = table.game.position
-            move = games.fallback_move(position, random.Random())
-            return games.write(position, move, full=True), 0
+            move = table.game.type.fallback_move(position, random.Random())
+            return table.game.type.write_move(position, move, full=True), 0
 
     async def _announce_bot_move(self, table: Table, seat: Seat, before, move, score: int) -> None:
         mover = seat.name if table.kind == "match" else "I"
-        text = f"{mover} played {games.write(before, move)} ({_score_words(score)})."
+        text = f"{mover} played {table.game.type.write_move(before, move)} ({_score_words(score)})."
         if table.game.result() is None:
             text += f" {self._whose_turn(table)}"
         to_move = table.to_move.user
@@ -433,8 +433,8 @@ class Core:
         if move is None and game.moves:
             move, before = game.moves[-1], game.positions[-2]
         number = len(game.moves) // 2 + 1
-        caption = f"{game.variant.name.capitalize()} · move {number} · {game.turn} to move"
-        return Board(table.id, game.position, move, before, table.flipped, caption)
+        caption = f"{game.type.name.capitalize()} · move {number} · {game.turn} to move"
+        return Board(table.id, game.position, move, before, table.flipped, caption, game.type.name)
 
     async def _resign(self, msg: Message, words: list[str]) -> None:
         table = self._table(msg)
@@ -512,9 +512,9 @@ class Core:
         if table.game.turn != colour:
             raise Refusal("A hint is for your own move; wait for your turn.")
         game = table.game
-        job = Job(game.variant.name, games.position_text(game.position), games.history(game), 6, HINT_TIME)
+        job = Job(game.type.name, game.type.write_position(game.position), game.history(), 6, HINT_TIME)
         text, score = await self._think(table, job)
-        suggestion = games.write(game.position, games.parse(game.position, text))
+        suggestion = game.type.write_move(game.position, game.type.parse_move(game.position, text))
         await self._private(msg, f"Try {suggestion} ({_score_words(score)}).")
 
     # looking
@@ -527,7 +527,7 @@ class Core:
 
     async def _moves(self, msg: Message, words: list[str]) -> None:
         table = self._table(msg)
-        texts = games.legal_texts(table.game.position)
+        texts = table.game.type.legal_texts(table.game.position)
         await self._private(msg, f"Legal moves for {table.game.turn}: {', '.join(texts)}.")
 
     async def _board(self, msg: Message, words: list[str]) -> None:
@@ -544,7 +544,7 @@ class Core:
                 "White": table.seats[Color.WHITE].name, "Black": table.seats[Color.BLACK].name}
         if result:
             tags["Result"] = result
-        return games.record(table.game, tags)
+        return table.game.type.record_text(table.game, tags)
 
     async def _games(self, msg: Message, words: list[str]) -> None:
         here = [t for t in self.tables.values() if t.guild == msg.guild]
@@ -557,7 +557,7 @@ class Core:
     async def _rating(self, msg: Message, words: list[str]) -> None:
         user = msg.mentions[0] if msg.mentions else msg.user
         lines = []
-        for name in games.NAMES:
+        for name in NAMES:
             r, played = self.store.rating(msg.guild, name, user.id)
             if played:
                 lines.append(f"{name}: {r} ({played} games)")
@@ -591,7 +591,7 @@ class Core:
                       aborted: bool = False) -> None:
         """Record the result, update ratings, and announce it (under the lock)."""
         finished = not aborted and reason != "stopped"
-        result = games.score_text(table.game.variant.name, winner) if finished else "*"
+        result = table.game.type.score_text(winner) if finished else "*"
         pdn = self._pdn_text(table, result)
         winner_name = None if winner is None else winner.name.lower()
         changes, rating_words = self._rate(table, winner) if table.rated and finished else ([], "")
@@ -614,7 +614,7 @@ class Core:
 
     def _rate(self, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
         """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
-        v = table.game.variant.name
+        v = table.game.type.name
         now: dict[Color, tuple[Rating, User | None]] = {}
         for colour, seat in table.seats.items():
             if seat.user is not None:

@@ -34,7 +34,6 @@ from bot.present import board_png, board_text, replay_gif
 from bot.store import Store
 from bot.tables import Message, Reply, User
 from bot.user_text import neutral
-from engine.games import legal_texts
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +191,7 @@ class DraughtsBot(ext.AutoShardedBot):
             await interaction.response.send_message(refusal, ephemeral=True)
             return
         table = self.core.tables[str(interaction.channel_id)]
-        moves = list(legal_texts(table.game.position))
+        moves = list(table.game.type.legal_texts(table.game.position))
         await interaction.response.edit_message(view=game_view(game, ply, moves, page))
 
     def _stale(self, interaction: discord.Interaction, game: int, ply: int | None) -> str | None:
@@ -320,7 +319,7 @@ class DraughtsBot(ext.AutoShardedBot):
         board = reply.board
         if board is None or table is None or table.id != board.game or table.kind == "match":
             return None
-        moves = [] if table.to_move.is_bot or table.game.result() else list(legal_texts(table.game.position))
+        moves = [] if table.to_move.is_bot or table.game.result() else list(table.game.type.legal_texts(table.game.position))
         return game_view(table.id, len(table.game.moves), moves)
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:

@@ -12,8 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import HELP
-from engine.games import legal_texts
-from engine.levels import level
+from engine.search.levels import level
 
 if TYPE_CHECKING:
     from bot.discord_bot import DraughtsBot
@@ -69,7 +68,7 @@ async def move_autocomplete(interaction: discord.Interaction, current: str) -> l
     if table is None:
         return []
     typed = current.strip().lower()
-    texts = [t for t in legal_texts(table.game.position) if t.lower().startswith(typed)]
+    texts = [t for t in table.game.type.legal_texts(table.game.position) if t.lower().startswith(typed)]
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from engine import Color
-from engine.games import AnyGame, AnyMove, AnyPosition
-from engine.levels import level
+from typing import Any
+
+from engine import Color, GameRecord
+from engine.search.levels import level
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,15 @@ class Board:
     """A position to show: the front end draws it as an image or as text."""
 
     game: int
-    position: AnyPosition
-    last_move: AnyMove | None = None
-    before: AnyPosition | None = None
+    position: Any
+    last_move: Any = None
+    before: Any = None
     """The position before ``last_move``, to show what it captured."""
     flipped: bool = False
     """Drawn from Black's side."""
     caption: str = ""
+    variant: str = "english"
+    """The game's name (``engine.game_type``)."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class Reply:
     """People to notify (a reminder, a challenge)."""
     pdn: str | None = None
     """The game's PDN (with the final message, and for `pdn`)."""
-    replay: AnyGame | None = None
+    replay: GameRecord[Any, Any] | None = None
     """The finished game, with the final message: a front end can show it as an animation."""
     asks: bool = False
     """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
@@ -112,7 +115,7 @@ class Table:
     channel: str
     channel_name: str
     kind: str
-    game: AnyGame
+    game: GameRecord[Any, Any]
     seats: dict[Color, Seat]
     budget: float
     """The bot's seconds per move."""
@@ -151,8 +154,8 @@ class Table:
         return people == [Color.BLACK]
 
     def title(self) -> str:
-        first = self.game.variant.first
-        return (f"{self.game.variant.name.capitalize()}: {self.seats[first].name} ({first}) vs "
+        first = self.game.type.first
+        return (f"{self.game.type.name.capitalize()}: {self.seats[first].name} ({first}) vs "
                 f"{self.seats[first.opponent].name} ({first.opponent})")
 
     def settings(self) -> dict:

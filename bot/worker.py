@@ -13,13 +13,15 @@ import signal
 import threading
 from dataclasses import dataclass
 from multiprocessing.connection import wait
+from typing import Any
 
-from engine import games
-from engine.levels import choose_move, level
+from engine import game_type
+from engine.games import GAMES
 from engine.search import History, Searcher
+from engine.search.levels import choose_move, level
 
 # This process's searchers, by variant name (each process has its own; nothing is shared).
-_searchers: dict[str, Searcher] = {}
+_searchers: dict[str, Searcher[Any, Any]] = {}
 _tt_mb = 64
 
 
@@ -59,10 +61,10 @@ def start(tt_mb: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _end_with_parent()
-    searcher("english").warm_up()
-    # Tablut's compiled code too, with a small throwaway search: its real one (and its table) is made for the
-    # process's first Tablut game, not for every process at start.
-    games.searcher(games.TABLUT, 1).warm_up()
+    # Every game's compiled search, each with a small throwaway searcher: the real ones (and their tables) are
+    # made for the process's first game of each, not for every process at start.
+    for game in GAMES.values():
+        Searcher(game, tt_mb=1).warm_up()
 
 
 def _end_with_parent() -> None:
@@ -80,18 +82,19 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
-def searcher(name: str) -> Searcher:
+def searcher(name: str) -> Searcher[Any, Any]:
     if name not in _searchers:
-        _searchers[name] = games.searcher(name, _tt_mb)
+        _searchers[name] = Searcher(game_type(name), tt_mb=_tt_mb)
     return _searchers[name]
 
 
 def think(job: Job) -> Answer:
     """Search the job's position at its level within its budget."""
-    position = games.read_position(job.variant, job.fen)
+    game = game_type(job.variant)
+    position = game.read_position(job.fen)
     rng = random.Random(job.seed)
-    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)  # type: ignore[arg-type]
-    return Answer(games.write(position, result.move, full=True), result.score, result.depth, result.nodes,
+    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)
+    return Answer(game.write_move(position, result.move, full=True), result.score, result.depth, result.nodes,
                   result.time, os.getpid())
 
 

@@ -6,8 +6,9 @@ import random
 from pathlib import Path
 
 from engine import Game, legal_moves, variant
-from engine.levels import choose_move, level
-from engine.search import History, Searcher
+from engine.games import game_type
+from engine.search import Searcher
+from engine.search.levels import choose_move, level
 from renders import RenderOptions, render_png
 
 HERE = Path(__file__).resolve().parent
@@ -18,11 +19,11 @@ PLIES = {"english": 20, "international": 30, "russian": 20}
 def sample_game(name: str) -> Game:
     """Level-4 self-play (seeded, so the images are the same every time), stopped just after a capture."""
     v = variant(name)
-    searcher = Searcher(v, tt_mb=4)
+    searcher = Searcher(game_type(v.name), tt_mb=4)
     rng = random.Random(4)
     game = Game(v)
     while game.result() is None and not (len(game.moves) >= PLIES[name] and game.moves[-1].is_capture):
-        game.play(choose_move(searcher, game.position, level(4), 5.0, History.of(game), rng).move)
+        game.play(choose_move(searcher, game.position, level(4), 5.0, game.history(), rng).move)
     return game
 
 
@@ -33,7 +34,7 @@ def main() -> None:
         for theme in ("wood", "contrast"):
             caption = f"Alice vs Dambot level 6 · move {number}"
             opts = RenderOptions(theme=theme, caption=caption, flipped=(name == "russian" and theme == "contrast"))
-            png = render_png(game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
+            png = render_png(game.type, game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
             path = HERE / f"{name}-{theme}.png"
             path.write_bytes(png)
             print(f"{path.name}: {len(png) // 1024} KB, {len(legal_moves(game.position))} legal moves")

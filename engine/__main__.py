@@ -1,7 +1,7 @@
 import os
 import sys
 
-from engine.cli import main
+from engine.tools.cli import main
 
 try:
     status = main()

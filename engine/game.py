@@ -1,26 +1,44 @@
-"""A game record: the start position, the moves played, and the result.
+"""What a game is to the rest of the program: a ``GameType`` and its ``GameRecord``s.
 
-Positions are values (copy-make); what the draw rules need from the history
-(repetitions, move counters) lives here, one entry per position, so a takeback
-is a pop.
+A ``GameType`` is the rules of one game as functions over immutable values
+(start position, legal moves, make), its notation in and out (with reasons for
+an illegal move), its positions as text, its records, what a board image
+shows, and the search's hooks. A ``GameRecord`` is one game being played: its
+positions, its moves and its result.
+
+Draughts implements them once per variant (``engine.draughts.kind``), Tablut
+once (``engine.tablut.kind``); ``engine.games`` looks them up by name. The bot,
+the renders and the search use a game only through these, so a new game is a
+new package and one line in ``engine.games``.
 """
 
 from __future__ import annotations
 
+import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from enum import IntEnum
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalMoveError
-from engine.fen import parse_fen, to_fen
-from engine.notation import legal_move_texts, parse_move
-from engine.position import Move, Position
-from engine.rules import key, legal_moves, make, start_position
-from engine.variants import Color, Variant
 
-# International's endgame rules (FMJD 6.4 and 6.5), in plies: each player moves this often.
-ENDGAME_16_PLIES = 2 * 16  # three pieces with a king (3K, 2K+1M, 1K+2M) against a lone king
-ENDGAME_5_PLIES = 2 * 5  # at most two pieces with a king (2K, 1K+1M, 1K) against a lone king
-REPETITIONS = 3  # the same position with the same side to move, for the third time
+if TYPE_CHECKING:
+    from engine.search.hooks import SearchHooks
+    from engine.search.searcher import History
+
+
+class Color(IntEnum):
+    """A side; the compiled code's numbers (0 White, 1 Black) in every game."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def opponent(self) -> Color:
+        return Color(1 - self)
+
+    def __str__(self) -> str:
+        return self.name.capitalize()
 
 
 @dataclass(frozen=True)
@@ -38,15 +56,167 @@ class Result:
         return f"{self.winner} wins: {self.reason}"
 
 
-P = TypeVar("P")
-M = TypeVar("M")
+Cell = tuple[int, int]
+"""(row, column) on a board picture, row 0 at the top as the first player's opponent sits, before any flip."""
 
 
-class GameRecord(Generic[P, M]):
-    """What every game's record does alike: the current position, moves typed as text, no move after the
-    end, takebacks. A game (draughts' ``Game``, ``engine.tablut.TablutGame``) keeps ``positions`` and
-    ``moves``, decides ``result`` and ``play``, and says how it reads a move and writes a position."""
+@dataclass(frozen=True)
+class Grid:
+    """A game's empty board as a picture shows it (drawn once per theme, size and orientation, then cached)."""
 
+    size: int
+    """Cells per side."""
+    playable: frozenset[Cell]
+    """Cells drawn in the dark colour (draughts: the dark squares; empty for boards where every cell is played)."""
+    labels: tuple[tuple[Cell, str], ...] = ()
+    """Small text in a cell's corner (square numbers)."""
+    files: str = ""
+    """Column names along the top and bottom edges, left to right ('' for none)."""
+    ranks: tuple[str, ...] = ()
+    """Row names along the left and right edges, top to bottom."""
+    marks: tuple[tuple[Cell, str], ...] = ()
+    """Special cells drawn on the board itself (Tablut: 'throne', 'camp', 'escape')."""
+    letters: tuple[tuple[str, str], ...] = (("w", "w"), ("W", "W"), ("b", "b"), ("B", "B"))
+    """How each piece kind is written in a text diagram."""
+
+
+class MoveLike(Protocol):
+    """What every game's move has."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+    @property
+    def captures(self) -> tuple[int, ...]: ...
+
+    @property
+    def is_capture(self) -> bool: ...
+
+
+class PositionLike(Protocol):
+    """What every game's position has."""
+
+    @property
+    def turn(self) -> Color: ...
+
+
+P = TypeVar("P", bound=PositionLike)
+M = TypeVar("M", bound=MoveLike)
+
+
+class GameType(ABC, Generic[P, M]):
+    """One game's rules, notation, records, pictures and search hooks, as free functions of its values.
+
+    Pieces on a picture are one character: ``w``/``W`` a White man/king,
+    ``b``/``B`` Black's (Tablut: ``w`` a White soldier, ``W`` the king, ``b``
+    a Black soldier).
+    """
+
+    name: str
+    """The name players type: english, international, brazilian, russian, tablut."""
+    first: Color
+    """The side that moves first."""
+
+    # rules
+
+    @abstractmethod
+    def start(self) -> P:
+        """The usual start position."""
+
+    @abstractmethod
+    def new_game(self, start: str | None = None) -> GameRecord[P, M]:
+        """A game record from the start (or from the position written ``start``)."""
+
+    @abstractmethod
+    def legal_moves(self, position: P) -> list[M]:
+        """The legal moves of the side to move, in a fixed order."""
+
+    @abstractmethod
+    def make(self, position: P, move: M) -> P:
+        """The position after a legal move (copy-make)."""
+
+    # notation
+
+    @abstractmethod
+    def parse_move(self, position: P, text: str) -> M:
+        """The legal move ``text`` names; a ``MoveError`` saying why not (with the legal moves) otherwise."""
+
+    @abstractmethod
+    def write_move(self, position: P, move: M, full: bool = False) -> str:
+        """A move as players write it; ``full``: every square it lands on (unambiguous, for records and jobs)."""
+
+    def legal_texts(self, position: P) -> tuple[str, ...]:
+        """The legal moves as players write them."""
+        return tuple(self.write_move(position, m) for m in self.legal_moves(position))
+
+    @abstractmethod
+    def is_move_text(self, text: str) -> bool:
+        """Whether ``text``, written alone, is a move of this game (legal or not), as ``parse_move`` reads them."""
+
+    @abstractmethod
+    def write_position(self, position: P) -> str:
+        """The position as text: FEN for draughts, a position string for Tablut."""
+
+    @abstractmethod
+    def read_position(self, text: str) -> P:
+        """A position from ``write_position``'s text; a ``FenError`` saying what is wrong otherwise."""
+
+    @abstractmethod
+    def score_text(self, winner: Color | None) -> str:
+        """The result as a record writes it ('1-0', '0-2', '1/2-1/2', ...)."""
+
+    @abstractmethod
+    def record_text(self, game: GameRecord[P, M], tags: dict[str, str]) -> str:
+        """The game with its tags, to save (PDN for draughts, the same layout for Tablut)."""
+
+    # pictures
+
+    @abstractmethod
+    def grid(self, labels: str | None = None) -> Grid:
+        """The empty board; ``labels`` 'numbers', 'coordinates' or 'none' where the game has a choice
+        (None: the game's own)."""
+
+    @abstractmethod
+    def cell(self, square: int) -> Cell:
+        """Where a square is on the grid."""
+
+    @abstractmethod
+    def pieces(self, position: P) -> tuple[tuple[Cell, str], ...]:
+        """Every piece on the board, as (cell, kind)."""
+
+    def path(self, move: M) -> tuple[Cell, ...]:
+        """The cells a move stands on, from start to end."""
+        return (self.cell(move.start), self.cell(move.end))
+
+    def status(self, position: P) -> str:
+        """Whose turn it is, or that the side to move has none."""
+        return f"{position.turn} to move" if self.legal_moves(position) else f"{position.turn} has no move"
+
+    # the search
+
+    @abstractmethod
+    def search_hooks(self, weights: object = None) -> SearchHooks[P, M]:
+        """What the search needs of this game: its compiled rules and evaluation (``weights``: the evaluation's
+        own, None for the shipped ones)."""
+
+    @abstractmethod
+    def fallback_move(self, position: P, rng: random.Random) -> M:
+        """A move from a shallow search in this process, for when the search processes fail."""
+
+
+class GameRecord(ABC, Generic[P, M]):
+    """A game being played: the start, the moves, a position per ply, and the result.
+
+    What every record does alike lives here: the current position, moves typed
+    as text, no move after the end, takebacks. A game keeps ``positions`` and
+    ``moves``, decides ``result`` and ``play``, and gives the search its history.
+    """
+
+    type: GameType[P, M]
+    start: P
     positions: list[P]
     moves: list[M]
     _legal: list[M] | None
@@ -58,21 +228,25 @@ class GameRecord(Generic[P, M]):
 
     @property
     def turn(self) -> Color:
-        return self.position.turn  # type: ignore[attr-defined]
+        return self.position.turn
 
+    @abstractmethod
     def play(self, move: M) -> P:
-        raise NotImplementedError
+        """Play a legal move; raises IllegalMoveError (changing nothing) otherwise."""
 
-    def result(self) -> object:
-        raise NotImplementedError
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result if the game is over, else None."""
 
-    def _read(self, text: str) -> M:
-        """The legal move ``text`` names in the current position (a MoveError if none)."""
-        raise NotImplementedError
+    @abstractmethod
+    def history(self) -> History:
+        """What the search needs of the game before its current position (for the draw rules)."""
 
-    def _written(self) -> str:
-        """The current position as text (FEN, or Tablut's position string)."""
-        raise NotImplementedError
+    def legal_moves(self) -> list[M]:
+        """The current position's legal moves (none once the game is over)."""
+        if self._legal is None:
+            self._legal = self.type.legal_moves(self.position)
+        return self._legal
 
     def _per_position(self) -> tuple[list, ...]:
         """The lists that hold one entry per position (``positions`` first); a takeback shortens them all."""
@@ -81,125 +255,20 @@ class GameRecord(Generic[P, M]):
     def play_text(self, text: str) -> M:
         """Read a move as a player typed it and play it; notation errors change nothing."""
         self._refuse_if_over(text)
-        move = self._read(text)
+        move = self.type.parse_move(self.position, text)
         self.play(move)
         return move
 
     def _refuse_if_over(self, text: str) -> None:
         over = self.result()
         if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, self._written())
+            raise IllegalMoveError(f"the game is over ({over})", text, self.type.write_position(self.position))
 
     def undo(self) -> M:
         """Take the last move back."""
         if not self.moves:
-            raise IllegalMoveError("there is no move to take back", "", self._written())
+            raise IllegalMoveError("there is no move to take back", "", self.type.write_position(self.position))
         for history in self._per_position():
             history.pop()
         self._legal = None
         return self.moves.pop()
-
-
-class Game(GameRecord[Position, Move]):
-    """A game in progress or finished, from any start position."""
-
-    def __init__(self, variant: Variant, fen: str | None = None):
-        self.variant = variant
-        self.start = parse_fen(variant, fen) if fen else start_position(variant)
-        self.moves: list[Move] = []
-        self.positions: list[Position] = [self.start]
-        self._keys: list[int] = [key(self.start)]
-        self._king_plies: list[int] = [0]  # plies of king moves without a capture, up to each position
-        self._endgame: list[tuple[int, int]] = [(_endgame_limit(self.start), 0)]  # (limit, plies in that ending)
-        self._legal: list[Move] | None = None
-
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = legal_moves(self.position)
-        return self._legal
-
-    def play(self, move: Move) -> Position:
-        """Play a legal move; raises IllegalMoveError (changing nothing) otherwise."""
-        self._refuse_if_over("")
-        legal = self.legal_moves()
-        if move not in legal:
-            name = self.variant.square_name
-            text = f"{name(move.start)}-{name(move.end)}"
-            raise IllegalMoveError(f"{text} is not a legal move here", text, to_fen(self.position),
-                                   legal_move_texts(self.position))
-        move = legal[legal.index(move)]  # the generated move, with its path
-        before = self.position
-        after = make(before, move)
-        man_moved = not (self.variant.bit(move.start) & before.kings)
-        king_plies = 0 if (move.is_capture or man_moved) else self._king_plies[-1] + 1
-        limit = _endgame_limit(after)
-        prev_limit, prev_plies = self._endgame[-1]
-        endgame = (limit, prev_plies + 1 if (limit == prev_limit and not move.is_capture) else 0)
-        self.moves.append(move)
-        self.positions.append(after)
-        self._keys.append(key(after))
-        self._king_plies.append(king_plies)
-        self._endgame.append(endgame)
-        self._legal = None
-        return after
-
-    def _read(self, text: str) -> Move:
-        return parse_move(self.position, text)
-
-    def _written(self) -> str:
-        return to_fen(self.position)
-
-    def _per_position(self) -> tuple[list, ...]:
-        return (self.positions, self._keys, self._king_plies, self._endgame)
-
-    @property
-    def reversible_plies(self) -> int:
-        """Plies of king moves taking nothing that led to the current position."""
-        return self._king_plies[-1]
-
-    @property
-    def ending_plies(self) -> int:
-        """Plies played in the current lone-king ending (International's 16- and 5-move rules)."""
-        return self._endgame[-1][1]
-
-    def earlier_keys(self) -> tuple[int, ...]:
-        """Zobrist keys of the positions since the last capture or man move, before the current one."""
-        back = self._king_plies[-1]
-        return tuple(self._keys[-1 - back:-1]) if back else ()
-
-    def repetitions(self) -> int:
-        """How many times the current position has stood on the board with the same side to move."""
-        # Captures and man moves are irreversible: nothing before them can come back.
-        back = self._king_plies[-1]
-        current = self._keys[-1]
-        return sum(1 for i in range(0, back + 1, 2) if self._keys[-1 - i] == current)
-
-    def result(self) -> Result | None:
-        """The result if the game is over, else None."""
-        if not self.legal_moves():
-            side = self.turn
-            return Result(side.opponent, f"{side} has no legal move")
-        if self.repetitions() >= REPETITIONS:
-            return Result(None, "the same position came up three times")
-        limit = self.variant.king_move_limit
-        if self._king_plies[-1] >= limit:
-            return Result(None, f"{limit // 2} moves each with only kings moving and nothing taken")
-        ending, plies = self._endgame[-1]
-        if ending and plies >= ending:
-            return Result(None, f"{ending // 2} moves each in this ending against a lone king")
-        return None
-
-
-def _endgame_limit(position: Position) -> int:
-    """Plies allowed in the position's ending under International's 16- and 5-move rules; 0 if none apply."""
-    if not position.variant.endgame_limits:
-        return 0
-    for lone, other in ((Color.WHITE, Color.BLACK), (Color.BLACK, Color.WHITE)):
-        if position.count(lone) != (0, 1):
-            continue
-        men, kings = position.count(other)
-        if kings >= 1 and men + kings == 3:
-            return ENDGAME_16_PLIES
-        if kings >= 1 and men + kings <= 2:
-            return ENDGAME_5_PLIES
-    return 0

@@ -1,38 +1,21 @@
 """What a board image shows, in grid terms, independent of the game.
 
-A ``Grid`` is the empty board (size, playable cells, labels); a ``Scene``
-puts pieces, the last move, ghosts and markers on it. Cells are (row, column)
-with row 0 at the top as the first player's opponent sits, before any flip.
-Draughts builds scenes in ``renders.draughts``; Tablut's 9x9 board (throne,
-camps, escape squares) fits the same shape through ``Grid.marks``.
+A ``Grid`` (``engine.game``) is the empty board a game gives (size, playable
+cells, labels, marks such as Tablut's throne and camps); a ``Scene`` puts
+pieces, the last move, ghosts and markers on it. Cells are (row, column) with
+row 0 at the top as the first player's opponent sits, before any flip.
 
 Pieces are one character: ``w``/``W`` White man/king, ``b``/``B`` Black
-man/king (Tablut will add its own kinds).
+man/king (Tablut's king is a ``W``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-Cell = tuple[int, int]
+from engine.game import Cell, Grid
 
-
-@dataclass(frozen=True)
-class Grid:
-    """The empty board: drawn once per theme, size and orientation, then cached."""
-
-    size: int
-    """Cells per side."""
-    playable: frozenset[Cell]
-    """Cells drawn in the dark colour (pieces stand on them)."""
-    labels: tuple[tuple[Cell, str], ...] = ()
-    """Small text in a cell's corner (square numbers)."""
-    files: str = ""
-    """Column names along the top and bottom edges, left to right ('' for none)."""
-    ranks: tuple[str, ...] = ()
-    """Row names along the left and right edges, top to bottom."""
-    marks: tuple[tuple[Cell, str], ...] = ()
-    """Special cells drawn on the board itself (Tablut: 'throne', 'camp', 'escape')."""
+__all__ = ["Cell", "Grid", "Scene"]
 
 
 @dataclass(frozen=True)

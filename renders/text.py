@@ -1,53 +1,48 @@
 """The board as monospace text, for the terminal chat and for channels where images are not allowed.
 
-    11 . b . b . b . b      each dark square shows its piece (w b, W B for kings),
-    ...                     or its number when empty; the last move's squares are
-                            bracketed and captured pieces show as x.
+    11 . b . b . b . b      each playable square shows its piece (w b, W B for kings; Tablut: W K B),
+    ...                     or its number when empty (or a mark: Tablut's throne +, camps #, escapes :);
+                            the last move's squares are bracketed and captured pieces show as x.
 """
 
 from __future__ import annotations
 
-from engine import Move, Position
+from typing import Any
+
+from engine import GameType
+
+MARKS = {"throne": "+", "camp": "#", "escape": ":"}
 
 
-def text_diagram(position: Position, *, last_move: Move | None = None, labels: str | None = None,
+def text_diagram(game: GameType[Any, Any], position: Any, *, last_move: Any = None, labels: str | None = None,
                  flipped: bool = False) -> str:
-    """A diagram of the position; ``labels`` 'numbers' (empty dark squares show their number) or 'coordinates'."""
-    v = position.variant
-    labels = labels or ("coordinates" if v.coordinates else "numbers")
-    width = 2 if v.squares < 100 else 3
-    path = set(last_move.path or (last_move.start, last_move.end)) if last_move else set()
-    captured = set(last_move.captures) if last_move else set()
-    rows = range(v.size - 1, -1, -1) if flipped else range(v.size)
-    cols = list(range(v.size - 1, -1, -1) if flipped else range(v.size))
+    """A diagram of the position; ``labels`` 'numbers' (empty dark squares show their number) or 'coordinates'
+    where the game has the choice."""
+    grid = game.grid(labels)
+    letters = dict(grid.letters)
+    width = max((len(text) for _, text in grid.labels), default=len(str(len(grid.playable))) if grid.playable else 1)
+    pieces = dict(game.pieces(position))
+    names, marks = dict(grid.labels), dict(grid.marks)
+    path = set(game.path(last_move)) if last_move is not None else set()
+    captured = {game.cell(sq) for sq in last_move.captures} if last_move is not None else set()
+    order = list(range(grid.size - 1, -1, -1) if flipped else range(grid.size))
     lines = []
-    for row in rows:
+    for row in order:
         cells = []
-        for col in cols:
-            sq = v.square_at(row, col)
-            if sq is None:
+        for col in order:
+            cell = (row, col)
+            if grid.playable and cell not in grid.playable:
                 text = ""
-            elif (piece := position.piece_at(sq)) is not None:
-                text = piece
-            elif sq in captured:
+            elif cell in pieces:
+                text = letters[pieces[cell]]
+            elif cell in captured:
                 text = "x"
-            elif labels == "numbers":
-                text = str(sq)
             else:
-                text = "."
-            cell = text.rjust(width)
-            if sq in path:
-                cell = f"[{cell}]"
-            else:
-                cell = f" {cell} "
-            cells.append(cell)
-        line = "".join(cells).rstrip()
-        if labels == "coordinates":
-            line = f"{v.size - row:>2} {''.join(cells)}"
-        lines.append(line.rstrip())
-    if labels == "coordinates":
-        files = "abcdefghij"[: v.size]
-        names = [files[c] for c in cols]
-        lines.append("   " + "".join(f" {n.rjust(width)} " for n in names).rstrip())
+                text = names.get(cell) or MARKS.get(marks.get(cell, ""), ".")
+            cells.append(f"[{text.rjust(width)}]" if cell in path else f" {text.rjust(width)} ")
+        line = "".join(cells)
+        lines.append((f"{grid.ranks[row]:>{width}} {line}" if grid.ranks else line).rstrip())
+    if grid.files:
+        lines.append(" " * (width + 1) + "".join(f" {grid.files[c].rjust(width)} " for c in order).rstrip())
     lines.append(f"{position.turn} to move")
     return "\n".join(lines)

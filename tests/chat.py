@@ -8,7 +8,6 @@ from bot.config import Config
 from bot.core import Core
 from bot.store import Store
 from bot.tables import Message, Reply, Table, User
-from engine.games import write
 
 ANA = User("1", "ana")
 BEN = User("2", "ben")
@@ -53,7 +52,7 @@ class Chat:
     async def play_any(self, user: User, channel: str = "c1") -> str:
         """Play the user's first legal move; the move text."""
         game = self.table(channel).game
-        text = write(game.position, game.legal_moves()[0], full=True)
+        text = game.type.write_move(game.position, game.legal_moves()[0], full=True)
         replies = await self.say(user, text, channel)
         assert not replies[0].private, replies[0].text
         return text

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import FenError, Game, MoveError, VARIANTS, parse_fen, variant
+from engine import VARIANTS, FenError, Game, MoveError, parse_fen, variant
 
 # Text that looks like moves and FENs often enough to reach the deeper checks.
 _pieces = st.sampled_from(["1", "11", "15", "32", "33", "50", "51", "c3", "d4", "e5", "j10", "k1", "-", "x", ":",

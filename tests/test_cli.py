@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 
-
 from perft_data import START
 
 

@@ -9,8 +9,8 @@ import pytest
 from helpers import random_positions
 
 from engine import Color, parse_fen, variant
-from engine.evaluation import WEIGHTS_DIR, Evaluator, evaluate, weights_vector
-from engine.position import Position
+from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator, evaluate, weights_vector
+from engine.draughts.position import Position
 
 U = np.uint64
 

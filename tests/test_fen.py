@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Color, FenError, VARIANTS, legal_moves, make, parse_fen, start_position, to_fen, variant
+from engine import VARIANTS, Color, FenError, legal_moves, make, parse_fen, start_position, to_fen, variant
 
 INTERNATIONAL = variant("international")
 

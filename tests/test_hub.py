@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from engine import Game, legal_moves, parse_fen, start_position, variant
-from engine.hub import HubClient, move_text, parse_hub_move, parse_line, parse_position, position_text
+from engine.tools.hub import HubClient, move_text, parse_hub_move, parse_line, parse_position, hub_position
 
 HUB = f"{sys.executable} -m engine hub"
 
@@ -60,7 +60,7 @@ def test_handshake_search_and_ping(engine):
     engine.send("ping")
     assert engine.until("pong") == ["pong"]
     pos = start_position(variant("international"))
-    engine.send(f"pos pos={position_text(pos)}", "level move-time=0.3", "go think", "ping")
+    engine.send(f"pos pos={hub_position(pos)}", "level move-time=0.3", "go think", "ping")
     lines = engine.until("done")
     assert "pong" in lines, "ping is answered during a search"
     info = [line for line in lines if line.startswith("info")]
@@ -75,7 +75,7 @@ def test_stop_ends_an_infinite_search_with_a_move(engine):
     engine.send("hub", "set-param name=variant value=english", "init")
     engine.until("ready")
     pos = start_position(variant("english"))
-    engine.send(f"pos pos={position_text(pos)}", "level infinite", "go think")
+    engine.send(f"pos pos={hub_position(pos)}", "level infinite", "go think")
     engine.until("info")
     engine.send("stop")
     done = parse_line(engine.until("done", timeout=5)[-1])[1]
@@ -88,7 +88,7 @@ def test_moves_after_the_position_are_played_and_depth_limits(engine):
     game = Game(variant("english"))
     for text in ("11-15", "23-19"):
         game.play_text(text)
-    engine.send(f"pos pos={position_text(game.start)} moves=\"11-15 23-19\"", "level depth=5", "go think")
+    engine.send(f"pos pos={hub_position(game.start)} moves=\"11-15 23-19\"", "level depth=5", "go think")
     lines = engine.until("done")
     assert "depth=5" in [line for line in lines if line.startswith("info")][-1]
     move = parse_hub_move(game.position, parse_line(lines[-1])[1]["move"])
@@ -102,7 +102,7 @@ def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
     engine.until("ready")
     engine.send("pos pos=Wxyz")
     assert engine.until("error")[-1].startswith("error message=")
-    engine.send("pos pos=" + position_text(start_position(variant("english"))) + " moves=\"1-2\"")
+    engine.send("pos pos=" + hub_position(start_position(variant("english"))) + " moves=\"1-2\"")
     assert "not a legal move" in engine.until("error")[-1]
     engine.send("ping")
     engine.until("pong")
@@ -110,7 +110,7 @@ def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
 
 def test_a_gui_that_skips_init_still_gets_a_move(engine):
     pos = start_position(variant("english"))
-    engine.send(f"pos pos={position_text(pos)}", "level depth=3", "go think")
+    engine.send(f"pos pos={hub_position(pos)}", "level depth=3", "go think")
     done = parse_line(engine.until("done")[-1])[1]
     assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
 
@@ -119,15 +119,15 @@ def test_position_strings_round_trip():
     for name in ("english", "international", "russian", "brazilian"):
         v = variant(name)
         pos = start_position(v)
-        text = position_text(pos)
+        text = hub_position(pos)
         assert len(text) == v.squares + 1
         assert parse_position(v, text) == pos
     v = variant("english")
     pos = parse_fen(v, "B:WK3,22,23:B8,K30")
-    assert position_text(pos) == "B" + "".join(
+    assert hub_position(pos) == "B" + "".join(
         {3: "W", 22: "w", 23: "w", 8: "b", 30: "B"}.get(sq, "e") for sq in range(1, 33))
     # English: Black's men on 1-12 and Black to move first
-    assert position_text(start_position(v)) == "B" + "b" * 12 + "e" * 8 + "w" * 12
+    assert hub_position(start_position(v)) == "B" + "b" * 12 + "e" * 8 + "w" * 12
 
 
 def test_capture_strings_name_the_captured_squares_in_any_order():

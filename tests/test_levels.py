@@ -8,13 +8,14 @@ import pytest
 from helpers import random_positions
 
 from engine import Game, start_position, variant
-from engine.levels import LEVELS, choose_move, level
-from engine.search import History, Limits, Searcher
+from engine.games import game_type
+from engine.search import Limits, Searcher
+from engine.search.levels import LEVELS, choose_move, level
 
 
 @pytest.fixture(scope="module")
 def searcher():
-    s = Searcher(variant("international"), tt_mb=8)
+    s = Searcher(game_type("international"), tt_mb=8)
     s.warm_up()
     return s
 
@@ -49,7 +50,7 @@ def test_unknown_level_is_refused():
 def test_level_2_beats_random_play():
     """Not absurd: even the novice wins against random moves."""
     v = variant("english")
-    s = Searcher(v, tt_mb=4)
+    s = Searcher(game_type(v.name), tt_mb=4)
     wins = 0
     for seed in range(4):
         rng = random.Random(seed)
@@ -57,7 +58,7 @@ def test_level_2_beats_random_play():
         novice = v.first if seed % 2 else v.first.opponent
         while game.result() is None and len(game.moves) < 200:
             lvl = level(2) if game.turn == novice else level(1)
-            game.play(choose_move(s, game.position, lvl, 1.0, History.of(game), rng).move)
+            game.play(choose_move(s, game.position, lvl, 1.0, game.history(), rng).move)
         result = game.result()
         wins += result is not None and result.winner == novice
     assert wins >= 3
@@ -67,7 +68,7 @@ def test_shallow_levels_leave_the_full_strength_tables_alone():
     """A worker serving a level-6 game and a level-2 game at once: level 2 neither reads nor wipes level 6's table."""
     v = variant("international")
     pos = start_position(v)
-    alone, shared = Searcher(v, tt_mb=8), Searcher(v, tt_mb=8)
+    alone, shared = Searcher(game_type(v.name), tt_mb=8), Searcher(game_type(v.name), tt_mb=8)
     alone.search(pos, Limits(depth=8))
     shared.search(pos, Limits(depth=8))
     choose_move(shared, pos, level(2), 1.0, rng=random.Random(1))

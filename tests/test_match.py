@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from engine import legal_moves, make, start_position, variant
-from engine.match import Summary, openings, run_match, summarize
+from engine.tools.match import Summary, openings, run_match, summarize
 
 
 def test_elo_of_known_scores():
@@ -67,13 +67,13 @@ def test_unknown_player_is_a_clear_error():
 
 
 def test_player_specs_carry_search_settings_and_weights(tmp_path):
-    from engine.evaluation import W_KING
-    from engine.match import Player, parse_player
+    from engine.draughts.evaluation import W_KING
+    from engine.tools.match import Player, parse_player
 
     spec = parse_player("level:6,lmr=1.6,extend=1,king=130")
     assert spec.search == {"lmr": 1.6, "extend": True} and spec.weights == {"king": 130}
     player = Player("level:6,king=130,tt=1", variant("english"), 1)
-    assert player.searcher is not None and player.searcher.evaluator.weights[W_KING] == 130
+    assert player.searcher is not None and player.searcher.hooks.evaluator.weights[W_KING] == 130
     bad = tmp_path / "bad.json"
     bad.write_text('{"kingg": 1}')
     for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (AmbiguousMoveError, IllegalMoveError, InvalidMoveError, VARIANTS, format_move, legal_moves,
-                    make, parse_fen, parse_move, start_position, variant)
+from engine import (VARIANTS, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, format_move, legal_moves, make,
+                    parse_fen, parse_move, start_position, variant)
 
 ENGLISH = variant("english")
 
@@ -138,7 +138,7 @@ def test_every_legal_move_reads_back_from_its_text(name, choices):
 
 def test_a_move_list_larger_than_the_buffer_still_reads(monkeypatch):
     """Listing every path of a long king capture grows the buffer instead of failing."""
-    from engine import kernel
+    from engine.draughts import kernel
     monkeypatch.setattr(kernel, "MAX_MOVES", 4)  # the 14-piece capture below has 436 paths
     pos = parse_fen(variant("international"), "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24")
     move = parse_move(pos, "24x15x4x13x27x16x2x35x49x27x36x47x38x29x1")
@@ -150,9 +150,9 @@ def test_a_move_list_larger_than_the_buffer_still_reads(monkeypatch):
                                          (" c3:e5 ", True), ("11-15!", True), ("I play 11-15", False),
                                          ("gg, 2 more games?", False), ("3 4 times", False), ("e3e6", False)])
 def test_a_move_written_alone_is_told_from_chatter(text, alone):
-    from engine.games import reads_as_move
+    from engine import game_type
 
-    assert reads_as_move("english", text) is alone
+    assert game_type("english").is_move_text(text) is alone
     if alone:  # what reads as a move alone, the parser reads as a move (legal or not)
         try:
             parse_move(start_position(ENGLISH), text)
@@ -163,6 +163,6 @@ def test_a_move_written_alone_is_told_from_chatter(text, alone):
 @pytest.mark.parametrize("text, alone", [("e3-e6", True), ("e3e6", True), ("E3 E6", True), ("e3 to e6", False),
                                          ("11-15", False)])
 def test_a_tablut_move_written_alone_is_told_from_chatter(text, alone):
-    from engine.games import reads_as_move
+    from engine import game_type
 
-    assert reads_as_move("tablut", text) is alone
+    assert game_type("tablut").is_move_text(text) is alone

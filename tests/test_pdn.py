@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from engine import Game, parse_move, variant
-from engine.pdn import game_to_pdn, move_label
+from engine.draughts.pdn import game_to_pdn
+from engine.records import move_label
 
 
 def test_english_numbers_black_first_and_reads_back():

@@ -1,9 +1,9 @@
 """Move generation against published perft counts (see perft_data.py)."""
 
 import pytest
+from perft_data import POSITIONS, START
 
 from engine import parse_fen, perft, start_position, variant
-from perft_data import POSITIONS, START
 
 # Deepest depth checked in the default suite; deeper published depths are --bench.
 DEFAULT_DEPTH = {"english": 10, "international": 8, "russian": 8, "brazilian": 8}

@@ -8,9 +8,8 @@ import random
 import pytest
 from PIL import Image
 
-from engine import Game, legal_moves, parse_fen, start_position, variant
+from engine import Game, game_type, legal_moves, parse_fen, start_position, variant
 from renders import RenderOptions, render_gif, render_png, text_diagram
-from renders.draughts import cell_of, grid
 from renders.drawing import layout
 from renders.themes import THEMES, blend
 
@@ -25,16 +24,21 @@ def near(a, b, tol=TOLERANCE) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b))
 
 
+def png(position, *args, **kw) -> bytes:
+    """``render_png`` of a draughts position (its game is its variant's)."""
+    return render_png(game_type(position.variant.name), position, *args, **kw)
+
+
 def centre(v, square, opts=RenderOptions()):
-    labels = opts.labels or ("coordinates" if v.coordinates else "numbers")
-    return layout(grid(v, labels), opts.width, opts.flipped).centre(cell_of(v, square))
+    game = game_type(v.name)
+    return layout(game.grid(opts.labels), opts.width, opts.flipped).centre(game.cell(square))
 
 
 def corner(v, square, opts=RenderOptions()):
     """A point at the middle of a square's top edge: its own colour, clear of pieces, numbers and path lines."""
-    labels = opts.labels or ("coordinates" if v.coordinates else "numbers")
-    lay = layout(grid(v, labels), opts.width, opts.flipped)
-    x, y = lay.origin(cell_of(v, square))
+    game = game_type(v.name)
+    lay = layout(game.grid(opts.labels), opts.width, opts.flipped)
+    x, y = lay.origin(game.cell(square))
     return x + lay.cell // 2, y + 2
 
 
@@ -43,7 +47,7 @@ def test_men_kings_and_empty_squares(theme_name):
     th = THEMES[theme_name]
     v = variant("international")
     opts = RenderOptions(theme=theme_name)
-    img = image(render_png(parse_fen(v, "W:W31,K44:B12,K7"), opts))
+    img = image(png(parse_fen(v, "W:W31,K44:B12,K7"), opts))
     assert near(img.getpixel(centre(v, 31, opts)), th.white_piece)
     assert near(img.getpixel(centre(v, 12, opts)), th.black_piece)
     assert near(img.getpixel(centre(v, 44, opts)), th.white_crown), "a White king carries the crown mark"
@@ -58,13 +62,13 @@ def test_last_move_is_highlighted_along_its_path_and_captures_show_as_ghosts():
     before = game.position
     (move,) = legal_moves(before)  # 15x24x31, taking 19 and 27, crowned
     game.play(move)
-    img = image(render_png(game.position, last_move=move, before=before))
+    img = image(png(game.position, last_move=move, before=before))
     for sq in (15, 24, 31):
         assert near(img.getpixel(corner(v, sq)), th.highlight), sq
     assert near(img.getpixel(corner(v, 23)), th.dark)
     assert near(img.getpixel(centre(v, 31)), th.black_crown)
     # the ghosts, at points beside the path line that crosses them
-    cell = layout(grid(v, "numbers"), 720, False).cell
+    cell = layout(game_type(v.name).grid("numbers"), 720, False).cell
     x, y = centre(v, 19)
     assert near(img.getpixel((x + cell // 7, y - cell // 7)), blend(th.white_piece, th.dark, th.ghost_alpha))
     x, y = centre(v, 27)
@@ -76,7 +80,7 @@ def test_flipped_board_shows_the_other_side_at_the_bottom():
     v = variant("international")
     pos = parse_fen(v, "W:W46:B5")
     plain, flipped = RenderOptions(), RenderOptions(flipped=True)
-    a, b = image(render_png(pos, plain)), image(render_png(pos, flipped))
+    a, b = image(png(pos, plain)), image(png(pos, flipped))
     assert centre(v, 46, plain) == centre(v, 5, flipped)
     assert near(a.getpixel(centre(v, 46, plain)), th.white_piece)
     assert near(b.getpixel(centre(v, 46, plain)), th.black_piece), "where White's man stood, Black's now stands"
@@ -87,7 +91,7 @@ def test_legal_destinations_of_one_piece():
     v = variant("russian")
     pos = start_position(v)
     c3 = v.parse_square("c3")
-    img = image(render_png(pos, destinations_of=c3))
+    img = image(png(pos, destinations_of=c3))
     for name in ("b4", "d4"):
         assert near(img.getpixel(centre(v, v.parse_square(name))), th.target)
     assert near(img.getpixel(centre(v, v.parse_square("f4"))), th.dark)
@@ -100,11 +104,11 @@ def test_sizes_fit_a_phone_and_stay_small(name):
     game = Game(v)
     for _ in range(30):
         game.play(rng.choice(game.legal_moves()))
-    png = render_png(game.position, RenderOptions(caption="Alice vs Dambot · move 15"), last_move=game.moves[-1],
-                     before=game.positions[-2])
-    img = Image.open(io.BytesIO(png))
+    data = png(game.position, RenderOptions(caption="Alice vs Dambot · move 15"), last_move=game.moves[-1],
+               before=game.positions[-2])
+    img = Image.open(io.BytesIO(data))
     assert 640 <= img.width <= 800 and img.height <= 900
-    assert len(png) <= 150_000
+    assert len(data) <= 150_000
 
 
 def test_gif_has_one_frame_per_ply_plus_the_start():
@@ -134,11 +138,11 @@ def test_text_diagram_marks_the_last_move():
     game = Game(v, "B:W19,K27,26:B14,K9,15")
     (move,) = legal_moves(game.position)
     game.play(move)
-    text = text_diagram(game.position, last_move=move)
+    text = text_diagram(game.type, game.position, last_move=move)
     assert "[ B]" in text and "[15]" in text and "[24]" in text
     assert text.count(" x ") == 2, "both captured pieces are marked"
     assert text.endswith("White to move")
-    rows = text_diagram(start_position(variant("russian")), flipped=True).splitlines()
+    rows = text_diagram(game_type("russian"), start_position(variant("russian")), flipped=True).splitlines()
     assert rows[0].startswith(" 1") and rows[-2].split() == list("hgfedcba")
 
 
@@ -183,13 +187,13 @@ def test_the_empty_board_is_drawn_once_per_theme_size_and_side():
 
     v = variant("brazilian")
     opts = RenderOptions(theme="contrast", width=700)
-    render_png(start_position(v), opts)
+    png(start_position(v), opts)
     before = (empty_board.cache_info().misses, palette.cache_info().misses, sprite.cache_info().misses)
     game = Game(v)
     for _ in range(6):
         game.play(game.legal_moves()[0])
-        render_png(game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
+        png(game.position, opts, last_move=game.moves[-1], before=game.positions[-2])
     after = (empty_board.cache_info().misses, palette.cache_info().misses, sprite.cache_info().misses)
     assert after[:2] == before[:2], "no board or palette drawn again"
-    render_png(start_position(v), RenderOptions(theme="contrast", width=700, flipped=True))
+    png(start_position(v), RenderOptions(theme="contrast", width=700, flipped=True))
     assert empty_board.cache_info().misses == before[0] + 1, "the other side is a board of its own"

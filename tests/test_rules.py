@@ -4,8 +4,9 @@ Square numbers: row by row from the top left as White sees the board; on 8x8
 square 1 is b8 and 29 is a1, on 10x10 square 1 is b10 and 46 is a1.
 """
 
-from engine import Position, key, legal_moves, make, parse_fen, parse_move, perft, start_position, variant
 from helpers import moves
+
+from engine import Position, key, legal_moves, make, parse_fen, parse_move, perft, start_position, variant
 
 
 def test_english_crowning_ends_the_move():

@@ -17,8 +17,9 @@ import pytest
 from helpers import random_positions
 
 from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, variant
-from engine.baseline import _material, _negamax
-from engine.evaluation import W_KING, W_MAN, Evaluator
+from engine.draughts.baseline import _material, _negamax
+from engine.draughts.evaluation import W_KING, W_MAN, Evaluator
+from engine.games import game_type
 from engine.search import WIN, History, Limits, Searcher, allocate
 
 # (variant, FEN, the shot) : a man given away to win two (or more) back
@@ -65,7 +66,7 @@ def searchers():
 
     def get(name: str) -> Searcher:
         if name not in made:
-            made[name] = Searcher(variant(name), tt_mb=16)
+            made[name] = Searcher(game_type(name), tt_mb=16)
             made[name].warm_up()
         return made[name]
 
@@ -171,7 +172,7 @@ def test_repetition_is_a_draw_inside_the_search(searchers):
     alone = s.search(game.position, Limits(depth=8))
     assert alone.score < -100, "without the history Black is lost"
     s.clear()
-    result = s.search(game.position, Limits(depth=8), History.of(game))
+    result = s.search(game.position, Limits(depth=8), game.history())
     assert result.score == 0
     assert format_move(game.position, result.move) == "5-1"
 
@@ -199,7 +200,7 @@ def test_lone_king_ending_rules_are_draws_inside_the_search(searchers):
     game = Game(v, "W:WK1,K2,K3:BK16")
     for text in ("3-9", "16-21"):
         game.play_text(text)
-    assert History.of(game).ending == 2
+    assert game.history().ending == 2
 
 
 def test_result_reports_the_search(searchers):
@@ -227,7 +228,7 @@ def test_scores_are_in_hundredths_of_a_man(searchers):
 def test_fixed_depth_search_is_deterministic():
     v = variant("english")
     pos = parse_fen(v, SHOTS[0][1])
-    runs = [Searcher(v, tt_mb=4).search(pos, Limits(depth=9)) for _ in range(2)]
+    runs = [Searcher(game_type(v.name), tt_mb=4).search(pos, Limits(depth=9)) for _ in range(2)]
     assert runs[0].nodes == runs[1].nodes and runs[0].move == runs[1].move and runs[0].score == runs[1].score
 
 
@@ -246,8 +247,8 @@ def test_wrong_variant_or_no_time_is_refused(searchers):
 
 
 def test_table_size_follows_the_setting():
-    assert Searcher(variant("english"), tt_mb=1).tt_entries * 16 <= 2**20
-    assert Searcher(variant("english"), tt_mb=8).tt_entries * 16 == 8 * 2**20
+    assert Searcher(game_type("english"), tt_mb=1).tt_entries * 16 <= 2**20
+    assert Searcher(game_type("english"), tt_mb=8).tt_entries * 16 == 8 * 2**20
 
 
 

@@ -5,8 +5,18 @@ import random
 import pytest
 
 from engine import Color, FenError, IllegalMoveError, InvalidMoveError
-from engine.tablut import (NO_KING, TablutGame, TablutPosition, from_string, legal_moves, make, parse_move, square,
-                           start_position, to_string)
+from engine.tablut.game import TablutGame
+from engine.tablut.rules import (
+    NO_KING,
+    TablutPosition,
+    from_string,
+    legal_moves,
+    make,
+    parse_move,
+    square,
+    start_position,
+    to_string,
+)
 
 
 def position(white=(), black=(), king="e5", turn=Color.WHITE) -> TablutPosition:
@@ -217,18 +227,18 @@ def test_the_board_image_shows_pieces_king_throne_camps_escapes_and_captures():
 
     from PIL import Image
 
-    from renders.draughts import RenderOptions
+    from engine.tablut.game import TABLUT
+    from renders import RenderOptions, render_png
     from renders.drawing import layout
-    from renders.tablut import grid, render_tablut_png
     from renders.themes import theme
 
     th = theme("wood")
     before = position(white=["c2"], black=["b4"], king="e5")
     move = parse_move(before, "c2-c4")
     after = make(before, move)
-    img = Image.open(io.BytesIO(render_tablut_png(after, RenderOptions(width=720), last_move=move,
-                                                  before=before))).convert("RGB")
-    lay = layout(grid(), 720, False)
+    img = Image.open(io.BytesIO(render_png(TABLUT, after, RenderOptions(width=720), last_move=move,
+                                           before=before))).convert("RGB")
+    lay = layout(TABLUT.grid(), 720, False)
 
     def at(name, dx=0.5, dy=0.5):
         sq = square(name)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from engine import Color
-from engine.tablut import THRONE, TablutGame
-from engine.tablut_client import ProtocolError, position_of, receive, run, send
+from engine.tablut.client import ProtocolError, position_of, receive, run, send
+from engine.tablut.game import TablutGame
+from engine.tablut.rules import THRONE
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,18 +6,20 @@ import time
 
 import numpy as np
 
-from engine import Color, tablut_kernel as tk
-from engine.levels import choose_move, level
-from engine.search import WIN_BOUND, Limits
-from engine.tablut import NO_KING, TablutGame, TablutPosition, legal_moves, make, square, start_position, state
-from engine.tablut_search import TablutSearcher, key, tablut_history
+from engine import Color
+from engine.search import WIN_BOUND, Limits, Searcher
+from engine.search.levels import choose_move, level
+from engine.tablut import kernel as tk
+from engine.tablut.game import TABLUT, TablutGame
+from engine.tablut.rules import NO_KING, TablutPosition, legal_moves, make, square, start_position, state
+from engine.tablut.search import key, tablut_history
 
-_searcher: list[TablutSearcher] = []
+_searcher: list[Searcher] = []
 
 
-def searcher() -> TablutSearcher:
+def searcher() -> Searcher:
     if not _searcher:
-        _searcher.append(TablutSearcher(tt_mb=8))
+        _searcher.append(Searcher(TABLUT, tt_mb=8))
         _searcher[0].warm_up()  # loads the compiled search, as the bot's workers do when they start
     s = _searcher[0]
     s.clear()

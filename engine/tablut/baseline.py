@@ -18,10 +18,21 @@ from __future__ import annotations
 
 import random
 
-from engine import tablut_kernel
-from engine.tablut import (CAMP, DIRECTIONS, ESCAPES, NO_KING, THRONE, TablutMove, TablutPosition, _step,
-                           legal_moves, make, state)
-from engine.variants import Color
+from engine.game import Color
+from engine.tablut import kernel as tablut_kernel
+from engine.tablut.rules import (
+    CAMP,
+    DIRECTIONS,
+    ESCAPES,
+    NO_KING,
+    THRONE,
+    TablutMove,
+    TablutPosition,
+    _step,
+    legal_moves,
+    make,
+    state,
+)
 
 BIG = 10_000
 

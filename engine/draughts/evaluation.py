@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from engine.kernel import bit_index, lsb, step
-from engine.variants import Variant
+from engine.draughts.kernel import bit_index, lsb, step
+from engine.draughts.variants import Variant
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

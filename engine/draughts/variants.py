@@ -9,23 +9,11 @@ squares with a1 at White's left corner (a1 is square 29 on 8x8, 46 on 10x10).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 
 import numpy as np
 
-from engine import kernel
-
-
-class Color(IntEnum):
-    WHITE = kernel.WHITE
-    BLACK = kernel.BLACK
-
-    @property
-    def opponent(self) -> Color:
-        return Color(1 - self)
-
-    def __str__(self) -> str:
-        return self.name.capitalize()
+from engine.draughts import kernel
+from engine.game import Color
 
 
 @dataclass(frozen=True)

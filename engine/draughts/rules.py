@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import kernel
-from engine.position import Move, Position
-from engine.variants import Color, Variant
+from engine.draughts import kernel
+from engine.draughts.position import Move, Position
+from engine.draughts.variants import Variant
+from engine.game import Color
 
 _U64 = np.uint64
 

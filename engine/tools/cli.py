@@ -11,13 +11,14 @@ import random
 import sys
 import time
 
+from engine.draughts.fen import parse_fen, to_fen
+from engine.draughts.game import Game
+from engine.draughts.notation import example_move, format_move, legal_move_texts
+from engine.draughts.position import Move, Position
+from engine.draughts.rules import legal_moves, make, perft, start_position
+from engine.draughts.variants import VARIANTS, Variant, variant
 from engine.errors import FenError, MoveError
-from engine.fen import parse_fen, to_fen
-from engine.game import Game
-from engine.notation import example_move, format_move, legal_move_texts
-from engine.position import Move, Position
-from engine.rules import legal_moves, make, perft, start_position
-from engine.variants import VARIANTS, Variant, variant
+from engine.games import game_type
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,12 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "tablut-client":
         return _tablut_client(args)
     if args.command == "hub":
-        from engine.hub import HubEngine
+        from engine.tools.hub import HubEngine
 
         HubEngine().run(sys.stdin)
         return 0
     if args.command == "bench":
-        from engine.bench import main as bench
+        from engine.tools.bench import main as bench
 
         return bench(args.repeat, args.seconds)
     if args.command == "match":
@@ -90,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _tablut_client(args: argparse.Namespace) -> int:
-    from engine.tablut_client import ProtocolError, random_chooser, run, search_chooser
-    from engine.variants import Color
+    from engine.game import Color
+    from engine.tablut.client import ProtocolError, random_chooser, run, search_chooser
 
     colour = Color.WHITE if args.color == "white" else Color.BLACK
     try:
@@ -104,7 +105,7 @@ def _tablut_client(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from engine.match import run_match, summarize
+    from engine.tools.match import run_match, summarize
 
     v = variant(args.variant)
     print(f"{args.a} vs {args.b}: {v.name}, {args.games} games, {args.time:g} s per move", flush=True)
@@ -194,13 +195,13 @@ def _play(v: Variant, fen: str | None, level_number: int | None = None, second: 
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
     engine_side = None
     if level_number is not None:
-        from engine.levels import choose_move, level
-        from engine.search import History, Searcher
+        from engine.search import Searcher
+        from engine.search.levels import choose_move, level
 
         lvl = level(level_number)
         engine_side = v.first if second else v.first.opponent
         print("Getting the engine ready (the first run on a machine compiles it: about 15 s)...", flush=True)
-        searcher = Searcher(v)
+        searcher = Searcher(game_type(v.name))
         searcher.warm_up()
         rng = random.Random()
         print(f"You play {engine_side.opponent}; I play {engine_side} at level {lvl.number} ({lvl.name}).")
@@ -209,7 +210,7 @@ def _play(v: Variant, fen: str | None, level_number: int | None = None, second: 
     while game.result() is None:
         if game.turn == engine_side:
             before = game.position
-            found = choose_move(searcher, before, lvl, budget, History.of(game), rng)
+            found = choose_move(searcher, before, lvl, budget, game.history(), rng)
             game.play(found.move)
             print(f"I play {format_move(before, found.move)}")
             _show(game)

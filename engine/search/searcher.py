@@ -2,13 +2,13 @@
 
 One entry point::
 
-    searcher = Searcher(variant("english"), tt_mb=32)
+    searcher = Searcher(game_type("english"), tt_mb=32)
     result = searcher.search(position, Limits(time=0.5))
     result.move, result.score, result.depth, result.pv
 
 ``Searcher`` owns the transposition table, the move-ordering tables and the
-evaluation weights: make one per worker process and reuse it. There is no
-module-level mutable state.
+game's search hooks (its compiled rules and evaluation): make one per worker
+process and reuse it. There is no module-level mutable state.
 
 Iterative deepening runs ``search_kernel.search_iteration`` at depth 1, 2, ...
 with an aspiration window around the last score. The clock is polled inside
@@ -22,15 +22,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
 
-from engine import kernel, search_kernel as sk
-from engine.evaluation import Evaluator
-from engine.game import Game
-from engine.position import Move, Position
-from engine.rules import ZOBRIST, key, legal_moves, make
-from engine.variants import Color, Variant
+from engine.draughts import kernel
+from engine.search import kernel as sk
+
+if TYPE_CHECKING:
+    from engine.game import GameType, MoveLike, PositionLike
+
+P = TypeVar("P", bound="PositionLike")
+M = TypeVar("M", bound="MoveLike")
 
 WIN = sk.WIN
 WIN_BOUND = sk.WIN_BOUND
@@ -55,16 +58,16 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class SearchResult(Generic[M]):
     """What a search found."""
 
-    move: Move
+    move: M
     """The move to play."""
     score: int
     """Score for the side to move, in hundredths of a man; beyond ``WIN_BOUND`` a forced win (``WIN - plies``)."""
     depth: int
     """Deepest completed iteration (0 when the move was forced)."""
-    pv: tuple[Move, ...]
+    pv: tuple[M, ...]
     """Principal variation, starting with ``move``."""
     nodes: int
     """Positions searched."""
@@ -99,11 +102,6 @@ class History:
     ending: int = 0
     """Plies already played in the position's lone-king ending (International's 16- and 5-move rules)."""
 
-    @classmethod
-    def of(cls, game: Game) -> History:
-        """The history of a game record, for searching its current position."""
-        return cls(game.earlier_keys(), game.reversible_plies, game.ending_plies)
-
 
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
 
@@ -135,40 +133,32 @@ class _Iteration:
     pv: np.ndarray  # kernel move rows (from, to, captured, crown)
 
 
-class Searcher:
-    """A reusable search for one variant: transposition table, ordering tables, evaluation.
+class Searcher(Generic[P, M]):
+    """A reusable search for one game: transposition table, ordering tables, and the game's search hooks.
 
-    ``tt_mb`` sizes the transposition table. The other settings exist to be
-    compared by matches (``python -m engine match``); the defaults are the
-    measured best: ``lmr`` divides the late-move reduction log(depth) *
-    log(moves searched) (0 turns reductions off), ``futility`` is the margin per
-    ply for pruning quiet nodes near the leaves whose static score is far above
-    beta (0: off), ``extend`` spends no depth on a node with a single legal move.
+    ``tt_mb`` sizes the transposition table; ``weights`` is the game's own
+    evaluation (a draughts ``Evaluator``, Tablut's weight vector; None: the
+    shipped one). The other settings exist to be compared by matches
+    (``python -m engine match``); the defaults are the measured best: ``lmr``
+    divides the late-move reduction log(depth) * log(moves searched) (0 turns
+    reductions off), ``futility`` is the margin per ply for pruning quiet nodes
+    near the leaves whose static score is far above beta (0: off; None: the
+    game's own), ``extend`` spends no depth on a node with a single legal move.
     """
 
-    GAME = sk.GAME_DRAUGHTS
-    """The game, for the compiled search."""
-    STATE_COLS = 3
-    """Columns of a position's row in the compiled search (draughts: white, black, kings)."""
-    SQUARES = 64
-    """Square numbers a move's from and to take (the history table's size): bit indexes on draughts boards."""
-
-    def __init__(self, variant: Variant, tt_mb: float = 16, evaluator: Evaluator | None = None,
-                 lmr: float = 1.2, futility: int = 60, extend: bool = False):
-        self.variant = variant
-        self.evaluator = evaluator or Evaluator.load(variant)
-        self._setup(tt_mb, lmr, futility, extend)
-
-    def _setup(self, tt_mb: float, lmr: float, futility: int, extend: bool) -> None:
+    def __init__(self, game: GameType[P, M], tt_mb: float = 16, weights: object = None, lmr: float = 1.2,
+                 futility: int | None = None, extend: bool = False):
+        self.game = game
+        self.hooks = game.search_hooks(weights)
         self.lmr = lmr
-        self.futility = futility
+        self.futility = self.hooks.futility if futility is None else futility
         self.extend = extend
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
-        self._main = _Tables.of_size(tt_mb, self.SQUARES)
+        self._main = _Tables.of_size(tt_mb, self.hooks.squares)
         self._scratch: _Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
         n = sk.MAX_PLY + 2
-        self._st = np.zeros((n, self.STATE_COLS), dtype=np.uint64)
+        self._st = np.zeros((n, self.hooks.state_cols), dtype=np.uint64)
         self._out = np.zeros((sk.MOVES_CAPACITY, kernel.MOVE_COLS), dtype=np.uint64)
         self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
         self._work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
@@ -189,44 +179,16 @@ class Searcher:
 
     def warm_up(self) -> None:
         """Load the compiled code and the clock poll now, so that the first real move pays nothing."""
-        self.search(self.start_position(), Limits(nodes=5000, depth=6))
+        self.search(self.game.start(), Limits(nodes=5000, depth=6))
         self.clear()
-
-    # The game, as the search sees it. A game other than draughts (Tablut) overrides these.
-
-    def start_position(self) -> Position:
-        from engine.rules import start_position
-
-        return start_position(self.variant)
-
-    def legal_moves(self, position: Position) -> list[Move]:
-        return legal_moves(position)
-
-    def _check(self, position: Position) -> None:
-        if position.variant != self.variant:
-            raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
-
-    def _load(self, position: Position) -> int:
-        """Put ``position`` in the compiled search's root row and its rules in the controls; its key."""
-        me, opp = ((position.white, position.black) if position.turn == Color.WHITE
-                   else (position.black, position.white))
-        self._st[0] = (me, opp, position.kings)
-        self._ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
-        self._ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
-        return key(position)
-
-    def _tables(self) -> tuple:
-        """Rules, Zobrist table and evaluation data, as the compiled search takes them."""
-        ev = self.evaluator
-        return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to return now."""
         self._ctl[sk.C_STOP] = 1
 
-    def search(self, position: Position, limits: Limits, history: History = History(),
-               on_iteration: Callable[[SearchResult], None] | None = None, noise: int = 0,
-               seed: int = 0, fresh: bool = False) -> SearchResult:
+    def search(self, position: P, limits: Limits, history: History = History(),
+               on_iteration: Callable[[SearchResult[M]], None] | None = None, noise: int = 0,
+               seed: int = 0, fresh: bool = False) -> SearchResult[M]:
         """Search ``position`` and return the best move found within ``limits``.
 
         Raises ValueError if the side to move has no legal move (the game is over).
@@ -239,16 +201,16 @@ class Searcher:
         settings (reproducible), and what the main tables learnt is kept.
         """
         t0 = time.perf_counter()
-        self._check(position)
+        self.hooks.check(position)
         if limits.time is not None and limits.time <= 0:
             raise ValueError("the time for a move must be more than 0 seconds")
-        moves = self.legal_moves(position)
+        moves = self.game.legal_moves(position)
         if not moves:
             raise ValueError("the side to move has no legal move: the game is over")
         tables = self._main
         if fresh:
             if self._scratch is None:
-                self._scratch = _Tables.of_size(FRESH_TT_MB, self.SQUARES)
+                self._scratch = _Tables.of_size(FRESH_TT_MB, self.hooks.squares)
             tables = self._scratch
             tables.clear()
         if len(moves) == 1 and (limits.time is not None or limits.depth is None):
@@ -259,9 +221,9 @@ class Searcher:
                                 time.perf_counter() - t0, quick.seldepth)
         return self._run(position, limits, history, t0, on_iteration, moves, tables, noise, seed)
 
-    def _run(self, position: Position, limits: Limits, history: History, t0: float,
-             on_iteration: Callable[[SearchResult], None] | None, moves: list[Move], tables: _Tables,
-             noise: int, seed: int) -> SearchResult:
+    def _run(self, position: P, limits: Limits, history: History, t0: float,
+             on_iteration: Callable[[SearchResult[M]], None] | None, moves: list[M], tables: _Tables,
+             noise: int, seed: int) -> SearchResult[M]:
         ctl = self._ctl
         ctl[:] = 0  # the stop flag too: a stop asked before this search began is for an earlier one
         if tables is self._main:
@@ -271,7 +233,7 @@ class Searcher:
         h0 = len(keys_hist)
         keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
         keys[:h0] = keys_hist
-        keys[h0] = self._load(position)
+        keys[h0] = self.hooks.load(position, self._st[0], ctl)
         self._rev[0, sk.R_REVERSIBLE] = history.reversible
         self._rev[0, sk.R_ENDING] = history.ending
         ctl[sk.C_HIST_LEN] = h0
@@ -285,7 +247,7 @@ class Searcher:
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        rules, zobrist, weights, geometry, cones, coords = self._tables()
+        rules, zobrist, weights, geometry, cones, coords = self.hooks.tables()
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
@@ -295,7 +257,7 @@ class Searcher:
             alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < WIN_BOUND else (-sk.INF, sk.INF)
             while True:
                 value = sk.search_iteration(
-                    self.GAME, self._st, int(position.turn), depth, alpha, beta, rules,
+                    self.hooks.game, self._st, int(position.turn), depth, alpha, beta, rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
                     tables.killers, tables.history, tables.tt_key, tables.tt_data, zobrist, weights, geometry,
                     cones, coords, self._lmr_table, ctl, self._clock)
@@ -327,25 +289,10 @@ class Searcher:
             return SearchResult(moves[0], 0, 0, (moves[0],), int(ctl[sk.C_NODES]), time.perf_counter() - t0)
         return self._result(position, best, moves, t0)
 
-    def _result(self, position: Position, it: _Iteration, moves: list[Move], t0: float) -> SearchResult:
-        pv = self._pv_moves(position, it.pv, moves) or [moves[0]]
+    def _result(self, position: P, it: _Iteration, moves: list[M], t0: float) -> SearchResult[M]:
+        pv = self.hooks.pv_moves(position, it.pv, moves) or [moves[0]]
         return SearchResult(pv[0], it.score, it.depth, tuple(pv), int(self._ctl[sk.C_NODES]),
                             time.perf_counter() - t0, int(self._ctl[sk.C_SELDEPTH]))
-
-    def _pv_moves(self, position: Position, raw: np.ndarray, moves: list[Move]) -> list[Move]:
-        """The principal variation as moves, each checked against the legal moves where it is played."""
-        v = self.variant
-        out: list[Move] = []
-        pos = position
-        for k, (frm, to, cap, _) in enumerate(raw):
-            legal = moves if k == 0 else legal_moves(pos)
-            move = next((m for m in legal if (v.bit(m.start), v.bit(m.end), v.mask(m.captures)) == (frm, to, cap)),
-                        None)
-            if move is None:
-                break
-            out.append(move)
-            pos = make(pos, move)
-        return out
 
 
 def allocate(time_left: float, moves_left: int | None = None, increment: float = 0.0) -> float:

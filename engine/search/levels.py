@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-
-from engine.position import Position
-from engine.search import History, Limits, Searcher, SearchResult
+from engine.search.searcher import M, P, History, Limits, Searcher, SearchResult
 
 
 @dataclass(frozen=True)
@@ -57,9 +55,9 @@ def level(number: int) -> Level:
 NODES_PER_SECOND = 1_500_000
 
 
-def choose_move(searcher: Searcher, position: Position, lvl: Level, budget: float,
+def choose_move(searcher: Searcher[P, M], position: P, lvl: Level, budget: float,
                 history: History = History(), rng: random.Random | None = None,
-                reproducible: bool = False) -> SearchResult:
+                reproducible: bool = False) -> SearchResult[M]:
     """The move a player of level ``lvl`` makes in at most ``budget`` seconds.
 
     ``reproducible``: with a seeded ``rng``, the same move every time on any
@@ -68,7 +66,7 @@ def choose_move(searcher: Searcher, position: Position, lvl: Level, budget: floa
     """
     rng = rng or random.Random()
     if lvl.depth == 0:
-        move = rng.choice(searcher.legal_moves(position))
+        move = rng.choice(searcher.game.legal_moves(position))
         return SearchResult(move, 0, 0, (move,), 0, 0.0)
     if lvl.depth is None:
         if reproducible:

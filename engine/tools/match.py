@@ -24,17 +24,19 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from engine.baseline import minimax_move
-from engine.evaluation import Evaluator, weights_vector
-from engine.game import Game
-from engine.hub import HubClient
-from engine.levels import choose_move, level
-from engine.notation import format_move
-from engine.pdn import game_to_pdn
-from engine.position import Move
-from engine.rules import legal_moves, make, start_position
-from engine.search import History, Limits, Searcher
-from engine.variants import Color, Variant, variant
+from engine.draughts.baseline import minimax_move
+from engine.draughts.evaluation import Evaluator, weights_vector
+from engine.draughts.game import Game
+from engine.draughts.notation import format_move
+from engine.draughts.pdn import game_to_pdn
+from engine.draughts.position import Move
+from engine.draughts.rules import legal_moves, make, start_position
+from engine.draughts.variants import Variant, variant
+from engine.game import Color
+from engine.games import game_type
+from engine.search import Limits, Searcher
+from engine.search.levels import choose_move, level
+from engine.tools.hub import HubClient
 
 MAX_PLIES = 300
 Z95 = 1.96
@@ -117,7 +119,7 @@ class Player:
             settings = dict(parsed.search)
             tt_mb = settings.pop("tt", 32)
             evaluator = Evaluator.load(v, Path(parsed.weights_file) if parsed.weights_file else None, parsed.weights)
-            self.searcher = Searcher(v, tt_mb=tt_mb, evaluator=evaluator, **settings)
+            self.searcher = Searcher(game_type(v.name), tt_mb=tt_mb, weights=evaluator, **settings)
             self.searcher.warm_up()
         elif parsed.kind == "minimax":
             self.depth = int(parsed.arg)
@@ -132,7 +134,7 @@ class Player:
 
     def move(self, game: Game, budget: float) -> Move:
         if self.searcher:
-            return choose_move(self.searcher, game.position, self.level, budget, History.of(game), self.rng).move
+            return choose_move(self.searcher, game.position, self.level, budget, game.history(), self.rng).move
         if self.hub:
             return self.hub.move(game, budget)
         return minimax_move(game.position, self.depth, self.rng)
@@ -143,7 +145,7 @@ class Player:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class MatchGame:
     pdn: str
     score_a: float
     """1 if player A won, 0.5 for a draw, 0 if A lost."""
@@ -159,7 +161,7 @@ def openings(v: Variant, count: int) -> list[tuple[Move, ...]]:
 @cache
 def _balanced(name: str) -> list[tuple[Move, ...]]:
     v = variant(name)
-    searcher = Searcher(v, tt_mb=4)
+    searcher = Searcher(game_type(v.name), tt_mb=4)
     scored = []
     for line in _lines(start_position(v), OPENING_PLIES[name]):
         pos = start_position(v)
@@ -189,7 +191,7 @@ def _lines(pos, plies: int) -> Iterator[tuple[Move, ...]]:
 
 
 def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], a_first: bool, budget: float,
-              round_no: int) -> GameRecord:
+              round_no: int) -> MatchGame:
     """One game from an opening; A plays the side that moves first when ``a_first``."""
     game = Game(v)
     for m in opening:
@@ -209,7 +211,7 @@ def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], a_fir
     opening_text = " ".join(format_move(pos, m) for pos, m in zip(game.positions, opening))
     tags = {"Event": f"{a.spec} vs {b.spec}", "Round": str(round_no), "White": white.spec, "Black": black.spec,
             "Opening": opening_text, "Termination": str(result) if result else f"adjudicated draw after {MAX_PLIES} plies"}
-    return GameRecord(game_to_pdn(game, tags), score_a, len(game.moves))
+    return MatchGame(game_to_pdn(game, tags), score_a, len(game.moves))
 
 
 # --- worker processes ------------------------------------------------------------
@@ -222,13 +224,13 @@ def _init_worker(spec_a: str, spec_b: str, name: str, seed: int) -> None:
     _players = (Player(spec_a, v, seed), Player(spec_b, v, seed + 1))
 
 
-def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: float, round_no: int) -> GameRecord:
+def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: float, round_no: int) -> MatchGame:
     assert _players is not None
     return play_game(_players[0], _players[1], variant(name), opening, a_first, budget, round_no)
 
 
 def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
-              on_game: Callable[[int, GameRecord], None] | None = None) -> list[GameRecord]:
+              on_game: Callable[[int, MatchGame], None] | None = None) -> list[MatchGame]:
     """Play ``games`` games (rounded up to pairs) and return them in round order."""
     for spec in (spec_a, spec_b):
         parse_player(spec)  # refuse a bad spec here, not in every worker
@@ -237,7 +239,7 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
     for i, opening in enumerate(openings(v, pairs)):
         tasks.append((v.name, opening, True, budget, 2 * i + 1))
         tasks.append((v.name, opening, False, budget, 2 * i + 2))
-    records: list[GameRecord] = []
+    records: list[MatchGame] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_init_worker,
                              initargs=(spec_a, spec_b, v.name, seed)) as pool:
         futures = [pool.submit(_play_task, *t) for t in tasks]
@@ -290,7 +292,7 @@ class Summary:
                 f"Elo {elo:+.0f} (95% {low:+.0f} to {high:+.0f})")
 
 
-def summarize(records: list[GameRecord]) -> Summary:
+def summarize(records: list[MatchGame]) -> Summary:
     return Summary(sum(r.score_a == 1 for r in records), sum(r.score_a == 0.5 for r in records),
                    sum(r.score_a == 0 for r in records))
 

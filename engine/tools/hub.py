@@ -18,14 +18,16 @@ import sys
 import threading
 from typing import IO
 
+from engine.draughts.fen import to_fen
+from engine.draughts.game import Game
+from engine.draughts.position import Move, Position
+from engine.draughts.rules import legal_moves
+from engine.draughts.variants import VARIANTS, Variant, variant
 from engine.errors import IllegalMoveError
-from engine.fen import to_fen
-from engine.game import Game
-from engine.levels import choose_move, level
-from engine.position import Move, Position
-from engine.rules import legal_moves
-from engine.search import History, Limits, Searcher, SearchResult, allocate
-from engine.variants import VARIANTS, Color, Variant, variant
+from engine.game import Color
+from engine.games import game_type
+from engine.search import Limits, Searcher, SearchResult, allocate
+from engine.search.levels import choose_move, level
 
 NAME = "Dambot"
 VERSION = "0.1"
@@ -47,7 +49,7 @@ def parse_line(line: str) -> tuple[str, dict[str, str]]:
     return words[0], args
 
 
-def position_text(position: Position) -> str:
+def hub_position(position: Position) -> str:
     """The Hub position string."""
     chars = ["W" if position.turn == Color.WHITE else "B"]
     for sq in range(1, position.variant.squares + 1):
@@ -149,7 +151,7 @@ class HubEngine:
                 self.limits = _limits(args, self.limits)
             elif command == "go":
                 self._finish_search()
-                if self.searcher is None or self.searcher.variant.name != self.params["variant"]:
+                if self.searcher is None or self.searcher.game.name != self.params["variant"]:
                     self._init()  # a GUI that skipped init: set up with the parameters as they are
                     if self.game is not None and self.game.variant.name != self.params["variant"]:
                         self.game = None
@@ -170,7 +172,7 @@ class HubEngine:
 
     def _init(self) -> None:
         v = variant(self.params["variant"])
-        self.searcher = Searcher(v, tt_mb=float(self.params["tt-size"]))
+        self.searcher = Searcher(game_type(v.name), tt_mb=float(self.params["tt-size"]))
         self.searcher.warm_up()
 
     def _game(self, pos: str, moves: str) -> Game:
@@ -186,9 +188,9 @@ class HubEngine:
         try:
             lvl = level(int(self.params["level"]))
             if lvl.number == 6:
-                result = self.searcher.search(game.position, self.limits, History.of(game), on_iteration=self._info)
+                result = self.searcher.search(game.position, self.limits, game.history(), on_iteration=self._info)
             else:
-                result = choose_move(self.searcher, game.position, lvl, self.limits.time or 1.0, History.of(game))
+                result = choose_move(self.searcher, game.position, lvl, self.limits.time or 1.0, game.history())
         except ValueError as e:
             self.send(f"error message={_quote(str(e))}")
             return
@@ -272,7 +274,7 @@ class HubClient:
         back = game.reversible_plies
         start = game.positions[-1 - back]
         moves = " ".join(move_text(m) for m in game.moves[len(game.moves) - back:]) if back else ""
-        self._send(f"pos pos={position_text(start)}" + (f" moves=\"{moves}\"" if moves else ""))
+        self._send(f"pos pos={hub_position(start)}" + (f" moves=\"{moves}\"" if moves else ""))
         self._send(f"level move-time={seconds}")
         self._send("go think")
         done = self._wait_for("done")

@@ -1,11 +1,11 @@
 """Tablut through the engine's search: the same iterative deepening, table, ordering, levels and time budget.
 
-``TablutSearcher`` is a ``Searcher`` whose game is Tablut: the compiled search
-runs with ``GAME_TABLUT`` and the moves, make, keys and evaluation of
-``engine.tablut_kernel``. A repeated position is a draw there as in the game
+``TablutHooks`` are Tablut's search hooks: the compiled search runs with
+``GAME_TABLUT`` and the moves, make, keys and evaluation of
+``engine.tablut.kernel``. A repeated position is a draw there as in the game
 (the search looks back to the last capture, through ``tablut_history``).
 
-The evaluation (``tablut_kernel.evaluate``, weights ``tablut_kernel.WEIGHTS``)
+The evaluation (``kernel.evaluate``, weights ``kernel.WEIGHTS``)
 scores, for White: soldiers on each side; the king's open lines to an escape
 square (one is a threat Black must answer, two cannot both be closed, and
 with White to move one is a win); squares one king move away that have such
@@ -20,14 +20,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine import search_kernel as sk
-from engine import tablut_kernel as tk
-from engine.evaluation import Evaluator
-from engine.search import History, Searcher
-from engine.variants import variant
-from engine.tablut import NO_KING, TablutMove, TablutPosition, legal_moves, make, start_position, state
+from engine.draughts.variants import ENGLISH
+from engine.search import kernel as sk
+from engine.search.hooks import SearchHooks
+from engine.search.searcher import History
+from engine.tablut import kernel as tk
+from engine.tablut.rules import NO_KING, TablutMove, TablutPosition, legal_moves, make, state
 
 NO_LIMIT = 1 << 40  # Tablut has no move-count draw, only repetition
+# The compiled search also takes draughts' rules and evaluation tables: Tablut passes empty ones of their types.
+# (rules, geometry, cones, coords)
+_UNUSED = (ENGLISH.rules, np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.uint64),
+           np.zeros((1, 1), dtype=np.int64))
 
 
 def key(position: TablutPosition) -> int:
@@ -51,43 +55,32 @@ def _pieces(position: TablutPosition) -> int:
     return position.white.bit_count() + position.black.bit_count() + (position.king != NO_KING)
 
 
-class TablutSearcher(Searcher):
-    """A reusable Tablut search (make one per process and keep it)."""
+class TablutHooks(SearchHooks[TablutPosition, TablutMove]):
+    """Tablut for the compiled search, with an evaluation's weights (the shipped ``kernel.WEIGHTS`` unless given)."""
 
-    GAME = sk.GAME_TABLUT
-    STATE_COLS = tk.STATE_COLS
-    SQUARES = tk.CELLS
+    game = sk.GAME_TABLUT
+    state_cols = tk.STATE_COLS
+    squares = tk.CELLS
+    futility = 0
 
-    def __init__(self, tt_mb: float = 16, weights: np.ndarray | None = None, lmr: float = 1.2,
-                 futility: int = 0, extend: bool = False):
+    def __init__(self, weights: np.ndarray | None = None):
         self.weights = tk.WEIGHTS if weights is None else weights
-        # The compiled search also takes draughts' evaluation arrays: pass ones of the same types, unused.
-        english = Evaluator.load(variant("english"))
-        self._unused = (english.variant.rules,) + tuple(
-            np.zeros_like(a[:1]) for a in (english.geometry, english.cones, english.coords))
-        self._setup(tt_mb, lmr, futility, extend)
 
-    def start_position(self) -> TablutPosition:  # type: ignore[override]
-        return start_position()
-
-    def legal_moves(self, position: TablutPosition) -> list[TablutMove]:  # type: ignore[override]
-        return legal_moves(position)
-
-    def _check(self, position: TablutPosition) -> None:  # type: ignore[override]
+    def check(self, position: TablutPosition) -> None:
         if not isinstance(position, TablutPosition):
             raise ValueError("a Tablut searcher plays Tablut positions")
 
-    def _load(self, position: TablutPosition) -> int:  # type: ignore[override]
-        self._st[0] = state(position)[0]
-        self._ctl[sk.C_REV_LIMIT] = NO_LIMIT
-        self._ctl[sk.C_ENDINGS] = 0
+    def load(self, position: TablutPosition, row: np.ndarray, ctl: np.ndarray) -> int:
+        row[:] = state(position)[0]
+        ctl[sk.C_REV_LIMIT] = NO_LIMIT
+        ctl[sk.C_ENDINGS] = 0
         return key(position)
 
-    def _tables(self) -> tuple:
-        rules, geometry, cones, coords = self._unused
+    def tables(self) -> tuple:
+        rules, geometry, cones, coords = _UNUSED
         return rules, tk.ZOBRIST, self.weights, geometry, cones, coords
 
-    def _pv_moves(self, position: TablutPosition, raw: np.ndarray, moves: list[TablutMove]) -> list[TablutMove]:  # type: ignore[override]
+    def pv_moves(self, position: TablutPosition, raw: np.ndarray, moves: list[TablutMove]) -> list[TablutMove]:
         out: list[TablutMove] = []
         pos = position
         for k, (frm, to, _, _) in enumerate(raw):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.variants import Color, Variant
+from engine.draughts.variants import Variant
+from engine.game import Color
 
 
 @dataclass(frozen=True)

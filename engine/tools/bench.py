@@ -12,10 +12,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from engine.fen import parse_fen
-from engine.rules import start_position
+from engine.draughts.fen import parse_fen
+from engine.draughts.rules import start_position
+from engine.draughts.variants import VARIANTS, variant
+from engine.games import game_type
 from engine.search import Limits, Searcher
-from engine.variants import VARIANTS, variant
 
 # Middlegames reached by level-4 self-play (seeds 1-3, after 16, 24 and 30 plies), and the depth each is searched to.
 POSITIONS = {
@@ -56,7 +57,7 @@ def run_positions(tt_mb: float = 64) -> list[BenchLine]:
     lines = []
     for name, (depth, fens) in POSITIONS.items():
         v = variant(name)
-        searcher = Searcher(v, tt_mb=tt_mb)
+        searcher = Searcher(game_type(v.name), tt_mb=tt_mb)
         searcher.warm_up()
         for fen in fens:
             searcher.clear()
@@ -68,7 +69,7 @@ def run_positions(tt_mb: float = 64) -> list[BenchLine]:
 def depth_in(seconds: float, name: str, tt_mb: float = 64) -> tuple[int, int]:
     """(depth, nodes) completed from the start position within ``seconds``."""
     v = variant(name)
-    searcher = Searcher(v, tt_mb=tt_mb)
+    searcher = Searcher(game_type(v.name), tt_mb=tt_mb)
     searcher.warm_up()
     result = searcher.search(start_position(v), Limits(time=seconds))
     return result.depth, result.nodes

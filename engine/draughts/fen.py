@@ -8,9 +8,10 @@ with square numbers, or coordinates for the variants that use them
 
 from __future__ import annotations
 
+from engine.draughts.position import Position
+from engine.draughts.variants import Variant
 from engine.errors import FenError
-from engine.position import Position
-from engine.variants import Color, Variant
+from engine.game import Color
 
 _COLORS = {"W": Color.WHITE, "B": Color.BLACK}
 EXAMPLE = "W:W31,32,K33:B1,2,K3"

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from engine.evaluation import W_KING, W_MAN, Evaluator
-from engine.position import Move, Position
-from engine.rules import legal_moves, make
-from engine.search_kernel import WIN
+from engine.draughts.evaluation import W_KING, W_MAN, Evaluator
+from engine.draughts.position import Move, Position
+from engine.draughts.rules import legal_moves, make
+from engine.search.kernel import WIN
 
 
 def minimax_move(position: Position, depth: int, rng: random.Random) -> Move:

@@ -23,8 +23,8 @@ import struct
 from collections.abc import Callable
 from typing import Protocol
 
-from engine.tablut import THRONE, TablutMove, TablutPosition, legal_moves, square_name
-from engine.variants import Color
+from engine.game import Color
+from engine.tablut.rules import THRONE, TablutMove, TablutPosition, legal_moves, square_name
 
 PORTS = {Color.WHITE: 5800, Color.BLACK: 5801}
 ENDINGS = ("WHITEWIN", "BLACKWIN", "DRAW")
@@ -101,10 +101,12 @@ def random_chooser(seed: int | None = None) -> Chooser:
 
 def search_chooser(level_number: int = 6, tt_mb: int = 64) -> Chooser:
     """The engine's search at a level (6: full strength), within the seconds it is given."""
-    from engine.levels import choose_move, level
-    from engine.tablut_search import TablutSearcher, tablut_history
+    from engine.search import Searcher
+    from engine.search.levels import choose_move, level
+    from engine.tablut.game import TABLUT
+    from engine.tablut.search import tablut_history
 
-    searcher = TablutSearcher(tt_mb=tt_mb)
+    searcher = Searcher(TABLUT, tt_mb=tt_mb)
     searcher.warm_up()
 
     def choose(position: TablutPosition, seconds: float, earlier: tuple[TablutPosition, ...]) -> TablutMove:

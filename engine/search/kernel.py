@@ -36,10 +36,9 @@ import numpy as np
 from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
-
-from engine import kernel
-from engine import tablut_kernel as tk
-from engine.evaluation import evaluate, popcount
+from engine.draughts import kernel
+from engine.draughts.evaluation import evaluate, popcount
+from engine.tablut import kernel as tk
 
 # The clock poll holds the GIL for a moment; the rest of the search runs without it.
 warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel", category=NumbaWarning)
@@ -75,7 +74,6 @@ C_REV_LIMIT = 6  # a ply counter of reversible moves reaching this is a draw
 C_NOISE = 7  # amplitude of evaluation noise (0: none)
 C_NOISE_SEED = 8
 C_LMR = 9  # 1: late-move reductions on
-C_ROOT_DEPTH = 10
 C_GEN = 11  # transposition table generation (0-63)
 C_SELDEPTH = 12  # out: deepest ply reached
 C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
@@ -316,7 +314,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     tt_mask = np.uint64(tt_key.shape[0] - 2)
     ctl[C_ABORTED] = 0
     ctl[C_ROOT_UPDATED] = 0
-    ctl[C_ROOT_DEPTH] = depth
 
     p = 0
     frames[0, F_DEPTH] = depth

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 
-from engine import kernel
+from engine.draughts import kernel
+from engine.draughts.fen import to_fen
+from engine.draughts.position import Move, Position
+from engine.draughts.rules import generate, legal_moves
+from engine.draughts.variants import Variant
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from engine.fen import to_fen
-from engine.position import Move, Position
-from engine.rules import generate, legal_moves
-from engine.variants import Color, Variant
+from engine.game import Color
 
 _SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
 _SEPARATOR = r"(?:\s*[-x:×]\s*|\s+)"

@@ -1,0 +1,61 @@
+"""Draughts as the compiled search sees it: three bitboards a position (the mover's, the other's, the kings),
+the variant's rules vector and the evaluation's weights and tables."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.draughts.evaluation import Evaluator
+from engine.draughts.position import Move, Position
+from engine.draughts.rules import ZOBRIST, key, legal_moves, make
+from engine.draughts.variants import Variant
+from engine.game import Color
+from engine.search import kernel as sk
+from engine.search.hooks import SearchHooks
+
+FUTILITY = 60  # the measured best futility margin for draughts (hundredths of a man a ply)
+
+
+class DraughtsHooks(SearchHooks[Position, Move]):
+    """One variant, with an evaluation (its shipped weights unless given)."""
+
+    game = sk.GAME_DRAUGHTS
+    state_cols = 3
+    squares = 64  # bit indexes on draughts boards
+    futility = FUTILITY
+
+    def __init__(self, variant: Variant, evaluator: Evaluator | None = None):
+        self.variant = variant
+        self.evaluator = evaluator or Evaluator.load(variant)
+
+    def check(self, position: Position) -> None:
+        if not isinstance(position, Position):
+            raise ValueError(f"this searcher plays {self.variant.name} positions")
+        if position.variant != self.variant:
+            raise ValueError(f"this searcher plays {self.variant.name}, not {position.variant.name}")
+
+    def load(self, position: Position, row: np.ndarray, ctl: np.ndarray) -> int:
+        me, opp = ((position.white, position.black) if position.turn == Color.WHITE
+                   else (position.black, position.white))
+        row[:] = (me, opp, position.kings)
+        ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
+        ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
+        return key(position)
+
+    def tables(self) -> tuple:
+        ev = self.evaluator
+        return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords
+
+    def pv_moves(self, position: Position, raw: np.ndarray, moves: list[Move]) -> list[Move]:
+        v = self.variant
+        out: list[Move] = []
+        pos = position
+        for k, (frm, to, cap, _) in enumerate(raw):
+            legal = moves if k == 0 else legal_moves(pos)
+            move = next((m for m in legal if (v.bit(m.start), v.bit(m.end), v.mask(m.captures)) == (frm, to, cap)),
+                        None)
+            if move is None:
+                break
+            out.append(move)
+            pos = make(pos, move)
+        return out

@@ -1,0 +1,49 @@
+"""What the search needs of a game: how its positions enter the compiled search, and how moves come back out.
+
+A game's ``GameType.search_hooks`` returns one of these; ``Searcher`` keeps it
+and never asks which game it plays. The compiled search chooses the game's
+kernels by ``game`` (numba compiles each game's branch; it cannot call through
+an object).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Generic, TypeVar
+
+import numpy as np
+
+P = TypeVar("P")
+M = TypeVar("M")
+
+
+class SearchHooks(ABC, Generic[P, M]):
+    """One game, as the compiled search sees it."""
+
+    game: int
+    """The game's number in the compiled search (``engine.search.kernel.GAME_*``)."""
+    state_cols: int
+    """Columns of a position's row in the compiled search."""
+    squares: int
+    """Square numbers a move's from and to take in the compiled search (the history table's size)."""
+    futility: int
+    """The search's default futility margin for this game (hundredths of a man a ply; 0: off)."""
+
+    @abstractmethod
+    def check(self, position: P) -> None:
+        """Raise ValueError if ``position`` is not one this search plays."""
+
+    @abstractmethod
+    def load(self, position: P, row: np.ndarray, ctl: np.ndarray) -> int:
+        """Write ``position`` into the compiled search's root ``row`` and its draw rules into the controls
+        ``ctl``; return its Zobrist key."""
+
+    @abstractmethod
+    def tables(self) -> tuple:
+        """The rules, Zobrist table and evaluation data, as the compiled search takes them:
+        (rules, zobrist, weights, geometry, cones, coords)."""
+
+    @abstractmethod
+    def pv_moves(self, position: P, raw: np.ndarray, moves: list[M]) -> list[M]:
+        """The compiled search's principal variation (rows of from, to, captured, crown) as moves, each checked
+        against the legal moves where it is played (``moves`` at the root); it stops at the first that is not."""
