@@ -6,17 +6,8 @@ import pytest
 
 from engine import Color, FenError, IllegalMoveError, InvalidMoveError
 from engine.tablut.game import TablutGame
-from engine.tablut.rules import (
-    NO_KING,
-    TablutPosition,
-    from_string,
-    legal_moves,
-    make,
-    parse_move,
-    square,
-    start_position,
-    to_string,
-)
+from engine.tablut.rules import (NO_KING, TablutPosition, from_string, legal_moves, make, parse_move, square,
+                                 start_position, to_string)
 
 
 def position(white=(), black=(), king="e5", turn=Color.WHITE) -> TablutPosition:

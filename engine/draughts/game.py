@@ -12,12 +12,13 @@ from functools import lru_cache
 
 from engine.draughts.baseline import minimax_move
 from engine.draughts.evaluation import Evaluator
+from engine.draughts import fen, notation, rules
 from engine.draughts.fen import parse_fen, to_fen
 from engine.draughts.hooks import DraughtsHooks
-from engine.draughts.notation import format_move, is_move_text, legal_move_texts, parse_move
+from engine.draughts.notation import legal_move_texts
 from engine.draughts.pdn import game_to_pdn, score_text
 from engine.draughts.position import Move, Position
-from engine.draughts.rules import key, legal_moves, make, start_position
+from engine.draughts.rules import key, make, start_position
 from engine.draughts.variants import VARIANTS, Variant
 from engine.errors import IllegalMoveError
 from engine.game import Cell, Color, GameRecord, GameType, Grid, Result
@@ -48,26 +49,16 @@ class Draughts(GameType[Position, Move]):
     def new_game(self, start: str | None = None) -> Game:
         return Game(self.variant, start)
 
-    def legal_moves(self, position: Position) -> list[Move]:
-        return legal_moves(position)
-
-    def make(self, position: Position, move: Move) -> Position:
-        return make(position, move)
-
-    def parse_move(self, position: Position, text: str) -> Move:
-        return parse_move(position, text)
+    # the rules and notation are free functions of positions (``rules``, ``notation``, ``fen``)
+    legal_moves = staticmethod(rules.legal_moves)
+    make = staticmethod(rules.make)
+    parse_move = staticmethod(notation.parse_move)
+    legal_texts = staticmethod(notation.legal_move_texts)
+    is_move_text = staticmethod(notation.is_move_text)
+    write_position = staticmethod(fen.to_fen)
 
     def write_move(self, position: Position, move: Move, full: bool = False) -> str:
-        return format_move(position, move, full=full)
-
-    def legal_texts(self, position: Position) -> tuple[str, ...]:
-        return legal_move_texts(position)
-
-    def is_move_text(self, text: str) -> bool:
-        return is_move_text(text)
-
-    def write_position(self, position: Position) -> str:
-        return to_fen(position)
+        return notation.format_move(position, move, full=full)
 
     def read_position(self, text: str) -> Position:
         return parse_fen(self.variant, text)

@@ -20,19 +20,8 @@ import random
 
 from engine.game import Color
 from engine.tablut import kernel as tablut_kernel
-from engine.tablut.rules import (
-    CAMP,
-    DIRECTIONS,
-    ESCAPES,
-    NO_KING,
-    THRONE,
-    TablutMove,
-    TablutPosition,
-    _step,
-    legal_moves,
-    make,
-    state,
-)
+from engine.tablut.rules import (CAMP, DIRECTIONS, ESCAPES, NO_KING, THRONE, TablutMove, TablutPosition, _step,
+                                 legal_moves, make, state)
 
 BIG = 10_000
 

@@ -111,7 +111,7 @@ def search_chooser(level_number: int = 6, tt_mb: int = 64) -> Chooser:
 
     def choose(position: TablutPosition, seconds: float, earlier: tuple[TablutPosition, ...]) -> TablutMove:
         history = tablut_history(earlier + (position,))
-        return choose_move(searcher, position, level(level_number), seconds, history).move  # type: ignore[arg-type,return-value]
+        return choose_move(searcher, position, level(level_number), seconds, history).move
 
     return choose
 

@@ -12,23 +12,9 @@ from engine.game import Cell, Color, GameRecord, GameType, Grid, Result
 from engine.records import game_record
 from engine.search.searcher import History
 from engine.tablut.baseline import minimax_move
-from engine.tablut.rules import (
-    CAMP,
-    ESCAPES,
-    NO_KING,
-    THRONE,
-    TablutMove,
-    TablutPosition,
-    from_string,
-    is_move_text,
-    legal_moves,
-    make,
-    parse_move,
-    square_name,
-    start_position,
-    to_string,
-    why_illegal,
-)
+from engine.tablut import rules
+from engine.tablut.rules import (CAMP, ESCAPES, NO_KING, THRONE, TablutMove, TablutPosition, from_string, legal_moves,
+                                 make, square_name, start_position, to_string, why_illegal)
 from engine.tablut.search import TablutHooks, tablut_history
 
 PIECES = {"W": "w", "B": "b", "K": "W"}  # Tablut's piece -> a picture's kind (the king: a crowned white piece)
@@ -45,32 +31,20 @@ class Tablut(GameType[TablutPosition, TablutMove]):
     def __repr__(self) -> str:
         return "Tablut()"
 
-    def start(self) -> TablutPosition:
-        return start_position()
+    # the rules and notation are free functions of positions (``engine.tablut.rules``)
+    start = staticmethod(rules.start_position)
+    legal_moves = staticmethod(rules.legal_moves)
+    make = staticmethod(rules.make)
+    parse_move = staticmethod(rules.parse_move)
+    is_move_text = staticmethod(rules.is_move_text)
+    write_position = staticmethod(rules.to_string)
+    read_position = staticmethod(rules.from_string)
 
     def new_game(self, start: str | None = None) -> TablutGame:
         return TablutGame(start)
 
-    def legal_moves(self, position: TablutPosition) -> list[TablutMove]:
-        return legal_moves(position)
-
-    def make(self, position: TablutPosition, move: TablutMove) -> TablutPosition:
-        return make(position, move)
-
-    def parse_move(self, position: TablutPosition, text: str) -> TablutMove:
-        return parse_move(position, text)
-
     def write_move(self, position: TablutPosition, move: TablutMove, full: bool = False) -> str:
         return str(move)
-
-    def is_move_text(self, text: str) -> bool:
-        return is_move_text(text)
-
-    def write_position(self, position: TablutPosition) -> str:
-        return to_string(position)
-
-    def read_position(self, text: str) -> TablutPosition:
-        return from_string(text)
 
     def score_text(self, winner: Color | None) -> str:
         return "1/2-1/2" if winner is None else ("1-0" if winner == Color.WHITE else "0-1")
