@@ -5,7 +5,7 @@
 Printed: nodes per second and depth reached in 1 s from the start position
 (median of ``--runs`` searches, fresh tables each); then level 6 (``--time``
 seconds a move) against level 1 (random moves) and against the seed's player
-(alpha-beta minimax to depth 2 with its evaluation, ``engine.tablut_baseline``),
+(alpha-beta minimax to depth 2 with its evaluation, ``engine.tablut.baseline``),
 ``--games`` games each, half with each colour: wins, draws, losses and the
 score of level 6. A game that reaches ``--max-plies`` is a draw.
 """

@@ -1,7 +1,7 @@
 """The search: finds shots and forced wins, keeps to its budget, sees draws, reports what it found.
 
 Shot positions were found by random self-play and kept only when the plain
-material minimax of ``engine.baseline`` (an independent, exhaustive
+material minimax of ``engine.draughts.baseline`` (an independent, exhaustive
 search over the public rules API) proves the expected move is the only one
 that wins material (or, for the forced wins, the only one winning in the
 fewest moves). The test then asks the real search for that move.

@@ -17,6 +17,10 @@ A generated move is one row of ``out``: from bit, to bit, captured mask, and 1
 if a man is crowned by the move. Pieces keep their colour bitboards; ``kings``
 marks which of them are kings.
 
+The kernel is one module of about 400 lines because numba's cache keeps a
+compiled function with the functions it calls from the same module; the
+generator's helpers stay beside it.
+
 Two numba lessons measured here:
 - No recursion in cached functions: a recursive capture search compiled many
   specializations and segfaulted when loaded back from the cache (numba
@@ -103,6 +107,18 @@ W_FOUND = 6  # a continuation was found from this level
 WORK_COLS = 7
 
 
+@njit(cache=True, inline="always")
+def _put(out, end, frm, to, captured, crown):
+    """Write a move at row ``end`` of the list; the list's new end."""
+    if end >= out.shape[0]:
+        raise ValueError("move list overflow")
+    out[end, 0] = frm
+    out[end, 1] = to
+    out[end, 2] = captured
+    out[end, 3] = crown
+    return end + 1
+
+
 @njit(cache=True)
 def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, work, paths, plen):
     """Add one finished capture to the list; return the new (end, best)."""
@@ -117,17 +133,11 @@ def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, 
         for j in range(start, end):
             if out[j, 2] == captured and out[j, 1] == to and out[j, 0] == frm and out[j, 3] == crown:
                 return end, best
-    if end >= out.shape[0]:
-        raise ValueError("move list overflow")
-    out[end, 0] = frm
-    out[end, 1] = to
-    out[end, 2] = captured
-    out[end, 3] = crown
-    if plen.shape[0] != 0:
+    if plen.shape[0] != 0 and end < out.shape[0]:
         for j in range(n + 1):
             paths[end, j] = work[j, W_SQ]
         plen[end] = n + 1
-    return end + 1, best
+    return _put(out, end, frm, to, captured, crown), best
 
 
 @njit(cache=True, inline="always")
@@ -275,8 +285,6 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         if end != start or (mode & MODE_CAPTURES_ONLY):
             return end
 
-    if end + 2 * 64 > out.shape[0]:
-        raise ValueError("move list overflow")
     for d in range(4):
         if (d < 2) != (side == WHITE):
             continue
@@ -285,11 +293,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         while tos:
             to = lsb(tos)
             tos ^= to
-            out[end, 0] = step(to, back, half, half1)
-            out[end, 1] = to
-            out[end, 2] = U0
-            out[end, 3] = U1 if (to & promo) else U0
-            end += 1
+            end = _put(out, end, step(to, back, half, half1), to, U0, U1 if (to & promo) else U0)
     ks = mykings
     while ks:
         k = lsb(ks)
@@ -297,13 +301,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         for d in range(4):
             t = step(k, d, half, half1) & empty
             while t:
-                if end >= out.shape[0]:
-                    raise ValueError("move list overflow")
-                out[end, 0] = k
-                out[end, 1] = t
-                out[end, 2] = U0
-                out[end, 3] = U0
-                end += 1
+                end = _put(out, end, k, t, U0, U0)
                 if not flying:
                     break
                 t = step(t, d, half, half1) & empty

@@ -6,7 +6,7 @@
     perft(position, depth)  -> int
     key(position)           -> int          (Zobrist)
 
-The work is done by ``engine.kernel``; this module converts between its
+The work is done by ``engine.draughts.kernel``; this module converts between its
 bitboards and the value types.
 """
 

@@ -6,8 +6,13 @@ a one-reply extension and a quiescence search over captures, to one depth and
 inside one aspiration window. Python (``engine.search``) drives the
 iterations, the windows and the clock; see that module for the public API.
 
+Why one long module: numba caches a compiled function together with the
+functions it calls only when they live in one module it can see whole; split
+across modules the search lost its cache hits and recompiled at every start.
+So the search's helpers stay here, beside ``search_iteration``.
+
 The search is an explicit stack, not recursion: numba cannot load recursive
-functions back from its cache reliably (see ``engine.kernel``), and one flat
+functions back from its cache reliably (see ``engine.draughts.kernel``), and one flat
 loop keeps array arguments out of a hot call chain. Each ply has a frame row
 (``F_*`` columns); calling a child means filling the next frame and jumping
 to ``ENTER``; returning means popping to the parent and resuming at the step
@@ -17,8 +22,8 @@ Game interface. The search sees a game only through a few operations on
 plain arrays: generate moves into rows of ``out`` (``_generate``), make a
 move (``_make``), update the Zobrist key (``_key_after``), tell a reversible
 move (``_reversible``), evaluate (``_evaluate``) and name a move's squares
-(``_square``, 0-127). Each dispatches on ``game``: draughts (``engine.kernel``,
-bitboard rows) or Tablut (``engine.tablut_kernel``, a row of 81 cells; it has
+(``_square``, 0-127). Each dispatches on ``game``: draughts (``engine.draughts.kernel``,
+bitboard rows) or Tablut (``engine.tablut.kernel``, a row of 81 cells; it has
 no quiescence moves, as its captures are not compulsory). Functions
 passed as arguments or captured in closures would be neater, but numba then
 recompiles on every start (measured: no cache hits), which a chat bot's

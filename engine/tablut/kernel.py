@@ -1,8 +1,8 @@
 """Tablut (Ashton rules) compiled with numba: the move generator, captures, make, Zobrist keys, evaluation.
 
-This is the one implementation of Tablut's rules: ``engine.tablut`` asks it
-for the legal moves, and the search plugs it in (``engine.search_kernel``,
-game ``GAME_TABLUT``). The rules themselves are described in ``engine.tablut``.
+This is the one implementation of Tablut's rules: ``engine.tablut.rules`` asks it
+for the legal moves, and the search plugs it in (``engine.search.kernel``,
+game ``GAME_TABLUT``). The rules themselves are described in ``engine.tablut.rules``.
 
 State: one row of ``STATE_COLS`` unsigned integers per ply: cells 0-80
 (``EMPTY``, ``WHITE``, ``BLACK``, ``KING``; square = (row - 1) * 9 + column),
@@ -26,7 +26,7 @@ WHITE_COUNT = 82
 BLACK_COUNT = 83
 STATE_COLS = 84
 NO_KING = 81
-SIDE_WHITE = 0  # the search's sides (engine.variants.Color)
+SIDE_WHITE = 0  # the search's sides (engine.game.Color)
 SIDE_BLACK = 1
 DECISIVE = 15000  # an evaluation of a won position (below the search's mate scores)
 
