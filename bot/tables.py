@@ -7,11 +7,74 @@ can use the core.
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import dataclass, field
+from enum import Enum
 
 from engine import Color
 from engine.games import AnyGame, AnyMove, AnyPosition
 from engine.levels import level
+
+
+class Kind(Enum):
+    """Who sits at a table. The values are the database's words."""
+
+    BOT = "bot"
+    """A person against the bot."""
+    PEOPLE = "people"
+    """Two people."""
+    MATCH = "match"
+    """The bot against itself, for people to watch."""
+
+
+class Outcome(Enum):
+    """How a game ends."""
+
+    FINISHED = "finished"
+    """Won, lost or drawn: it counts (and is rated, if the game is)."""
+    ABORTED = "aborted"
+    """Ended before it began in earnest (no first move); it does not count."""
+    STOPPED = "stopped"
+    """A bot match stopped by the person who started it."""
+
+
+class ColourChoice(Enum):
+    """The colour a player asks for."""
+
+    WHITE = "white"
+    BLACK = "black"
+    RANDOM = "random"
+
+    def colour(self) -> Color:
+        """The colour it gives: a random one for RANDOM."""
+        if self is ColourChoice.RANDOM:
+            return random.choice(list(Color))
+        return Color.WHITE if self is ColourChoice.WHITE else Color.BLACK
+
+
+class Buttons(Enum):
+    """Which controls a front end puts under a reply."""
+
+    ANSWER = "answer"
+    """Accept and Decline (a challenge, a draw offer, a takeback request)."""
+    GAME = "game"
+    """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The controls under a reply, and what they act on; the core decides them when it sends the reply."""
+
+    buttons: Buttons
+    game: int
+    """The game they act on; 0 under a challenge, which has no game yet."""
+    ply: int = 0
+    """Moves played when the board was shown: a move chosen from an older board is refused."""
+    moves: tuple[str, ...] = ()
+    """The legal move texts of the person to move; empty while the bot is to move and once the game is over."""
+
+
+NO_GAME = 0  # the game of controls under a challenge
 
 
 @dataclass(frozen=True)
@@ -69,8 +132,8 @@ class Reply:
     """The game's PDN (with the final message, and for `pdn`)."""
     replay: AnyGame | None = None
     """The finished game, with the final message: a front end can show it as an animation."""
-    asks: bool = False
-    """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
+    controls: Controls | None = None
+    """Buttons (and a move menu) to put under the reply, if the front end has them."""
     game: int | None = None
     """The game whose record the reply carries (``pdn``, ``replay``): it names the files."""
 
@@ -111,7 +174,7 @@ class Table:
     guild: str
     channel: str
     channel_name: str
-    kind: str
+    kind: Kind
     game: AnyGame
     seats: dict[Color, Seat]
     budget: float
@@ -170,8 +233,8 @@ class Challenge:
     challenged: User | None
     """None: anyone may accept."""
     variant: str
-    colour: str
-    """The challenger's colour: 'white', 'black' or 'random'."""
+    colour: ColourChoice
+    """The challenger's colour."""
     rated: bool
     created: float
     origin: Message
