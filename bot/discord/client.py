@@ -29,7 +29,7 @@ from bot.config import Config
 from bot.core import Core
 from bot.discord import commands as slash_commands
 from bot.discord.answers import Answerer
-from bot.discord.messages import TEXT_LIMIT, compose, cut, guild_of, in_order, name_of, user_of
+from bot.discord.messages import compose, cut, guild_of, in_order, name_of, user_of
 from bot.discord.threads import GameThread
 from bot.discord.views import ActionButton, MoveMenu, answer_view, game_view
 from bot.pool import SearchPool
