@@ -68,7 +68,7 @@ async def load(args: argparse.Namespace) -> None:
     user = User("p", "player")
 
     async def person(channel: str) -> None:
-        table = core.tables.get(channel)
+        table = core.state.tables.get(channel)
         if table is None or left[channel] == 0:
             left[channel] = 0
             if not any(left.values()):
@@ -134,7 +134,7 @@ def memory_per_game(workdir: Path, games: int = 200, plies: int = 40) -> None:
             await core.handle(Message("g", f"m{i}", a, "challenge", (b,)))
             await core.handle(Message("g", f"m{i}", b, "accept"))
             for _ in range(plies):
-                table = core.tables.get(f"m{i}")
+                table = core.state.tables.get(f"m{i}")
                 if table is None:
                     break
                 mover = table.to_move.user

@@ -59,7 +59,7 @@ async def run_terminal(config: Config) -> None:
 
 async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
-    from bot.discord_bot import DraughtsBot  # discord.py is only loaded when it is used
+    from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
     async with services(config) as (store, pool):
         bot = DraughtsBot(config, store, pool)

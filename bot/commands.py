@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.tables import ColourChoice
 from bot.user_text import quoted
-from engine import Color
 
 
 class CommandError(ValueError):
@@ -47,7 +47,7 @@ HELP = {
 
 ALIASES = {"checkers": "english", "english": "english", "international": "international", "10x10": "international",
            "russian": "russian", "brazilian": "brazilian", "intl": "international", "tablut": "tablut"}
-COLOURS = {"white": Color.WHITE, "black": Color.BLACK, "random": None}
+COLOURS = {choice.value: choice for choice in ColourChoice}
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)?)s?$")
 _MENTION = re.compile(r"^(<@!?\d+>|@\S+)$")
 
@@ -58,8 +58,7 @@ class Options:
 
     variant: str | None = None
     levels: list[int] = field(default_factory=list)
-    colour: str | None = None
-    """'white', 'black' or 'random'."""
+    colour: ColourChoice | None = None
     time: float | None = None
     delay: float | None = None
     rated: bool | None = None
@@ -95,7 +94,7 @@ def parse_options(command: str, words: list[str]) -> Options:
         if word in ALIASES:
             options.variant = ALIASES[word]
         elif word in COLOURS and command != "watch":
-            options.colour = word
+            options.colour = COLOURS[word]
         elif word in ("rated", "casual") and command != "watch":
             options.rated = word == "rated"
         elif _MENTION.match(word) and command != "watch":

@@ -1,4 +1,4 @@
-"""The bot's settings, read from the environment and a `.env` file.
+"""The bot's settings, read from the environment and a `.env` file (by python-dotenv).
 
 The environment wins over `.env`. Every key is listed, with a comment, in
 `.env.example`. The token is kept out of ``repr`` so it never reaches a log.
@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+
+from dotenv import dotenv_values
 
 
 class ConfigError(ValueError):
@@ -87,24 +89,16 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a `.env` file; blank lines and # comments skipped, quotes around a value removed."""
-    values: dict[str, str] = {}
+    """KEY=VALUE lines of a `.env` file, read by python-dotenv: comments (also after a value), quotes and
+    `export` as a shell reads them; ``$VAR`` is left as written. A line dotenv cannot read is skipped with a
+    warning naming its number (never its text)."""
     if not path.is_file():
-        return values
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export "):]
-        name, sep, value = line.partition("=")
-        if not sep or not name.strip():
-            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[name.strip()] = value
-    return values
+        return {}
+    values = dotenv_values(path, interpolate=False, encoding="utf-8")
+    for name, value in values.items():
+        if value is None:
+            raise ConfigError(f"{path}: expected KEY=VALUE, not {name!r} alone")
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Config:

@@ -32,4 +32,4 @@ def warm_up() -> None:
     (the first render takes about 0.5 s, later ones about 5 ms)."""
     for game in GAMES.values():
         for flipped in (False, True):
-            board_png(Board(0, game.start(), flipped=flipped, caption="warm-up", variant=game.name))
+            board_png(Board(0, game.name, game.start(), flipped=flipped, caption="warm-up"))

@@ -7,12 +7,74 @@ can use the core.
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import dataclass, field
-
+from enum import Enum
 from typing import Any
 
 from engine import Color, GameRecord
 from engine.search.levels import level
+
+
+class Kind(Enum):
+    """Who sits at a table. The values are the database's words."""
+
+    BOT = "bot"
+    """A person against the bot."""
+    PEOPLE = "people"
+    """Two people."""
+    MATCH = "match"
+    """The bot against itself, for people to watch."""
+
+
+class Outcome(Enum):
+    """How a game ends."""
+
+    FINISHED = "finished"
+    """Won, lost or drawn: it counts (and is rated, if the game is)."""
+    ABORTED = "aborted"
+    """Ended before it began in earnest (no first move); it does not count."""
+    STOPPED = "stopped"
+    """A bot match stopped by the person who started it."""
+
+
+class ColourChoice(Enum):
+    """The colour a player asks for."""
+
+    WHITE = "white"
+    BLACK = "black"
+    RANDOM = "random"
+
+    def colour(self) -> Color:
+        """The colour it gives: a random one for RANDOM."""
+        if self is ColourChoice.RANDOM:
+            return random.choice(list(Color))
+        return Color.WHITE if self is ColourChoice.WHITE else Color.BLACK
+
+
+class Buttons(Enum):
+    """Which controls a front end puts under a reply."""
+
+    ANSWER = "answer"
+    """Accept and Decline (a challenge, a draw offer, a takeback request)."""
+    GAME = "game"
+    """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The controls under a reply, and what they act on; the core decides them when it sends the reply."""
+
+    buttons: Buttons
+    game: int
+    """The game they act on; 0 under a challenge, which has no game yet."""
+    ply: int = 0
+    """Moves played when the board was shown: a move chosen from an older board is refused."""
+    moves: tuple[str, ...] = ()
+    """The legal move texts of the person to move; empty while the bot is to move and once the game is over."""
+
+
+NO_GAME = 0  # the game of controls under a challenge
 
 
 @dataclass(frozen=True)
@@ -45,15 +107,17 @@ class Board:
     """A position to show: the front end draws it as an image or as text."""
 
     game: int
+    """The game's id."""
+    variant: str
+    """The game's name (``engine.game_type``): english, ..., tablut."""
     position: Any
+    """A position of that game."""
     last_move: Any = None
     before: Any = None
     """The position before ``last_move``, to show what it captured."""
     flipped: bool = False
     """Drawn from Black's side."""
     caption: str = ""
-    variant: str = "english"
-    """The game's name (``engine.game_type``)."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +136,8 @@ class Reply:
     """The game's PDN (with the final message, and for `pdn`)."""
     replay: GameRecord[Any, Any] | None = None
     """The finished game, with the final message: a front end can show it as an animation."""
-    asks: bool = False
-    """The reply asks someone to accept or decline (a challenge, a draw offer, a takeback request)."""
+    controls: Controls | None = None
+    """Buttons (and a move menu) to put under the reply, if the front end has them."""
     game: int | None = None
     """The game whose record the reply carries (``pdn``, ``replay``): it names the files."""
 
@@ -114,7 +178,7 @@ class Table:
     guild: str
     channel: str
     channel_name: str
-    kind: str
+    kind: Kind
     game: GameRecord[Any, Any]
     seats: dict[Color, Seat]
     budget: float
@@ -173,8 +237,8 @@ class Challenge:
     challenged: User | None
     """None: anyone may accept."""
     variant: str
-    colour: str
-    """The challenger's colour: 'white', 'black' or 'random'."""
+    colour: ColourChoice
+    """The challenger's colour."""
     rated: bool
     created: float
     origin: Message

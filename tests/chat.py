@@ -44,7 +44,12 @@ class Chat:
         return self.replies[start:]
 
     def table(self, channel: str = "c1") -> Table:
-        return self.core.tables[channel]
+        """The game in ``channel``, read from the core's state (tests look inside; front ends ask the core)."""
+        return self.core.state.tables[channel]
+
+    def on(self, channel: str = "c1") -> bool:
+        """Whether a game is on in ``channel``."""
+        return self.core.game_in(channel) is not None
 
     def texts(self) -> list[str]:
         return [r.text for r in self.replies]

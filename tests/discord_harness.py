@@ -12,7 +12,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
-from bot.discord_bot import DraughtsBot
+from bot.discord.client import DraughtsBot
 from bot.store import Store
 from discord_emulator import DiscordEmulator
 

@@ -16,7 +16,7 @@ async def test_a_whole_game_against_the_bot(chat):
     await chat.say(ANA, "new english level 6 time 0.05")
     table = chat.table()
     assert table.seats[Color.BLACK].user == ANA  # English: Black moves first, and the person moves first
-    while "c1" in chat.core.tables:
+    while chat.on("c1"):
         await chat.play_any(ANA)
         await chat.core.settle()
     final = chat.replies[-1]
@@ -37,7 +37,7 @@ async def test_a_challenge_accepted_and_played_to_a_result(chat):
     await chat.say(BEN, "accept")
     table = chat.table()
     assert table.seats[Color.WHITE].user == ANA and table.seats[Color.BLACK].user == BEN and table.rated
-    while "c1" in chat.core.tables:
+    while chat.on("c1"):
         mover = ANA if table.game.turn == Color.WHITE else BEN
         await chat.play_any(mover)
     result = table.game.result()
@@ -53,7 +53,7 @@ async def test_a_bot_match_plays_to_the_end(chat):
     assert "Bot match" in chat.replies[-1].text
     table = chat.table()
     await chat.core.settle()
-    assert "c1" not in chat.core.tables
+    assert not chat.on("c1")
     final = chat.replies[-1]
     assert final.pdn and ("wins" in final.text or "Draw" in final.text)
     moves = [r for r in chat.replies if "played" in r.text]
@@ -66,7 +66,7 @@ async def test_stop_ends_a_bot_match_and_only_its_starter_may(chat):
     refused = await chat.say(ANA, "stop")
     assert refused[0].private and "Only eve" in refused[0].text
     await chat.say(EVE, "stop")
-    assert "c1" not in chat.core.tables and "stopped" in chat.replies[-1].text
+    assert not chat.on("c1") and "stopped" in chat.replies[-1].text
     await chat.core.settle()
 
 
@@ -84,7 +84,7 @@ async def test_resign_draw_and_takeback_between_people(chat):
     stranger = await chat.say(EVE, "accept")
     assert stranger[0].private and "not playing" in stranger[0].text
     await chat.say(BEN, "decline")
-    assert "declines the draw" in chat.replies[-1].text and "c1" in chat.core.tables
+    assert "declines the draw" in chat.replies[-1].text and chat.on("c1")
     await chat.say(BEN, "draw")
     await chat.say(ANA, "draw")
     assert chat.replies[-1].text.startswith("Draw (agreed)")
@@ -112,7 +112,7 @@ async def test_takebacks_and_hints_against_the_bot(pool):
     refused = await chat.say(ANA, "takeback")
     assert "used all 1 takebacks" in refused[0].text and len(table.game.moves) == 2
     declined = await chat.say(ANA, "draw")  # level 6 at move 2 sees no reason to agree (a noisy level might)
-    assert "decline" in declined[0].text and "c1" in chat.core.tables
+    assert "decline" in declined[0].text and chat.on("c1")
 
 
 async def test_no_hints_in_rated_games(chat):
@@ -184,7 +184,7 @@ async def test_a_tablut_game_against_the_bot(chat):
     assert wrong[0].private and "no Black piece on e5" in wrong[0].text and "Legal moves:" in wrong[0].text
     moves = await chat.say(ANA, "moves")
     assert "d1-" in moves[0].text or "a4-" in moves[0].text
-    while "c1" in chat.core.tables:
+    while chat.on("c1"):
         await chat.play_any(ANA)
         await chat.core.settle()
     final = chat.replies[-1]

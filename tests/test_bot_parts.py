@@ -29,6 +29,22 @@ def test_settings_come_from_the_environment_over_dotenv(tmp_path):
     assert settings.load({}, None).workers == max(1, (os.cpu_count() or 2) - 1)
 
 
+def test_a_dotenv_line_may_end_in_a_comment(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("BOT_WORKERS=2  # two\nBOT_THREADS=yes # in threads\nDISCORD_TOKEN='se#cret'  # quoted\n"
+                      "BOT_DATABASE=games.sqlite3#not-a-comment\n")
+    config = settings.load({}, dotenv)
+    assert (config.workers, config.threads, config.token) == (2, True, "se#cret")
+    assert config.database == "games.sqlite3#not-a-comment"  # a # within a word is part of the value
+
+
+def test_a_dotenv_key_without_a_value_is_refused(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("BOT_WORKERS\n")
+    with pytest.raises(settings.ConfigError, match="expected KEY=VALUE"):
+        settings.load({}, dotenv)
+
+
 @pytest.mark.parametrize("env, expected", [
     ({"BOT_WORKERS": "two"}, "BOT_WORKERS must be a whole number"), ({"BOT_WORKERS": "0"}, "at least 1"),
     ({"BOT_MOVE_TIME": "-1"}, "BOT_MOVE_TIME must not be negative"), ({"BOT_LOG_LEVEL": "loud"}, "BOT_LOG_LEVEL"),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bot.commands import HELP
+from bot.core.core import COMMANDS
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.worker import Job
@@ -112,7 +113,7 @@ async def test_a_database_refusing_the_end_of_a_game_keeps_it_going(pool):
     await chat.say(BEN, "accept")
     chat.store.db.execute("PRAGMA query_only = ON")
     replies = await chat.say(BEN, "resign")
-    assert replies[0].private and "could not save" in replies[0].text and "c1" in chat.core.tables
+    assert replies[0].private and "could not save" in replies[0].text and chat.on("c1")
     chat.store.db.execute("PRAGMA query_only = OFF")
     assert chat.store.leaderboard("g", "english") == [] and chat.store.active_games()[0].id == 1
     await chat.say(BEN, "resign")
@@ -149,10 +150,10 @@ def test_hostile_input_gets_an_error_and_changes_nothing(pool, text, who):
         await chat.say(BEN, "accept")
         await chat.play_any(ANA)
         table = chat.table()
-        before = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.tables))
+        before = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.state.tables))
         user = EVE if who == "stranger" else ANA
         replies = await chat.say(user, text)
-        after = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.tables))
+        after = (list(table.game.moves), table.draw_offer, table.takeback_offer, list(chat.core.state.tables))
         first = text.split()[0].lower().lstrip("/!") if text.split() else ""
         assert after == before or (user == ANA and first in ("draw", "takeback", "resign") and len(text) <= 300)
         if first in HELP and first not in ("new", "challenge", "watch", "accept", "stop") and len(text) <= 300:
@@ -181,12 +182,12 @@ async def test_limits_refuse_with_a_reason(pool):
     await chat.say(ANA, "new", channel="a")
     await chat.say(ANA, "new", channel="b")
     refused = await chat.say(ANA, "new", channel="c")
-    assert "limit is 2" in refused[0].text and "c" not in chat.core.tables
+    assert "limit is 2" in refused[0].text and not chat.on("c")
     busy = await chat.say(BEN, "new", channel="a")
     assert "A game is on in this channel" in busy[0].text
     await chat.say(BEN, "watch delay 10", channel="d")
     refused = await chat.say(BEN, "watch", channel="e")
-    assert "limit is 1" in refused[0].text and "e" not in chat.core.tables
+    assert "limit is 1" in refused[0].text and not chat.on("e")
     long = await chat.say(ANA, "11-15 " * 20, channel="a")
     assert "at most 50" in long[0].text
     await chat.core.close()
@@ -200,7 +201,7 @@ async def test_limits_refuse_with_a_reason(pool):
 async def test_bad_commands_are_explained(pool, text, expected):
     chat = Chat(Store(":memory:"), pool)
     replies = await chat.say(ANA, text)
-    assert replies[0].private and expected.lower() in replies[0].text.lower() and not chat.core.tables
+    assert replies[0].private and expected.lower() in replies[0].text.lower() and not chat.core.state.tables
 
 
 @pytest.mark.parametrize("text", ["help @everyone", "new time @here", "watch english english @everyone",
@@ -208,7 +209,7 @@ async def test_bad_commands_are_explained(pool, text, expected):
 async def test_what_a_person_typed_comes_back_inert(pool, text):
     chat = Chat(Store(":memory:"), pool)
     [reply] = await chat.say(ANA, text)
-    assert reply.private and not chat.core.tables
+    assert reply.private and not chat.core.state.tables
     for live in ("@everyone", "@here", "<@", "```", "**", "_y_"):  # no ping, no mention, no formatting
         assert live not in reply.text, reply.text
     assert "\\u" not in reply.text  # the words as typed, not a repr of them
@@ -227,4 +228,4 @@ def test_names_are_cleaned_and_typed_words_made_inert():
 
 def test_every_command_has_help_and_a_handler(pool):
     chat = Chat(Store(":memory:"), pool)
-    assert set(HELP) - {"move"} == set(chat.core._commands)
+    assert set(HELP) - {"move"} == set(COMMANDS)

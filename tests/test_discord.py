@@ -14,7 +14,7 @@ import discord
 import pytest
 import pytest_asyncio
 
-from bot.discord_views import pages_of
+from bot.discord.views import pages_of
 from bot.store import Store
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
                               text_of)
@@ -82,7 +82,7 @@ async def bot_to_answer(bot) -> None:
 
 
 async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
-    caplog.set_level(logging.INFO, "bot.discord_bot")
+    caplog.set_level(logging.INFO, "bot.discord.client")
     games = emulator.channel("games")
     async with running(emulator, store, pool) as bot:
         assert emulator.identifies == 1 and emulator.commands[0]["name"] == "draughts"
@@ -91,10 +91,10 @@ async def test_a_whole_game_by_typed_moves(emulator, store, pool, caplog):
         first = await emulator.wait_for(lambda m: "New game" in text_of(m), what="the new game")
         assert first["embeds"][0]["image"]["url"] == "attachment://game-1.png"
         assert first["_files"]["game-1.png"].startswith(b"\x89PNG")
-        table = bot.core.tables[str(games)]
-        while str(games) in bot.core.tables:
+        table = bot.core.state.tables[str(games)]
+        while str(games) in bot.core.state.tables:
             await bot_to_answer(bot)
-            if str(games) not in bot.core.tables:
+            if str(games) not in bot.core.state.tables:
                 break
             since = len(emulator.posts)
             await emulator.say(ANA, games, format_move(table.game.position, table.game.legal_moves()[0]))
@@ -128,7 +128,7 @@ async def test_a_move_typed_alone_is_read_in_every_form_the_engine_reads(emulato
         await emulator.wait_for(lambda m: "Legal moves" in text_of(m), since)
         since = len(emulator.posts)
         await emulator.say(ANA, games, "gg, 2 more games after this?")  # chatter with numbers is left alone ...
-        game = bot.core.tables[str(games)].game
+        game = bot.core.state.tables[str(games)].game
         await emulator.say(ANA, games, format_move(game.position, game.legal_moves()[0]))
         answer = await emulator.wait_for(lambda m: "Ana played" in text_of(m), since)
         assert emulator.posted(since=since)[0] is answer  # ... the move after it is the first thing answered
@@ -153,7 +153,7 @@ async def test_a_typed_mistake_is_answered_in_a_reply_that_goes_away(emulator, s
         mistake = await emulator.say(ANA, games, "9-18")
         note = await emulator.wait_for(lambda m: "Legal moves" in text_of(m))
         assert str(note["message_reference"]["message_id"]) == mistake["id"] and not note["_mentions"]["replied_user"]
-        assert bot.core.tables[str(games)].game.moves == []
+        assert bot.core.state.tables[str(games)].game.moves == []
 
 
 async def test_words_after_a_mention_come_back_inert(emulator, store, pool):
@@ -165,13 +165,13 @@ async def test_words_after_a_mention_come_back_inert(emulator, store, pool):
 
 
 async def test_without_message_content_a_move_needs_a_mention(emulator, store, pool, caplog):
-    caplog.set_level(logging.INFO, "bot.discord_bot")
+    caplog.set_level(logging.INFO, "bot.discord.client")
     games = emulator.channel("games")
     async with running(emulator, store, pool, message_content=False) as bot:
         assert "Message Content intent off" in caplog.text
         await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
         await emulator.wait_for(lambda m: "New game" in text_of(m))
-        game = bot.core.tables[str(games)].game
+        game = bot.core.state.tables[str(games)].game
         since = len(emulator.posts)
         await emulator.say(ANA, games, "9-13")  # Discord hides the words from the bot
         await asyncio.sleep(0.3)
@@ -186,16 +186,16 @@ async def test_a_whole_game_by_slash_commands_and_the_move_menu(emulator, store,
         answer = await emulator.answer(await emulator.slash(ANA, games, "new", variant="russian", level=1, time=0.05))
         assert "New game" in text_of(answer) and answer["embeds"][0]["footer"]["text"].startswith("Russian")
         assert set(buttons(answer)) == {"Resign", "Offer draw", "Takeback"}
-        table = bot.core.tables[str(games)]
+        table = bot.core.state.tables[str(games)]
         typed = await emulator.autocomplete(ANA, games, "c3")
         await asyncio.sleep(0.3)
         assert typed.choices and all(c["value"].startswith("c3") for c in typed.choices)
         wrong = await emulator.answer(await emulator.slash(ANA, games, "move", move="a1-h8"))
         assert wrong["flags"] & EPHEMERAL and "Legal moves:" in text_of(wrong)  # privately, with the legal ones
         turn = 0
-        while str(games) in bot.core.tables:
+        while str(games) in bot.core.state.tables:
             await bot_to_answer(bot)
-            if str(games) not in bot.core.tables:
+            if str(games) not in bot.core.state.tables:
                 break
             legal = [format_move(table.game.position, m) for m in table.game.legal_moves()]
             if turn % 2:
@@ -223,7 +223,7 @@ async def test_a_challenge_accepted_by_a_second_user_and_played_to_a_result(emul
         assert refused["flags"] & EPHEMERAL and "for Ben" in text_of(refused)
         accepted = await emulator.answer(await emulator.press(BEN, offer, "Accept"))
         assert "Ben accepts" in text_of(accepted)
-        table = bot.core.tables[str(games)]
+        table = bot.core.state.tables[str(games)]
         assert table.seats[Color.WHITE].user.id == ANA["id"] and table.rated
         for _ in range(6):
             person = ANA if table.game.turn == Color.WHITE else BEN
@@ -249,7 +249,7 @@ async def test_a_bot_match_watched_to_the_end(emulator, store, pool):
         assert played and all(has_file(m, ".png") for m in played)
         await asyncio.sleep(0.2)
         assert all(components(m) == [] for m in played)  # nothing to press in a match, even at its end
-        assert str(games) not in bot.core.tables
+        assert str(games) not in bot.core.state.tables
 
 
 async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator, store, pool):
@@ -262,7 +262,7 @@ async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator
                     emulator.choose(EVE, board, menu(board)["options"][0]["value"])):
             refused = await emulator.answer(await act)
             assert refused["flags"] & EPHEMERAL and text_of(refused) == "You are not in this game."
-        table = bot.core.tables[str(games)]
+        table = bot.core.state.tables[str(games)]
         assert table.game.moves == [] and table.draw_offer is None
         # once the game moves on, the old board loses its controls; a client still showing them is refused
         shown = copy.deepcopy(board)
@@ -278,7 +278,7 @@ async def test_the_websocket_dropped_mid_game_resumes_with_nothing_lost(emulator
     async with running(emulator, store, pool) as bot:
         await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
         await emulator.wait_for(lambda m: "New game" in text_of(m))
-        game = bot.core.tables[str(games)].game
+        game = bot.core.state.tables[str(games)].game
         await emulator.drop()
         since = len(emulator.posts)
         await emulator.say(ANA, games, "9-13")  # sent while the bot is away: Discord keeps it for the resume
@@ -304,7 +304,7 @@ async def test_the_bot_restarted_mid_game_keeps_its_buttons_working_on_the_lates
     second_store = Store(path)
     try:
         async with running(emulator, second_store, pool) as bot:
-            assert len(bot.core.tables[str(games)].game.moves) == 1
+            assert len(bot.core.state.tables[str(games)].game.moves) == 1
             since = len(emulator.posts)
             choice = menu(shown)["options"][0]["value"]
             played = await emulator.answer(await emulator.choose(ANA, shown, choice))
@@ -326,7 +326,7 @@ async def test_a_stopped_bot_match_sends_its_files_under_its_own_number(emulator
     async with running(emulator, store, pool) as bot:
         await emulator.answer(await emulator.slash(ANA, other, "new", level=1))  # game 1, so the match is game 2
         await emulator.answer(await emulator.slash(EVE, games, "watch", variant="english", delay=5.0, time=0.05))
-        await until(lambda: len(bot.core.tables) == 2)
+        await until(lambda: len(bot.core.state.tables) == 2)
         stopped = await emulator.answer(await emulator.slash(EVE, games, "stop"))
         assert "stopped" in text_of(stopped)
         assert set(stopped["_files"]) == {"game-2.pdn", "game-2.gif"}
@@ -359,7 +359,7 @@ async def test_a_channel_the_bot_cannot_write_in_is_said_privately(emulator, sto
         assert emulator.channels[int(told["channel_id"])]["type"] == 1  # a direct message
         slash = await emulator.answer(await emulator.slash(ANA, closed, "new"))
         assert slash["flags"] & EPHEMERAL and "cannot write" in text_of(slash)
-        assert bot.core.tables == {}
+        assert bot.core.state.tables == {}
 
 
 async def test_a_slow_answer_is_deferred_then_filled_in(emulator, store, pool, monkeypatch):
@@ -385,7 +385,7 @@ async def test_games_in_threads(emulator, store, pool):
         pointer = await emulator.answer(await emulator.slash(ANA, games, "new", level=1))
         assert pointer["flags"] & EPHEMERAL and "see <#" in text_of(pointer)
         [thread] = [c for c in emulator.channels.values() if c["type"] == 11]
-        assert thread["parent_id"] == str(games) and str(thread["id"]) in bot.core.tables
+        assert thread["parent_id"] == str(games) and str(thread["id"]) in bot.core.state.tables
         board = await emulator.wait_for(lambda m: m["channel_id"] == thread["id"] and "New game" in text_of(m))
         assert has_file(board, ".png")
         await emulator.answer(await emulator.slash(BEN, games, "new", level=9))  # refused: no empty thread left
@@ -423,7 +423,7 @@ async def test_a_shard_restores_only_its_servers_games(emulator, store, pool):
                           "bot", {"white": {"level": 1}, "black": {"user": [ANA["id"], "Ana"]}},
                           {"budget": 0.05, "rated": False})
     async with running(emulator, store, pool, shard_count=2, shard_ids="0") as bot:
-        assert set(bot.core.tables) == {"10"}
+        assert set(bot.core.state.tables) == {"10"}
         assert [s.shard for s in emulator.sessions.values()] == [[0, 2]]
 
 
@@ -435,7 +435,7 @@ async def test_tablut_on_discord_with_the_paged_menu_and_a_replay(emulator, stor
         assert "Tablut: Ana (White)" in text_of(start) and has_file(start, ".png")
         options = menu(start)["options"]
         assert len(options) == 25 and options[-1]["value"] == "page:1"  # White has more than 25 moves
-        table = bot.core.tables[str(games)]
+        table = bot.core.state.tables[str(games)]
         played = await emulator.answer(await emulator.choose(ANA, start, "e3-c3"))
         assert "Ana played e3-c3" in text_of(played)
         await bot_to_answer(bot)
@@ -458,5 +458,5 @@ async def test_a_double_click_on_the_menu_plays_one_move(emulator, store, pool):
         assert len(played) == 1 and len(refused) == 1, [text_of(a) for a in answers]
         assert "out of date" in text_of(refused[0]) or "Not your turn" in text_of(refused[0])
         await bot_to_answer(bot)
-        assert len(bot.core.tables[str(games)].game.moves) == 2
+        assert len(bot.core.state.tables[str(games)].game.moves) == 2
         assert len(store.active_games()[0].moves) == 2

@@ -3,17 +3,15 @@
 Their state lives in the ``custom_id`` (the action, the game, the ply), and
 they are registered as dynamic items, so they keep working after a restart:
 discord.py matches the id against the templates here and calls back into the
-bot, which hands the press to the core as the command it stands for.
+client (a ``Presses``), which hands the press to the core as the command it
+stands for.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
-
-if TYPE_CHECKING:
-    from bot.discord_bot import DraughtsBot
 
 PREFIX = "draughts"
 MENU_SIZE = 25  # Discord's limit on a select menu's options
@@ -24,7 +22,20 @@ ACTIONS = {  # action -> (label, style, the command it sends)
     "draw": ("Offer draw", discord.ButtonStyle.secondary, "draw"),
     "takeback": ("Takeback", discord.ButtonStyle.secondary, "takeback"),
 }
-NO_GAME = 0  # the game id of buttons under a challenge, which has no game yet
+
+
+class Presses(Protocol):
+    """What the buttons and the menu call back: the Discord client they belong to."""
+
+    async def pressed(self, interaction: discord.Interaction, game: int, ply: int | None, text: str) -> None:
+        """A button or a move chosen: the command ``text`` in game ``game`` (at ``ply``, if it matters)."""
+
+    async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
+        """Show page ``page`` of the move menu of game ``game`` at ``ply``."""
+
+
+def _client(interaction: discord.Interaction) -> Presses:
+    return cast(Presses, interaction.client)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:(?P<action>[a-z]+):(?P<game>\d+)"):
@@ -45,8 +56,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFI
         return cls(match["action"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        bot: DraughtsBot = interaction.client  # type: ignore[assignment]
-        await bot.pressed(interaction, self.game, None, ACTIONS[self.action][2])
+        await _client(interaction).pressed(interaction, self.game, None, ACTIONS[self.action][2])
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
@@ -75,12 +85,11 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
         return menu
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        bot: DraughtsBot = interaction.client  # type: ignore[assignment]
         choice = self.item.values[0] if self.item.values else ""
         if choice.startswith("page:"):
-            await bot.turn_page(interaction, self.game, self.ply, int(choice.split(":")[1]))
+            await _client(interaction).turn_page(interaction, self.game, self.ply, int(choice.split(":")[1]))
         else:
-            await bot.pressed(interaction, self.game, self.ply, choice)
+            await _client(interaction).pressed(interaction, self.game, self.ply, choice)
 
 
 def pages_of(moves: list[str]) -> list[list[str]]:

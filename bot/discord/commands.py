@@ -6,16 +6,14 @@ So `/draughts new variant:russian level:5` reaches the core as
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 import discord
 from discord import app_commands
 
 from bot.commands import HELP
+from bot.core import Core
 from engine.search.levels import level
-
-if TYPE_CHECKING:
-    from bot.discord_bot import DraughtsBot
 
 VARIANTS = [app_commands.Choice(name=f"{label}", value=value) for label, value in (
     ("English draughts / checkers (8x8)", "english"), ("International (10x10)", "international"),
@@ -25,14 +23,28 @@ COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "ran
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 
+
+
+class Slash(Protocol):
+    """What the slash commands call: the Discord client they are registered with."""
+
+    core: Core
+
+    async def slash(self, interaction: discord.Interaction, text: str, mentions: tuple[discord.abc.User, ...]) -> None:
+        """Run the chat command ``text``, naming ``mentions``."""
+
+
+def _client(interaction: discord.Interaction) -> Slash:
+    return cast(Slash, interaction.client)
+
+
 group = app_commands.Group(name="draughts", description="Play draughts against the bot or your friends.")
 
 
 async def run(interaction: discord.Interaction, *words: object, mentions: tuple[discord.abc.User, ...] = ()) -> None:
     """Hand the command to the bot; ``None`` words are left out."""
     text = " ".join(str(w) for w in words if w is not None and w != "")
-    bot: DraughtsBot = interaction.client  # type: ignore[assignment]
-    await bot.slash(interaction, text, mentions)
+    await _client(interaction).slash(interaction, text, mentions)
 
 
 def _rated(rated: bool | None) -> str | None:
@@ -63,12 +75,9 @@ async def move(interaction: discord.Interaction, move: str) -> None:
 
 @move.autocomplete("move")
 async def move_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot: DraughtsBot = interaction.client  # type: ignore[assignment]
-    table = bot.core.tables.get(str(interaction.channel_id))
-    if table is None:
-        return []
     typed = current.strip().lower()
-    texts = [t for t in table.game.type.legal_texts(table.game.position) if t.lower().startswith(typed)]
+    legal = _client(interaction).core.legal_texts(str(interaction.channel_id))
+    texts = [t for t in legal if t.lower().startswith(typed)]
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 
 

@@ -8,7 +8,7 @@ rest.
 
 Ways out: a reply about an interaction answers it (privately where the core
 says private); other replies are channel messages. A board is a PNG in an
-embed with the buttons under it (taken off the game's board before), or a
+embed with the controls the core gave it (taken off the game's board before), or a
 text diagram where the bot may not attach files. The last message of a game
 carries its PDN and a replay GIF and greys out the buttons of its last board. A private answer to a typed message
 is a reply in the channel that deletes itself after a minute. Where the bot
@@ -18,66 +18,29 @@ may not write, it tells the person in a direct message.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 
 import discord
 from discord.ext import commands as ext
 
-from bot import commands, discord_commands
+from bot import commands
 from bot.config import Config
 from bot.core import Core
-from bot.discord_views import NO_GAME, ActionButton, MoveMenu, answer_view, game_view
+from bot.discord import commands as slash_commands
+from bot.discord.answers import Answerer
+from bot.discord.messages import compose, cut, guild_of, in_order, name_of, user_of
+from bot.discord.threads import GameThread
+from bot.discord.views import ActionButton, MoveMenu, answer_view, game_view
 from bot.pool import SearchPool
-from bot.present import board_png, board_text, replay_gif
 from bot.store import Store
-from bot.tables import Message, Reply, User
-from bot.user_text import neutral
+from bot.tables import Buttons, Message, Reply, User
 
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
-THREAD_COMMANDS = {"new", "challenge", "watch"}  # commands that start a game (or offer one) in a thread
 NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the channel
-TEXT_LIMIT = 2000  # Discord's limit on a message's text
-FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
-COLOUR = 0x8B5A2B
-DIRECT = "direct"  # the "server" of games in direct messages
-NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
-
-
-class Answerer:
-    """Answers one interaction: the first reply is its response (or fills in the deferral), later ones follow up."""
-
-    def __init__(self, interaction: discord.Interaction, private: bool):
-        self.interaction = interaction
-        self.private = private
-        """Whether a deferral shows privately (the command's answers are private)."""
-        self.lock = asyncio.Lock()
-        self.deferred = False
-        self.answered = False
-
-    async def defer(self) -> None:
-        async with self.lock:
-            if not self.interaction.response.is_done():
-                await self.interaction.response.defer(ephemeral=self.private, thinking=True)
-                self.deferred = True
-
-    async def send(self, private: bool, **kw) -> discord.Message | None:
-        async with self.lock:
-            response, first = self.interaction.response, not self.answered
-            self.answered = True
-            if not response.is_done():
-                sent = await response.send_message(ephemeral=private, **kw)
-                return sent.resource if isinstance(sent.resource, discord.Message) else None
-            if first and self.deferred:
-                if private == self.private:
-                    files = kw.pop("files", [])
-                    return await self.interaction.edit_original_response(attachments=files, **kw)
-                await self.interaction.delete_original_response()  # a public "thinking..." for a private answer
-            return await self.interaction.followup.send(ephemeral=private, wait=True, **kw)
 
 
 class DraughtsBot(ext.AutoShardedBot):
@@ -102,7 +65,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton, MoveMenu)
-        self.tree.add_command(discord_commands.group)
+        self.tree.add_command(slash_commands.group)
         await self.tree.sync()
         restored = await self.core.start(self.owns)
         log.info("restored %d unfinished games", len(restored))
@@ -142,7 +105,7 @@ class DraughtsBot(ext.AutoShardedBot):
             return
         text = self._addressed(message)
         channel = str(message.channel.id)
-        user = _user(message.author)
+        user = user_of(message.author)
         if text is None:  # not for the bot, unless it is a player's move in a game here
             if not self.config.message_content or not self.core.reads_as_move(channel, user, message.content):
                 return
@@ -151,9 +114,9 @@ class DraughtsBot(ext.AutoShardedBot):
         if permissions is not None and not permissions.send_messages:
             await self._direct(message.author, self._cannot_write(message.channel))
             return
-        mentions = tuple(_user(m) for m in _in_order(message) if m.id != self.user.id)
-        msg = Message(_guild(message.guild), channel, user, text, mentions, _name(message.channel), origin=message)
-        async with _Thread(self, msg, message.channel, message.author) as msg:
+        mentions = tuple(user_of(m) for m in in_order(message) if m.id != self.user.id)
+        msg = Message(guild_of(message.guild), channel, user, text, mentions, name_of(message.channel), origin=message)
+        async with GameThread(self.core, self.config.threads, msg, message.channel, message.author) as msg:
             await self.core.handle(msg)
 
     def _addressed(self, message: discord.Message) -> str | None:
@@ -171,14 +134,14 @@ class DraughtsBot(ext.AutoShardedBot):
         if interaction.guild_id is not None and not permissions.send_messages:
             await answerer.send(True, content=self._cannot_write(interaction.channel))
             return
-        msg = self._message(interaction, text, answerer, tuple(_user(m) for m in mentions))
-        async with _Thread(self, msg, interaction.channel, interaction.user) as msg:
+        msg = self._message(interaction, text, answerer, tuple(user_of(m) for m in mentions))
+        async with GameThread(self.core, self.config.threads, msg, interaction.channel, interaction.user) as msg:
             await self._answer(msg, answerer)
 
     async def pressed(self, interaction: discord.Interaction, game: int, ply: int | None, text: str) -> None:
         """A button or a move chosen from a menu: the command ``text`` in game ``game`` (at ``ply``)."""
         answerer = Answerer(interaction, private=False)
-        refusal = self._stale(interaction, game, ply)
+        refusal = self.core.may_press(str(interaction.channel_id), user_of(interaction.user), game, ply)
         if refusal:
             await answerer.send(True, content=refusal)
             return
@@ -186,31 +149,17 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show another page of the move menu."""
-        refusal = self._stale(interaction, game, ply)
+        channel = str(interaction.channel_id)
+        refusal = self.core.may_press(channel, user_of(interaction.user), game, ply)
         if refusal:
             await interaction.response.send_message(refusal, ephemeral=True)
             return
-        table = self.core.tables[str(interaction.channel_id)]
-        moves = list(table.game.type.legal_texts(table.game.position))
-        await interaction.response.edit_message(view=game_view(game, ply, moves, page))
-
-    def _stale(self, interaction: discord.Interaction, game: int, ply: int | None) -> str | None:
-        """Why a button of game ``game`` (at ``ply``) cannot be used now, or None."""
-        if game == NO_GAME:
-            return None
-        table = self.core.tables.get(str(interaction.channel_id))
-        if table is None or table.id != game:
-            return "That game is over."
-        if table.colour_of(_user(interaction.user)) is None:
-            return "You are not in this game."
-        if ply is not None and len(table.game.moves) != ply:
-            return "That board is out of date: the game has moved on. Use the menu under the latest board."
-        return None
+        await interaction.response.edit_message(view=game_view(game, ply, self.core.legal_texts(channel), page))
 
     def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
                  mentions: tuple[User, ...] = ()) -> Message:
-        return Message(_guild(interaction.guild), str(interaction.channel_id), _user(interaction.user), text,
-                       mentions, _name(interaction.channel), origin=answerer)
+        return Message(guild_of(interaction.guild), str(interaction.channel_id), user_of(interaction.user), text,
+                       mentions, name_of(interaction.channel), origin=answerer)
 
     async def _answer(self, msg: Message, answerer: Answerer) -> None:
         """Let the core answer, deferring if it takes long; an interaction is always answered."""
@@ -245,7 +194,7 @@ class DraughtsBot(ext.AutoShardedBot):
             reply.private or str(origin.interaction.channel_id) == reply.channel) else None
         if reply.private:
             if answerer is not None:
-                await answerer.send(True, content=_cut(reply.text))
+                await answerer.send(True, content=cut(reply.text))
             elif isinstance(origin, discord.Message):
                 await self._note(origin, reply.text)
             return
@@ -271,56 +220,20 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
                     permissions: discord.Permissions | None, view: discord.ui.View | None) -> discord.Message | None:
-        kw = await self._compose(reply, pictures, permissions is None or permissions.embed_links, view)
+        kw = await compose(reply, pictures, permissions is None or permissions.embed_links, view)
         if answerer is not None:
             return await answerer.send(False, **kw)
         return await channel.send(**kw)
 
-    async def _compose(self, reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
-        """The message for a public reply: text, mentions, the board (picture or text), files and buttons."""
-        text, files, embed = reply.text, [], None
-        board = reply.board
-        if board is not None and pictures:
-            name = f"game-{board.game}.png"
-            files.append(discord.File(io.BytesIO(await asyncio.to_thread(board_png, board)), name))
-            if embeds:
-                embed = discord.Embed(description=_cut(text, 4096), colour=COLOUR)
-                embed.set_image(url=f"attachment://{name}")
-                embed.set_footer(text=board.caption)
-                text = ""
-        elif board is not None:
-            text += f"\n```\n{board_text(board)}\n```"
-        if reply.pdn is not None:
-            name = f"game-{reply.game}"
-            if pictures:
-                files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
-                if reply.replay is not None:
-                    gif = await asyncio.to_thread(replay_gif, reply.replay)
-                    if len(gif) <= FILE_LIMIT:
-                        files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
-            else:
-                text += f"\n```\n{_cut(reply.pdn, TEXT_LIMIT - len(text) - 20)}\n```"
-        pings = " ".join(f"<@{u.id}>" for u in reply.mentions if u.id.isdigit())
-        kw: dict = {"content": _cut(f"{pings} {text}".strip() if pings else text) or None,
-                    "allowed_mentions": discord.AllowedMentions(
-                        users=[discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()])}
-        if embed is not None:
-            kw["embed"] = embed
-        if files:
-            kw["files"] = files
-        if view is not None:
-            kw["view"] = view
-        return kw
-
-    def _view(self, reply: Reply) -> discord.ui.View | None:
-        table = self.core.tables.get(reply.channel)
-        if reply.asks:
-            return answer_view(table.id if table is not None else NO_GAME)
-        board = reply.board
-        if board is None or table is None or table.id != board.game or table.kind == "match":
+    @staticmethod
+    def _view(reply: Reply) -> discord.ui.View | None:
+        """The buttons (and move menu) the core gave the reply."""
+        controls = reply.controls
+        if controls is None:
             return None
-        moves = [] if table.to_move.is_bot or table.game.result() else list(table.game.type.legal_texts(table.game.position))
-        return game_view(table.id, len(table.game.moves), moves)
+        if controls.buttons is Buttons.ANSWER:
+            return answer_view(controls.game)
+        return game_view(controls.game, controls.ply, list(controls.moves))
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
         """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
@@ -350,13 +263,13 @@ class DraughtsBot(ext.AutoShardedBot):
     async def _note(self, message: discord.Message, text: str) -> None:
         """A private answer to a typed message: a reply that deletes itself, or a direct message."""
         try:
-            await message.reply(_cut(text), mention_author=False, delete_after=NOTE_SECONDS)
+            await message.reply(cut(text), mention_author=False, delete_after=NOTE_SECONDS)
         except discord.Forbidden:
             await self._direct(message.author, text)
 
     async def _direct(self, person: discord.User | discord.Member, text: str) -> None:
         try:
-            await person.send(_cut(text))
+            await person.send(cut(text))
         except discord.HTTPException:
             log.info("could not send a direct message to user %s", person.id)
 
@@ -371,66 +284,8 @@ class DraughtsBot(ext.AutoShardedBot):
 
     @staticmethod
     def _cannot_write(channel: object) -> str:
-        where = f"#{_name(channel)}" if getattr(channel, "name", None) else "that channel"
+        where = f"#{name_of(channel)}" if getattr(channel, "name", None) else "that channel"
         return (f"I cannot write in {where}: I need the Send Messages permission there (and Attach Files and "
                 "Embed Links for board pictures). Ask a moderator, or play me in another channel.")
 
 
-class _Thread:
-    """Moves a game-starting command into a new thread, when the bot is set to keep games in threads.
-
-    ``async with`` gives the message to hand the core (its channel the thread's); a thread the command did
-    not use (the core refused it) is deleted again.
-    """
-
-    def __init__(self, bot: DraughtsBot, msg: Message, channel: object, member: discord.abc.User):
-        self.bot, self.msg, self.channel, self.member = bot, msg, channel, member
-        self.thread: discord.Thread | None = None
-
-    async def __aenter__(self) -> Message:
-        msg, channel = self.msg, self.channel
-        if (not self.bot.config.threads or not isinstance(channel, discord.TextChannel)
-                or commands.split(msg.text)[0] not in THREAD_COMMANDS):
-            return msg
-        try:
-            self.thread = await channel.create_thread(name=f"Draughts with {self.member.display_name}"[:100],
-                                                      type=discord.ChannelType.public_thread)
-            await self.thread.add_user(self.member)
-        except discord.HTTPException:
-            log.info("could not open a thread in channel %s; the game stays in the channel", channel.id)
-            self.thread = None
-            return msg
-        return Message(msg.guild, str(self.thread.id), msg.user, msg.text, msg.mentions, self.thread.name, msg.origin)
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.thread is None:
-            return
-        key = str(self.thread.id)
-        if key not in self.bot.core.tables and key not in self.bot.core.challenges:
-            try:
-                await self.thread.delete()
-            except discord.HTTPException:
-                log.info("could not delete the unused thread %s", key)
-
-
-def _user(person: discord.abc.User) -> User:
-    """The person as the core knows them: their display name is text they chose, so it is cleaned once, here."""
-    return User(str(person.id), neutral(person.display_name, NAME_LIMIT))
-
-
-def _guild(guild: discord.Guild | None) -> str:
-    return str(guild.id) if guild is not None else DIRECT
-
-
-def _name(channel: object) -> str:
-    return str(getattr(channel, "name", None) or "direct messages")
-
-
-def _in_order(message: discord.Message) -> list[discord.abc.User]:
-    """The people a message mentions, in the order it names them."""
-    people = {m.id: m for m in message.mentions}
-    return [people[i] for i in message.raw_mentions if i in people]
-
-
-def _cut(text: str, limit: int = TEXT_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -1,0 +1,22 @@
+"""The bot's core: games keyed by channel, the commands, the bot's moves, clocks and ratings.
+
+No chat service here: a front end turns what people type into ``Message``s,
+awaits ``Core.handle`` and shows the ``Reply``s the core sends to its
+``send`` callback. Replies about a game go out under the game's lock, so they
+arrive in the order the moves were played; each carries the controls it may
+have. Searches run in the ``SearchPool``.
+
+A move is stored before it is announced; if the database refuses it, the
+move is taken back and the player told.
+
+The duties, each a module of functions of the shared ``State``: ``lobby``
+(tables opened and closed), ``play`` (the moves and commands of a game),
+``bot_moves`` (the bot's moves and the search pool), ``results`` (the end of a
+game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``
+(start-up); ``core`` has the entry point and the questions front ends ask.
+"""
+
+from bot.core.core import Core
+from bot.core.state import Refusal, Send
+
+__all__ = ["Core", "Refusal", "Send"]

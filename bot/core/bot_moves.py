@@ -1,0 +1,93 @@
+"""The bot's moves: started when a bot is to move, searched in the pool, stored, then announced."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+
+from bot.core.results import finish, finish_by_rules
+from bot.core.state import State, score_words, whose_turn
+from bot.pool import PoolBusy, PoolFailed
+from bot.tables import Kind, Seat, Table
+from bot.worker import Job
+
+log = logging.getLogger(__name__)
+
+MATCH_PLY_LIMIT = 300  # a bot match this long is a draw
+
+
+def kick(s: State, table: Table) -> None:
+    """Start the bot's move (or the bot match) if a bot is to move and none is under way."""
+    if table.to_move.is_bot and (table.task is None or table.task.done()) and s.current(table):
+        table.task = asyncio.create_task(_bot_moves(s, table), name=f"bot moves in game {table.id}")
+
+
+async def _bot_moves(s: State, table: Table) -> None:
+    """Play the bot's moves while a bot is to move: one in a game against a person, all in a match."""
+    try:
+        await _play_bot_moves(s, table)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the game stays as stored; the clock's tick starts the bot again
+        log.exception("the bot's move in game %d failed", table.id)
+
+
+async def _play_bot_moves(s: State, table: Table) -> None:
+    while s.current(table) and table.to_move.is_bot:
+        game = table.game
+        seat = table.to_move
+        assert seat.level is not None
+        ply = len(game.moves)
+        job = Job(game.type.name, game.type.write_position(game.position), game.history(), seat.level,
+                  table.budget)
+        try:
+            answer_text, score = await think(s, table, job)
+        except PoolBusy:
+            await asyncio.sleep(1.0)
+            continue
+        async with table.lock:
+            if not s.current(table) or len(game.moves) != ply:
+                continue  # the game ended or changed while the bot was thinking
+            before = game.position
+            move = game.type.parse_move(before, answer_text)
+            game.play(move)
+            try:
+                s.store.add_move(table.id, ply, answer_text)
+            except sqlite3.Error:
+                game.undo()
+                log.exception("could not store the bot's move in game %d", table.id)
+                await s.say(table.channel, "I could not save my move; I will try again in a moment.")
+                return  # the clock's tick starts the bot again
+            table.bot_score = score
+            table.last_activity, table.reminded = s.clock(), False
+            await _announce(s, table, seat, before, move, score)
+            if await finish_by_rules(s, table):
+                return
+            if table.kind is Kind.MATCH and len(game.moves) >= MATCH_PLY_LIMIT:
+                await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
+                return
+        if table.kind is Kind.MATCH and table.delay:
+            await asyncio.sleep(table.delay)
+
+
+async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
+    """The bot's move as full path text, and its score; searched in the pool, else in process."""
+    try:
+        answer = await s.pool.think(table.channel, job)
+        return answer.move, answer.score
+    except PoolFailed:
+        log.exception("the search processes failed on game %d; falling back to a shallow search", table.id)
+        position = table.game.position
+        move = table.game.type.fallback_move(position, random.Random())
+        return table.game.type.write_move(position, move, full=True), 0
+
+
+async def _announce(s: State, table: Table, seat: Seat, before, move, score: int) -> None:
+    mover = seat.name if table.kind is Kind.MATCH else "I"
+    text = f"{mover} played {table.game.type.write_move(before, move)} ({score_words(score)})."
+    if table.game.result() is None:
+        text += f" {whose_turn(table)}"
+    to_move = table.to_move.user
+    await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else ())

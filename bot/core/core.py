@@ -1,0 +1,156 @@
+"""The core's one entry point: ``Core.handle`` reads a message, hands it to the duty that answers it, and turns
+every refusal into a private reply. Also the questions a front end asks about a channel's game."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+
+from bot import commands
+from bot.commands import CommandError
+from bot.config import Config
+from bot.core import clock, lobby, play, results
+from bot.core.restore import restore
+from bot.core.state import Refusal, Send, State, capital, controls
+from bot.pool import PoolBusy, SearchPool
+from bot.store import Store
+from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
+from bot.user_text import inert
+from engine import MoveError
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
+SAVE_FAILED = "I could not save that, so nothing changed. Please try again in a moment."
+OUT_OF_DATE = "That board is out of date: the game has moved on. Use the menu under the latest board."
+
+
+async def _help(s: State, msg: Message, words: list[str]) -> None:
+    await s.private(msg, commands.help_text(words[0] if words else None))
+
+
+Command = Callable[[State, Message, list[str]], Awaitable[None]]
+COMMANDS: dict[str, Command] = {
+    "new": lobby.new, "challenge": lobby.challenge, "accept": lobby.accept, "decline": lobby.decline,
+    "watch": lobby.watch, "stop": lobby.stop, "games": lobby.listing,
+    "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
+    "moves": play.moves, "board": play.board, "pdn": play.pdn,
+    "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
+}
+
+
+class Core:
+    """All the games of one bot process."""
+
+    def __init__(self, config: Config, store: Store, pool: SearchPool, send: Send,
+                 clock: Callable[[], float] = time.time):
+        self.state = State(config, store, pool, send, clock)
+
+    # life cycle
+
+    async def start(self, owns: Callable[[str], bool] = lambda guild: True) -> list[Table]:
+        """Bring back every unfinished game from the database, of the servers ``owns`` says this process
+        serves (a shard's); the bot moves where it is to move."""
+        return await restore(self.state, owns)
+
+    async def settle(self, matches: bool = True) -> None:
+        """Wait until no bot move (and, with ``matches``, no bot match) is in progress."""
+        while tasks := [t.task for t in self.state.tables.values()
+                        if t.task and not t.task.done() and (matches or t.kind is not Kind.MATCH)]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        tables = self.state.tables.values()
+        for table in tables:
+            if table.task:
+                table.task.cancel()
+        await asyncio.gather(*(t.task for t in tables if t.task), return_exceptions=True)
+
+    async def run_clock(self) -> None:
+        """Call ``tick`` every few seconds, for ever (a front end runs this as a task)."""
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the clock tick failed")
+
+    async def tick(self) -> None:
+        """Remind idle players, end abandoned games, drop expired challenges; run every few seconds."""
+        await clock.tick(self.state)
+
+    # messages
+
+    async def handle(self, msg: Message) -> None:
+        """Answer one message: a command or a move. Every refusal is a reply; nothing is left half done."""
+        s = self.state
+        try:
+            if len(msg.text) > s.config.input_limit:
+                raise Refusal(f"That message is {len(msg.text)} characters long; I read at most "
+                              f"{s.config.input_limit}.")
+            name, words = commands.split(msg.text)
+            if not name:
+                raise Refusal("Type a move or a command (`help` lists them).")
+            if name in COMMANDS:
+                await COMMANDS[name](s, msg, words)
+            else:
+                await play.move(s, msg)
+        except (Refusal, CommandError) as error:
+            await s.private(msg, capital(str(error)))
+        except MoveError as error:
+            text = f"{capital(inert(str(error)))}."  # the engine's words quote the move as typed
+            if error.legal:
+                text += f" Legal moves: {', '.join(error.legal)}."
+            await s.private(msg, text)
+        except PoolBusy:
+            await s.private(msg, "I am thinking in many games at once right now. Try again in a minute.")
+        except sqlite3.Error:
+            log.exception("database error on %r", msg.text[:80])
+            await s.private(msg, SAVE_FAILED)
+        except Exception:
+            log.exception("unexpected error on %r", msg.text[:80])
+            await s.private(msg, "Something went wrong on my side; it is logged. Type `board` to see the game.")
+
+    # questions a front end asks
+
+    def reads_as_move(self, channel: str, user: User, text: str) -> bool:
+        """Whether ``text`` is a move (legal or not) by a player of the game in ``channel``. A front end that sees
+        every message hands the core these and leaves other chatter alone."""
+        table = self.state.tables.get(channel)
+        return (table is not None and table.colour_of(user) is not None
+                and table.game.type.is_move_text(text))
+
+    def may_press(self, channel: str, user: User, game: int, ply: int | None) -> str | None:
+        """Why ``user`` cannot use a control of game ``game`` shown at ``ply`` (None: any ply) now, or None."""
+        if game == NO_GAME:
+            return None
+        table = self.state.tables.get(channel)
+        if table is None or table.id != game:
+            return "That game is over."
+        if table.colour_of(user) is None:
+            return "You are not in this game."
+        if ply is not None and len(table.game.moves) != ply:
+            return OUT_OF_DATE
+        return None
+
+    def controls(self, channel: str) -> Controls | None:
+        """The controls of the latest board of the game in ``channel``; None without a game or in a bot match."""
+        table = self.state.tables.get(channel)
+        return controls(table) if table is not None else None
+
+    def legal_texts(self, channel: str) -> list[str]:
+        """The legal moves in the game in ``channel`` as players type them; none without a game."""
+        table = self.state.tables.get(channel)
+        return list(table.game.type.legal_texts(table.game.position)) if table is not None else []
+
+    def game_in(self, channel: str) -> int | None:
+        """The id of the game on in ``channel``, or None."""
+        table = self.state.tables.get(channel)
+        return table.id if table is not None else None
+
+    def has_game_or_challenge(self, channel: str) -> bool:
+        """Whether ``channel`` has a game on or a challenge waiting (a thread opened for a command keeps it)."""
+        return channel in self.state.tables or channel in self.state.challenges

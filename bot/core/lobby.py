@@ -1,0 +1,182 @@
+"""Starting and ending tables: games against the bot, challenges and their answers, bot matches, and the list
+of games on a server."""
+
+from __future__ import annotations
+
+from bot import commands
+from bot.core.bot_moves import kick
+from bot.core.play import take_back
+from bot.core.results import finish
+from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
+from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User
+from engine import Color, game_type
+
+DEFAULT_LEVEL = 3
+MIN_MOVE_TIME = 0.05
+
+
+async def new(s: State, msg: Message, words: list[str]) -> None:
+    options = commands.parse_options("new", words)
+    if options.mentioned:
+        await challenge(s, msg, words)
+        return
+    _check_free(s, msg)
+    v = options.variant or DEFAULT_VARIANT
+    lvl = options.levels[0] if options.levels else DEFAULT_LEVEL
+    budget = _budget(s, options.time)
+    colour = options.colour.colour() if options.colour else game_type(v).first
+    seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
+    table = _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
+    rated = "rated" if table.rated else "casual (hints allowed)"
+    await s.show(table, f"New game, {rated}. {table.title()}. I take {budget:g} s a move. {whose_turn(table)}",
+                 to=msg)
+    kick(s, table)
+
+
+async def challenge(s: State, msg: Message, words: list[str]) -> None:
+    options = commands.parse_options("challenge", words)
+    if options.levels or options.time is not None:
+        raise Refusal("A challenge is between people; to play me, use `new` with a level.")
+    _check_free(s, msg)
+    opponent = msg.mentions[0] if msg.mentions else None
+    if opponent is not None and opponent.id == msg.user.id:
+        raise Refusal("You cannot challenge yourself; `new` plays me.")
+    if msg.channel in s.challenges and not s.expired(s.challenges[msg.channel]):
+        raise Refusal("A challenge is already waiting for an answer here.")
+    v = options.variant or DEFAULT_VARIANT
+    rated = True if options.rated is None else options.rated
+    s.challenges[msg.channel] = Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated,
+                                          s.clock(), msg)
+    who = opponent.name if opponent else "Anyone"
+    minutes = s.config.challenge_expiry / 60
+    await s.ask(msg.channel, f"{msg.user.name} challenges {who.lower() if not opponent else who} to a "
+                f"{'rated' if rated else 'casual'} game of {v}. {who}: `accept` or `decline` "
+                f"(open for {minutes:g} minutes).", msg, (opponent,) if opponent else ())
+
+
+def _check_free(s: State, msg: Message, user: User | None = None) -> None:
+    """Refuse a new game where one is on, or for someone at their limit."""
+    if msg.channel in s.tables:
+        table = s.tables[msg.channel]
+        raise Refusal(f"A game is on in this channel ({table.title()}). Finish it, or start yours in "
+                      "another channel or thread.")
+    user = user or msg.user
+    mine = sum(1 for t in s.tables.values() if t.colour_of(user) is not None)
+    mine += sum(1 for c in s.challenges.values() if c.challenger.id == user.id and not s.expired(c))
+    if mine >= s.config.games_per_user:
+        raise Refusal(f"{user.name} already has {mine} games or challenges open; the limit is "
+                      f"{s.config.games_per_user}. Finish or resign one first.")
+
+
+def _budget(s: State, asked: float | None) -> float:
+    if asked is None:
+        return s.config.move_time
+    if not MIN_MOVE_TIME <= asked <= s.config.max_move_time:
+        raise Refusal(f"The time per move must be between {MIN_MOVE_TIME:g} and "
+                      f"{s.config.max_move_time:g} seconds.")
+    return asked
+
+
+def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat], budget: float,
+                rated: bool, delay: float = 0.0) -> Table:
+    game = game_type(variant_name).new_game()
+    table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
+                  rated, delay, msg.user, last_activity=s.clock())
+    table.id = s.store.create_game(msg.guild, msg.channel, variant_name, game.type.write_position(game.start),
+                                   kind.value, {"white": seats[Color.WHITE].to_json(),
+                                                "black": seats[Color.BLACK].to_json()}, table.settings())
+    s.tables[msg.channel] = table
+    return table
+
+
+async def accept(s: State, msg: Message, words: list[str]) -> None:
+    table = s.tables.get(msg.channel)
+    if table is not None:
+        async with table.lock:
+            colour = player(table, msg)
+            if table.draw_offer == colour.opponent:
+                await finish(s, table, None, "agreed", to=msg)
+                return
+            if table.takeback_offer == colour.opponent:
+                await take_back(s, table, colour.opponent, msg)
+                return
+        raise Refusal("Nothing is waiting for your answer in this game.")
+    offer = s.challenges.get(msg.channel)
+    if offer is None or s.expired(offer):
+        raise Refusal("There is no challenge to accept here.")
+    if offer.challenger.id == msg.user.id:
+        raise Refusal("That is your own challenge; someone else has to accept it.")
+    if offer.challenged is not None and offer.challenged.id != msg.user.id:
+        raise Refusal(f"That challenge is for {offer.challenged.name}.")
+    _check_free(s, msg, offer.challenger)
+    _check_free(s, msg)
+    del s.challenges[msg.channel]
+    mine = offer.colour.colour()
+    seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
+    table = _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
+    await s.show(table, f"{msg.user.name} accepts. New {'rated' if table.rated else 'casual'} game: "
+                 f"{table.title()}. {whose_turn(table)}", to=msg, mentions=(offer.challenger,))
+
+
+async def decline(s: State, msg: Message, words: list[str]) -> None:
+    table = s.tables.get(msg.channel)
+    if table is not None:
+        async with table.lock:
+            colour = player(table, msg)
+            if table.draw_offer is not None or table.takeback_offer is not None:
+                what = "draw offer" if table.draw_offer is not None else "takeback request"
+                mine = colour in (table.draw_offer, table.takeback_offer)
+                table.draw_offer = table.takeback_offer = None
+                await s.say(msg.channel, f"{msg.user.name} {'withdraws' if mine else 'declines'} the {what}.", to=msg)
+                return
+        raise Refusal("Nothing is waiting for your answer in this game.")
+    offer = s.challenges.get(msg.channel)
+    if offer is None or s.expired(offer):
+        raise Refusal("There is no challenge to decline here.")
+    own = offer.challenger.id == msg.user.id
+    if not own and offer.challenged is not None and offer.challenged.id != msg.user.id:
+        raise Refusal(f"That challenge is for {offer.challenged.name}.")
+    if not own and offer.challenged is None:
+        raise Refusal("That challenge is open to anyone; there is nothing to decline, just leave it.")
+    del s.challenges[msg.channel]
+    await s.say(msg.channel, f"{msg.user.name} {'withdraws' if own else 'declines'} the challenge.", to=msg)
+
+
+async def watch(s: State, msg: Message, words: list[str]) -> None:
+    options = commands.parse_options("watch", words)
+    _check_free(s, msg)
+    matches = sum(1 for t in s.tables.values() if t.guild == msg.guild and t.kind is Kind.MATCH)
+    if matches >= s.config.matches_per_server:
+        raise Refusal(f"{matches} bot matches are running on this server already; the limit is "
+                      f"{s.config.matches_per_server}. `stop` one, or wait for one to end.")
+    levels = options.levels + [6] * (2 - len(options.levels))
+    delay = 2.0 if options.delay is None else options.delay
+    if not 0 <= delay <= 60:
+        raise Refusal("The delay between moves must be between 0 and 60 seconds.")
+    first = game_type(options.variant or DEFAULT_VARIANT).first
+    seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
+    table = _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
+                        False, delay)
+    await s.show(table, f"Bot match: {table.title()}, {table.budget:g} s a move, {delay:g} s between "
+                 f"moves. {msg.user.name} can `stop` it.", to=msg)
+    kick(s, table)
+
+
+async def stop(s: State, msg: Message, words: list[str]) -> None:
+    table = s.tables.get(msg.channel)
+    if table is None or table.kind is not Kind.MATCH:
+        raise Refusal("No bot match is running here.")
+    if table.starter is not None and table.starter.id != msg.user.id:
+        raise Refusal(f"Only {table.starter.name}, who started this match, can stop it.")
+    async with table.lock:
+        await finish(s, table, None, "stopped", to=msg, outcome=Outcome.STOPPED)
+
+
+async def listing(s: State, msg: Message, words: list[str]) -> None:
+    """The `games` command: the games on the message's server."""
+    here = [t for t in s.tables.values() if t.guild == msg.guild]
+    if not here:
+        await s.say(msg.channel, "No games are being played on this server.", to=msg)
+        return
+    lines = [f"#{t.channel_name}: {t.title()}, move {len(t.game.moves) // 2 + 1}" for t in here]
+    await s.say(msg.channel, "Games on this server:\n" + "\n".join(lines), to=msg)

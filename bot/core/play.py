@@ -1,0 +1,150 @@
+"""Playing a game: moves typed, resigning, draws, takebacks, hints, and looking at the game."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.core.bot_moves import kick, think
+from bot.core.results import finish, finish_by_rules, pdn_text
+from bot.core.state import Refusal, State, player, score_words, whose_turn
+from bot.pool import PoolBusy
+from bot.tables import Kind, Message, Table
+from bot.user_text import quoted
+from bot.worker import Job
+from engine import Color
+
+HINT_TIME = 0.3  # seconds a hint searches
+DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
+
+
+async def move(s: State, msg: Message) -> None:
+    """A message that is no command: a move in the channel's game."""
+    if not any(c.isdigit() for c in msg.text):
+        raise Refusal(f"I don't know {quoted(msg.text)}. Type a move like 11-15, or `help` for the commands.")
+    table = s.tables.get(msg.channel)
+    if table is None:
+        raise Refusal("No game is on here. `new` starts one against me; `help` lists the commands.")
+    async with table.lock:
+        colour = player(table, msg)
+        if table.game.turn != colour:
+            waiting = "I am thinking" if table.to_move.is_bot else f"it is {table.to_move.name}'s move"
+            raise Refusal(f"Not your turn: {waiting}.")
+        if table.kind is Kind.BOT and not s.pool.has_room():
+            raise PoolBusy()
+        played = table.game.type.parse_move(table.game.position, msg.text)
+        before = table.game.position
+        table.game.play(played)
+        try:
+            s.store.add_move(table.id, len(table.game.moves) - 1, table.game.type.write_move(before, played, full=True))
+        except sqlite3.Error:
+            table.game.undo()
+            raise
+        table.draw_offer = table.takeback_offer = None
+        table.last_activity, table.reminded = s.clock(), False
+        text = f"{msg.user.name} played {table.game.type.write_move(before, played)}."
+        if table.game.result() is None:
+            text += f" {whose_turn(table)}"
+        await s.show(table, text, to=msg)
+        if not await finish_by_rules(s, table):
+            kick(s, table)
+
+
+async def resign(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    async with table.lock:
+        colour = player(table, msg)
+        await finish(s, table, colour.opponent, f"{msg.user.name} resigned", to=msg)
+
+
+async def draw(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    async with table.lock:
+        colour = player(table, msg)
+        if table.draw_offer == colour.opponent:
+            await finish(s, table, None, "agreed", to=msg)
+        elif table.kind is Kind.BOT:
+            score = table.bot_score or 0
+            if score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40):
+                await finish(s, table, None, "agreed", to=msg)
+            else:
+                await s.say(msg.channel, f"I decline the draw: I would rather play on ({score_words(score)}).",
+                            to=msg)
+        elif table.draw_offer == colour:
+            raise Refusal("You have offered a draw already; it stands until the next move.")
+        else:
+            table.draw_offer = colour
+            opponent = table.seats[colour.opponent]
+            await s.ask(msg.channel, f"{msg.user.name} offers a draw. {opponent.name}: `accept` or `decline`.",
+                        msg, (opponent.user,) if opponent.user else ())
+
+
+async def takeback(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    async with table.lock:
+        colour = player(table, msg)
+        if not any(table.game.positions[i].turn == colour for i in range(len(table.game.moves))):
+            raise Refusal("You have no move to take back.")
+        if table.kind is Kind.BOT:
+            if table.game.turn != colour:
+                raise Refusal("Wait for my move, then take back.")
+            if table.takebacks_used >= s.config.takebacks:
+                raise Refusal(f"You have used all {s.config.takebacks} takebacks of this game.")
+            table.takebacks_used += 1
+            await take_back(s, table, colour, msg)
+        elif table.takeback_offer == colour.opponent:
+            await take_back(s, table, colour.opponent, msg)
+        else:
+            table.takeback_offer = colour
+            opponent = table.seats[colour.opponent]
+            await s.ask(msg.channel, f"{msg.user.name} asks to take back their last move. {opponent.name}: "
+                        "`accept` or `decline`.", msg, (opponent.user,) if opponent.user else ())
+
+
+async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None:
+    """Undo moves until it is ``colour``'s turn again, with their last move gone (under the lock)."""
+    game = table.game
+    plies = 1 if game.turn != colour else 2
+    from_ply = len(game.moves) - plies
+    try:
+        s.store.remove_moves(table.id, from_ply)
+        s.store.save_settings(table.id, table.settings())
+    except sqlite3.Error:
+        if table.kind is Kind.BOT:
+            table.takebacks_used -= 1
+        raise
+    for _ in range(plies):
+        game.undo()
+    table.draw_offer = table.takeback_offer = None
+    table.last_activity, table.reminded = s.clock(), False
+    left = f" ({s.config.takebacks - table.takebacks_used} takebacks left)" if table.kind is Kind.BOT else ""
+    await s.show(table, f"Taken back{left}. {whose_turn(table)}", to=msg)
+
+
+async def hint(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    colour = player(table, msg)
+    if table.rated:
+        raise Refusal("No hints in rated games.")
+    if table.game.turn != colour:
+        raise Refusal("A hint is for your own move; wait for your turn.")
+    game = table.game
+    job = Job(game.type.name, game.type.write_position(game.position), game.history(), 6, HINT_TIME)
+    text, score = await think(s, table, job)
+    suggestion = game.type.write_move(game.position, game.type.parse_move(game.position, text))
+    await s.private(msg, f"Try {suggestion} ({score_words(score)}).")
+
+
+async def moves(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    texts = table.game.type.legal_texts(table.game.position)
+    await s.private(msg, f"Legal moves for {table.game.turn}: {', '.join(texts)}.")
+
+
+async def board(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    await s.show(table, f"{table.title()}. {whose_turn(table)}", to=msg)
+
+
+async def pdn(s: State, msg: Message, words: list[str]) -> None:
+    table = s.table(msg)
+    await s.say(msg.channel, "The game so far:", to=msg, pdn=pdn_text(table), game=table.id)

@@ -1,0 +1,101 @@
+"""Results and ratings: ending a game (recorded, rated, announced with its PDN), and the rating commands."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot import commands
+from bot.commands import Options
+from bot.core.state import DEFAULT_VARIANT, State
+from bot.ratings import LEVEL_RATINGS, Rating, update
+from bot.tables import Message, Outcome, Table, User
+from engine import NAMES, Color
+
+
+async def finish_by_rules(s: State, table: Table) -> bool:
+    """End the game if the rules say it is over (under the lock); True if it ended."""
+    result = table.game.result()
+    if result is None:
+        return False
+    await finish(s, table, result.winner, result.reason)
+    return True
+
+
+async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,
+                 outcome: Outcome = Outcome.FINISHED) -> None:
+    """Record the result, update ratings, and announce it (under the lock)."""
+    finished = outcome is Outcome.FINISHED
+    result = table.game.type.score_text(winner) if finished else "*"
+    pdn = pdn_text(table, result)
+    winner_name = None if winner is None else winner.name.lower()
+    changes, rating_words = rate(s, table, winner) if table.rated and finished else ([], "")
+    s.store.finish_game(table.id, winner_name, reason, pdn, changes)
+    del s.tables[table.channel]
+    if table.task and table.task is not asyncio.current_task():
+        table.task.cancel()
+    if outcome is Outcome.ABORTED:
+        text = f"Game aborted: {reason}. It does not count."
+    elif outcome is Outcome.STOPPED:
+        text = "Bot match stopped."
+    elif winner is None:
+        text = f"Draw ({reason})."
+    else:
+        text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
+    if rating_words:
+        text += " " + rating_words
+    await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
+                game=table.id)
+
+
+def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
+    """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
+    v = table.game.type.name
+    now: dict[Color, tuple[Rating, User | None]] = {}
+    for colour, seat in table.seats.items():
+        if seat.user is not None:
+            now[colour] = (s.store.rating(table.guild, v, seat.user.id)[0], seat.user)
+        else:
+            assert seat.level is not None
+            now[colour] = (LEVEL_RATINGS[seat.level], None)
+    changes, words = [], []
+    for colour, (rating, user) in now.items():
+        if user is None:
+            continue
+        score = 0.5 if winner is None else float(winner == colour)
+        new = update(rating, [(now[colour.opponent][0], score)])
+        changes.append((user.id, user.name, new))
+        words.append(f"{user.name} {new.rating:.0f} ({new.rating - rating.rating:+.0f})")
+    return changes, "Ratings: " + ", ".join(words) + "."
+
+
+def pdn_text(table: Table, result: str | None = None) -> str:
+    """The game's record, with its tags (and ``result`` once it has one)."""
+    date = time.strftime("%Y.%m.%d", time.gmtime())
+    tags = {"Event": f"Draughts bot game {table.id}", "Site": table.channel_name, "Date": date,
+            "White": table.seats[Color.WHITE].name, "Black": table.seats[Color.BLACK].name}
+    if result:
+        tags["Result"] = result
+    return table.game.type.record_text(table.game, tags)
+
+
+async def rating(s: State, msg: Message, words: list[str]) -> None:
+    user = msg.mentions[0] if msg.mentions else msg.user
+    lines = []
+    for name in NAMES:
+        r, played = s.store.rating(msg.guild, name, user.id)
+        if played:
+            lines.append(f"{name}: {r} ({played} games)")
+    text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
+    await s.say(msg.channel, text + ".", to=msg)
+
+
+async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
+    options = commands.parse_options("leaderboard", words) if words else Options()
+    v = options.variant or DEFAULT_VARIANT
+    rows = s.store.leaderboard(msg.guild, v)
+    if not rows:
+        await s.say(msg.channel, f"No rated {v} games on this server yet.", to=msg)
+        return
+    lines = [f"{i}. {row.name}: {row.rating} ({row.games} games)" for i, row in enumerate(rows, 1)]
+    await s.say(msg.channel, f"Best {v} players here:\n" + "\n".join(lines), to=msg)

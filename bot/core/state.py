@@ -1,0 +1,114 @@
+"""What every duty of the core shares: the settings, database, search pool, clock and the games and challenges
+by channel, with the few ways of answering and showing a game that all of them use."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.config import Config
+from bot.pool import SearchPool
+from bot.store import Store
+from bot.tables import Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
+from engine import Color
+from engine.search import WIN_BOUND
+
+Send = Callable[[Reply], Awaitable[None]]
+DEFAULT_VARIANT = "english"
+
+
+class Refusal(Exception):
+    """A command that cannot be done now; the message tells the person why."""
+
+
+class State:
+    """The core's shared state; the duty modules are functions of it."""
+
+    def __init__(self, config: Config, store: Store, pool: SearchPool, send: Send,
+                 clock: Callable[[], float] = time.time):
+        self.config = config
+        self.store = store
+        self.pool = pool
+        self.send = send
+        self.clock = clock
+        self.tables: dict[str, Table] = {}  # by channel
+        self.challenges: dict[str, Challenge] = {}  # by channel
+
+    def expired(self, challenge: Challenge) -> bool:
+        return self.clock() - challenge.created > self.config.challenge_expiry
+
+    def table(self, msg: Message) -> Table:
+        """The game in the message's channel; refused if there is none."""
+        table = self.tables.get(msg.channel)
+        if table is None:
+            raise Refusal("No game is on here. `new` starts one.")
+        return table
+
+    def current(self, table: Table) -> bool:
+        """Whether ``table`` is still the game on in its channel (not ended while someone waited)."""
+        return self.tables.get(table.channel) is table
+
+    async def private(self, msg: Message, text: str) -> None:
+        await self.send(Reply(msg.channel, text, private=True, to=msg))
+
+    async def say(self, channel: str, text: str, to: Message | None = None, **more) -> None:
+        await self.send(Reply(channel, text, to=to, **more))
+
+    async def ask(self, channel: str, text: str, to: Message, mentions: tuple[User, ...]) -> None:
+        """Say something that waits for an `accept` or `decline`, with the buttons for them."""
+        table = self.tables.get(channel)
+        await self.say(channel, text, to=to, mentions=mentions,
+                       controls=Controls(Buttons.ANSWER, table.id if table is not None else 0))
+
+    async def show(self, table: Table, text: str, to: Message | None = None, before=None, move=None,
+                   mentions: tuple[User, ...] = ()) -> None:
+        """Say ``text`` with the board (after ``move`` from ``before``, else after the last move) and its controls."""
+        await self.say(table.channel, text, to=to, board=board(table, before, move), controls=controls(table),
+                       mentions=mentions)
+
+
+def player(table: Table, msg: Message) -> Color:
+    """The colour the message's author plays; refused if they are not playing."""
+    colour = table.colour_of(msg.user)
+    if colour is None:
+        raise Refusal("You are not playing in this game.")
+    return colour
+
+
+def board(table: Table, before=None, move=None) -> Board:
+    """The table's position to show, with ``move`` (by default the last one) marked."""
+    game = table.game
+    if move is None and game.moves:
+        move, before = game.moves[-1], game.positions[-2]
+    number = len(game.moves) // 2 + 1
+    caption = f"{game.type.name.capitalize()} · move {number} · {game.turn} to move"
+    return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption)
+
+
+def controls(table: Table) -> Controls | None:
+    """The controls under the table's latest board: none in a bot match; the move menu for a person to move."""
+    if table.kind is Kind.MATCH:
+        return None
+    game = table.game
+    moves = () if table.to_move.is_bot or game.result() else tuple(game.type.legal_texts(game.position))
+    return Controls(Buttons.GAME, table.id, len(game.moves), moves)
+
+
+def whose_turn(table: Table) -> str:
+    seat = table.to_move
+    if seat.is_bot:
+        return f"{table.game.turn} ({seat.name}) to move." if table.kind is Kind.MATCH else "My move."
+    return f"{seat.name}, your move ({table.game.turn})."
+
+
+def score_words(score: int) -> str:
+    """A score from the mover's side, as a player reads it."""
+    if score > WIN_BOUND:
+        return "evaluation: a forced win"
+    if score < -WIN_BOUND:
+        return "evaluation: a forced loss"
+    return f"evaluation {score / 100:+.2f}"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,79 @@
+"""Between Discord and the core: people, servers and channels as the core knows them, and a core reply made into
+the parts of a Discord message."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+
+from bot.present import board_png, board_text, replay_gif
+from bot.tables import Reply, User
+from bot.user_text import neutral
+
+TEXT_LIMIT = 2000  # Discord's limit on a message's text
+FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
+COLOUR = 0x8B5A2B
+DIRECT = "direct"  # the "server" of games in direct messages
+NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
+
+
+async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
+    """The message for a public reply: text, mentions, the board (picture or text), files and buttons."""
+    text, files, embed = reply.text, [], None
+    board = reply.board
+    if board is not None and pictures:
+        name = f"game-{board.game}.png"
+        files.append(discord.File(io.BytesIO(await asyncio.to_thread(board_png, board)), name))
+        if embeds:
+            embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
+            embed.set_image(url=f"attachment://{name}")
+            embed.set_footer(text=board.caption)
+            text = ""
+    elif board is not None:
+        text += f"\n```\n{board_text(board)}\n```"
+    if reply.pdn is not None:
+        name = f"game-{reply.game}"
+        if pictures:
+            files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
+            if reply.replay is not None:
+                gif = await asyncio.to_thread(replay_gif, reply.replay)
+                if len(gif) <= FILE_LIMIT:
+                    files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
+        else:
+            text += f"\n```\n{cut(reply.pdn, TEXT_LIMIT - len(text) - 20)}\n```"
+    pings = " ".join(f"<@{u.id}>" for u in reply.mentions if u.id.isdigit())
+    kw: dict = {"content": cut(f"{pings} {text}".strip() if pings else text) or None,
+                "allowed_mentions": discord.AllowedMentions(
+                    users=[discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()])}
+    if embed is not None:
+        kw["embed"] = embed
+    if files:
+        kw["files"] = files
+    if view is not None:
+        kw["view"] = view
+    return kw
+
+
+def user_of(person: discord.abc.User) -> User:
+    """The person as the core knows them: their display name is text they chose, so it is cleaned once, here."""
+    return User(str(person.id), neutral(person.display_name, NAME_LIMIT))
+
+
+def guild_of(guild: discord.Guild | None) -> str:
+    return str(guild.id) if guild is not None else DIRECT
+
+
+def name_of(channel: object) -> str:
+    return str(getattr(channel, "name", None) or "direct messages")
+
+
+def in_order(message: discord.Message) -> list[discord.abc.User]:
+    """The people a message mentions, in the order it names them."""
+    people = {m.id: m for m in message.mentions}
+    return [people[i] for i in message.raw_mentions if i in people]
+
+
+def cut(text: str, limit: int = TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"

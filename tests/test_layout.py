@@ -1,0 +1,44 @@
+"""The layout keeps its promises: layers import downwards only, each game stays in its package, the tools stay
+out of the library, and front ends ask the core instead of reading its games."""
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def imports(folder: str) -> list[tuple[Path, str]]:
+    """(file, imported module) for every import in the Python files under ``folder``."""
+    found = []
+    for path in (ROOT / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found += [(path, a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found += [(path, node.module)] + [(path, f"{node.module}.{a.name}") for a in node.names]
+    return found
+
+
+def test_each_game_and_the_tools_keep_to_their_own_package():
+    banned = {"engine/draughts": ("engine.tablut", "engine.tools"), "engine/tablut": ("engine.tools",),
+              "engine/search": ("engine.tools",), "renders": ("engine.draughts", "engine.tablut"),
+              "bot": ("engine.draughts", "engine.tablut", "engine.tools")}
+    for folder, modules in banned.items():
+        for path, name in imports(folder):
+            assert not name.startswith(modules), f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_no_switch_on_the_game_outside_its_package():
+    """The bot and the renders never ask which game they hold: no isinstance on a game's values, no name test."""
+    switch = re.compile(r"isinstance\([^)]*(Position|Move|Game)\b|== [\"']tablut[\"']|TABLUT\b")
+    for folder in ("bot", "renders"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                assert not switch.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+
+
+def test_front_ends_ask_the_core_and_never_read_its_games():
+    for path in [ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "discord").glob("*.py")]:
+        text = path.read_text()
+        assert ".state" not in text and "core.tables" not in text, path.name
