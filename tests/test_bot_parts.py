@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import config as settings
-from bot.pool import PoolBusy, SearchPool
+from bot.pool import PoolBusy
 from bot.ratings import Rating, update
 from bot.store import MIGRATIONS, VERSION, Store, StoreError
 from bot.worker import Job

@@ -226,6 +226,5 @@ def test_names_are_cleaned_and_typed_words_made_inert():
         assert plain(inert(typed)) == typed  # and the terminal shows them exactly as typed
 
 
-def test_every_command_has_help_and_a_handler(pool):
-    chat = Chat(Store(":memory:"), pool)
+def test_every_command_has_help_and_a_handler():
     assert set(HELP) - {"move"} == set(COMMANDS)

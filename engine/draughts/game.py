@@ -43,22 +43,24 @@ class Draughts(GameType[Position, Move]):
     def __repr__(self) -> str:
         return f"Draughts({self.name!r})"
 
+    # In the interface's order; what needs no variant is a free function of ``rules``, ``notation`` or ``fen``.
+
     def start(self) -> Position:
         return start_position(self.variant)
 
     def new_game(self, start: str | None = None) -> Game:
         return Game(self.variant, start)
 
-    # the rules and notation are free functions of positions (``rules``, ``notation``, ``fen``)
     legal_moves = staticmethod(rules.legal_moves)
     make = staticmethod(rules.make)
     parse_move = staticmethod(notation.parse_move)
-    legal_texts = staticmethod(notation.legal_move_texts)
-    is_move_text = staticmethod(notation.is_move_text)
-    write_position = staticmethod(fen.to_fen)
 
     def write_move(self, position: Position, move: Move, full: bool = False) -> str:
         return notation.format_move(position, move, full=full)
+
+    legal_texts = staticmethod(notation.legal_move_texts)
+    is_move_text = staticmethod(notation.is_move_text)
+    write_position = staticmethod(fen.to_fen)
 
     def read_position(self, text: str) -> Position:
         return parse_fen(self.variant, text)

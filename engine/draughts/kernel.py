@@ -152,6 +152,15 @@ def _can_capture(sq, captured, opp, empty, half, half1, board):
     return False
 
 
+@njit(cache=True, inline="always")
+def _geometry(rules, side):
+    """What move generation reads from a variant's rules vector: (half, half + 1, board mask, the side's crowning
+    row, flying kings, men capturing backwards)."""
+    half = rules[R_HALF]
+    promo = rules[R_PROMO_WHITE] if side == WHITE else rules[R_PROMO_BLACK]
+    return half, half + U1, rules[R_BOARD], promo, rules[R_FLYING] != U0, rules[R_MEN_BACK] != U0
+
+
 @njit(cache=True)
 def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best, out, work, paths, plen):
     """Every complete capture of the piece on ``frm``, depth first on an explicit stack.
@@ -160,12 +169,7 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
     they may not be jumped twice. ``empty`` includes ``frm``. Returns the new
     (end, best), ``best`` being the largest capture count recorded so far.
     """
-    half = rules[R_HALF]
-    half1 = half + U1
-    board = rules[R_BOARD]
-    promo = rules[R_PROMO_WHITE] if side == WHITE else rules[R_PROMO_BLACK]
-    flying = rules[R_FLYING] != U0
-    men_back = rules[R_MEN_BACK] != U0
+    half, half1, board, promo, flying, men_back = _geometry(rules, side)
     majority = rules[R_MAJORITY] != U0 and not (mode & MODE_NO_MAJORITY)
     crown_mid = rules[R_CROWN_MID] != U0
     work[0, W_SQ] = frm
@@ -251,12 +255,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     move when ``plen`` is not empty. ``work`` is the capture search's stack
     (``MAX_PATH`` rows of ``WORK_COLS``), allocated once by the caller.
     """
-    half = rules[R_HALF]
-    half1 = half + U1
-    board = rules[R_BOARD]
-    promo = rules[R_PROMO_WHITE] if side == WHITE else rules[R_PROMO_BLACK]
-    flying = rules[R_FLYING] != U0
-    men_back = rules[R_MEN_BACK] != U0
+    half, half1, board, promo, flying, men_back = _geometry(rules, side)
     want_path = plen.shape[0] != 0
     empty = board & ~(me | opp)
     men = me & ~kings

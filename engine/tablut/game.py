@@ -31,20 +31,22 @@ class Tablut(GameType[TablutPosition, TablutMove]):
     def __repr__(self) -> str:
         return "Tablut()"
 
-    # the rules and notation are free functions of positions (``engine.tablut.rules``)
+    # In the interface's order; the rules and notation are free functions of ``engine.tablut.rules``.
     start = staticmethod(rules.start_position)
-    legal_moves = staticmethod(rules.legal_moves)
-    make = staticmethod(rules.make)
-    parse_move = staticmethod(rules.parse_move)
-    is_move_text = staticmethod(rules.is_move_text)
-    write_position = staticmethod(rules.to_string)
-    read_position = staticmethod(rules.from_string)
 
     def new_game(self, start: str | None = None) -> TablutGame:
         return TablutGame(start)
 
+    legal_moves = staticmethod(rules.legal_moves)
+    make = staticmethod(rules.make)
+    parse_move = staticmethod(rules.parse_move)
+
     def write_move(self, position: TablutPosition, move: TablutMove, full: bool = False) -> str:
         return str(move)
+
+    is_move_text = staticmethod(rules.is_move_text)
+    write_position = staticmethod(rules.to_string)
+    read_position = staticmethod(rules.from_string)
 
     def score_text(self, winner: Color | None) -> str:
         return "1/2-1/2" if winner is None else ("1-0" if winner == Color.WHITE else "0-1")
