@@ -96,8 +96,10 @@ def read_dotenv(path: Path) -> dict[str, str]:
         return {}
     values = dotenv_values(path, interpolate=False, encoding="utf-8")
     for name, value in values.items():
-        if value is None:
-            raise ConfigError(f"{path}: expected KEY=VALUE, not {name!r} alone")
+        if value is None:  # a line without '=': it may be a pasted secret, so only its number is said
+            lines = path.read_text(encoding="utf-8").splitlines()
+            number = next((i for i, line in enumerate(lines, 1) if name in line), 0)
+            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
     return {name: value for name, value in values.items() if value is not None}
 
 

@@ -24,7 +24,6 @@ from engine.errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from engine.search.hooks import SearchHooks
-    from engine.search.searcher import History
 
 
 class Color(IntEnum):
@@ -54,6 +53,20 @@ class Result:
         if self.winner is None:
             return f"Draw: {self.reason}"
         return f"{self.winner} wins: {self.reason}"
+
+
+@dataclass(frozen=True)
+class History:
+    """What the draw rules need from a game before the position searched: a record's ``history()``, the search's
+    input."""
+
+    keys: tuple[int, ...] = ()
+    """Zobrist keys of earlier positions, oldest first (the searched position not included)."""
+    reversible: int = 0
+    """Plies of reversible moves (king moves taking nothing) leading to the searched position."""
+    ending: int = 0
+    """Plies already played in the position's lone-king ending (International's 16- and 5-move rules)."""
+
 
 
 Cell = tuple[int, int]

@@ -38,11 +38,12 @@ def test_a_dotenv_line_may_end_in_a_comment(tmp_path):
     assert config.database == "games.sqlite3#not-a-comment"  # a # within a word is part of the value
 
 
-def test_a_dotenv_key_without_a_value_is_refused(tmp_path):
+def test_a_dotenv_line_without_an_equals_sign_is_refused_by_its_number_never_its_text(tmp_path):
     dotenv = tmp_path / ".env"
-    dotenv.write_text("BOT_WORKERS\n")
-    with pytest.raises(settings.ConfigError, match="expected KEY=VALUE"):
+    dotenv.write_text("BOT_WORKERS=2\nMTIzNDU2Nzg5.pasted-token\n")
+    with pytest.raises(settings.ConfigError, match=r"\.env:2: expected KEY=VALUE") as refused:
         settings.load({}, dotenv)
+    assert "pasted-token" not in str(refused.value)
 
 
 @pytest.mark.parametrize("env, expected", [

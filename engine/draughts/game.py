@@ -21,8 +21,7 @@ from engine.draughts.position import Move, Position
 from engine.draughts.rules import key, make, start_position
 from engine.draughts.variants import VARIANTS, Variant
 from engine.errors import IllegalMoveError
-from engine.game import Cell, Color, GameRecord, GameType, Grid, Result
-from engine.search.searcher import History
+from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result
 
 # International's endgame rules (FMJD 6.4 and 6.5), in plies: each player moves this often.
 ENDGAME_16_PLIES = 2 * 16  # three pieces with a king (3K, 2K+1M, 1K+2M) against a lone king
@@ -69,7 +68,6 @@ class Draughts(GameType[Position, Move]):
         return score_text(self.variant, winner)
 
     def record_text(self, game: GameRecord[Position, Move], tags: dict[str, str]) -> str:
-        assert isinstance(game, Game), "a draughts record"
         return game_to_pdn(game, tags)
 
     def grid(self, labels: str | None = None) -> Grid:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.draughts.fen import to_fen
 from engine.draughts.notation import format_move
+from engine.draughts.position import Move, Position
 from engine.draughts.rules import start_position
 from engine.draughts.variants import Variant
-from engine.game import Color
+from engine.game import Color, GameRecord
 from engine.records import game_record
-
-if TYPE_CHECKING:
-    from engine.draughts.game import Game
 
 # PDN GameType numbers of the variants.
 GAME_TYPES = {"english": 21, "international": 20, "russian": 25, "brazilian": 26}
@@ -27,11 +23,12 @@ def score_text(v: Variant, winner: Color | None) -> str:
     return f"{win}-0" if winner == Color.WHITE else f"0-{win}"
 
 
-def game_to_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
+def game_to_pdn(game: GameRecord[Position, Move], tags: dict[str, str] | None = None) -> str:
     """The game with its tags (Event, White, Black, ... as given), its moves and its result (the rules'
     result unless the tags give one: a resignation, say)."""
-    all_tags = {"GameType": str(GAME_TYPES[game.variant.name])}
+    variant = game.start.variant
+    all_tags = {"GameType": str(GAME_TYPES[variant.name])}
     all_tags.update(tags or {})
-    if game.start != start_position(game.variant):
+    if game.start != start_position(variant):
         all_tags["FEN"] = to_fen(game.start)
     return game_record(game, all_tags, lambda ply: format_move(game.positions[ply], game.moves[ply]))

@@ -29,6 +29,8 @@ import numpy as np
 from engine.draughts import kernel
 from engine.search import kernel as sk
 
+from engine.game import History
+
 if TYPE_CHECKING:
     from engine.game import GameType, MoveLike, PositionLike
 
@@ -89,18 +91,6 @@ class SearchResult(Generic[M]):
         if self.score < -WIN_BOUND:
             return -(WIN + self.score)
         return None
-
-
-@dataclass(frozen=True)
-class History:
-    """What the draw rules need from the game before the searched position."""
-
-    keys: tuple[int, ...] = ()
-    """Zobrist keys of earlier positions, oldest first (the searched position not included)."""
-    reversible: int = 0
-    """Plies of reversible moves (king moves taking nothing) leading to the searched position."""
-    ending: int = 0
-    """Plies already played in the position's lone-king ending (International's 16- and 5-move rules)."""
 
 
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)

@@ -8,9 +8,8 @@ from functools import lru_cache
 import numpy as np
 
 from engine.errors import IllegalMoveError
-from engine.game import Cell, Color, GameRecord, GameType, Grid, Result
+from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result
 from engine.records import game_record
-from engine.search.searcher import History
 from engine.tablut.baseline import minimax_move
 from engine.tablut import rules
 from engine.tablut.rules import (CAMP, ESCAPES, NO_KING, THRONE, TablutMove, TablutPosition, from_string, legal_moves,

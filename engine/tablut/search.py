@@ -21,9 +21,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.draughts.variants import ENGLISH
+from engine.game import History
 from engine.search import kernel as sk
 from engine.search.hooks import SearchHooks
-from engine.search.searcher import History
 from engine.tablut import kernel as tk
 from engine.tablut.rules import NO_KING, TablutMove, TablutPosition, legal_moves, make, state
 
