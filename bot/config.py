@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 
 class ConfigError(ValueError):
@@ -90,17 +90,18 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 def read_dotenv(path: Path) -> dict[str, str]:
     """KEY=VALUE lines of a `.env` file, read by python-dotenv: comments (also after a value), quotes and
-    `export` as a shell reads them; ``$VAR`` is left as written. A line dotenv cannot read is skipped with a
-    warning naming its number (never its text)."""
+    `export` as a shell reads them; ``$VAR`` is left as written. A line that is not KEY=VALUE is refused by its
+    number, never its text (it may be a pasted secret)."""
     if not path.is_file():
         return {}
-    values = dotenv_values(path, interpolate=False, encoding="utf-8")
-    for name, value in values.items():
-        if value is None:  # a line without '=': it may be a pasted secret, so only its number is said
-            lines = path.read_text(encoding="utf-8").splitlines()
-            number = next((i for i, line in enumerate(lines, 1) if name in line), 0)
-            raise ConfigError(f"{path}:{number}: expected KEY=VALUE")
-    return {name: value for name, value in values.items() if value is not None}
+    values: dict[str, str] = {}
+    with path.open(encoding="utf-8") as stream:
+        for line in parse_stream(stream):
+            if line.error or (line.key is not None and line.value is None):
+                raise ConfigError(f"{path}:{line.original.line}: expected KEY=VALUE")
+            if line.key is not None and line.value is not None:
+                values[line.key] = line.value
+    return values
 
 
 def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Config:

@@ -6,10 +6,12 @@ an illegal move), its positions as text, its records, what a board image
 shows, and the search's hooks. A ``GameRecord`` is one game being played: its
 positions, its moves and its result.
 
-Draughts implements them once per variant (``engine.draughts.kind``), Tablut
-once (``engine.tablut.kind``); ``engine.games`` looks them up by name. The bot,
-the renders and the search use a game only through these, so a new game is a
-new package and one line in ``engine.games``.
+Draughts implements them once per variant (``engine.draughts.game``), Tablut
+once (``engine.tablut.game``); ``engine.games`` looks them up by name. The bot,
+the renders and the search use a game only through these. A new game is a new
+package, its entry in ``engine.games``, and its branch in the compiled search
+(``engine.search.kernel``: numba cannot call through an object); the chat's
+words for it are in ``bot.commands``.
 """
 
 from __future__ import annotations
@@ -63,11 +65,14 @@ class History:
     keys: tuple[int, ...] = ()
     """Zobrist keys of earlier positions, oldest first (the searched position not included)."""
     reversible: int = 0
-    """Plies of reversible moves (king moves taking nothing) leading to the searched position."""
+    """Plies of reversible moves leading to the searched position (draughts: king moves taking nothing; Tablut:
+    moves since the last capture)."""
     ending: int = 0
     """Plies already played in the position's lone-king ending (International's 16- and 5-move rules)."""
 
 
+LABELS = ("numbers", "coordinates", "none")
+"""What a picture may write on a board (``GameType.grid``): square numbers, coordinates on the edges, or nothing."""
 
 Cell = tuple[int, int]
 """(row, column) on a board picture, row 0 at the top as the first player's opponent sits, before any flip."""
@@ -256,7 +261,7 @@ class GameRecord(ABC, Generic[P, M]):
         """What the search needs of the game before its current position (for the draw rules)."""
 
     def legal_moves(self) -> list[M]:
-        """The current position's legal moves (none once the game is over)."""
+        """The current position's legal moves, generated once per position."""
         if self._legal is None:
             self._legal = self.type.legal_moves(self.position)
         return self._legal

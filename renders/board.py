@@ -20,12 +20,12 @@ from typing import Any
 from PIL import Image
 
 from engine import Color, GameRecord, GameType
+from engine.game import LABELS
 from engine.records import move_label
 from renders.drawing import draw_scene, indexed
 from renders.scene import Cell, Scene
 from renders.themes import theme
 
-LABELS = ("numbers", "coordinates", "none")
 # zlib level for PNGs: 3 encodes a palette board in about 3 ms; 6 takes three times as long for 30% less.
 PNG_COMPRESSION = 3
 FRAME_MS = 900

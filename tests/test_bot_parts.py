@@ -40,10 +40,13 @@ def test_a_dotenv_line_may_end_in_a_comment(tmp_path):
 
 def test_a_dotenv_line_without_an_equals_sign_is_refused_by_its_number_never_its_text(tmp_path):
     dotenv = tmp_path / ".env"
-    dotenv.write_text("BOT_WORKERS=2\nMTIzNDU2Nzg5.pasted-token\n")
-    with pytest.raises(settings.ConfigError, match=r"\.env:2: expected KEY=VALUE") as refused:
-        settings.load({}, dotenv)
-    assert "pasted-token" not in str(refused.value)
+    for text, number in (("BOT_WORKERS=2\nMTIzNDU2Nzg5.pasted-token\n", 2), ("BOT_WORKERS\n", 1),
+                         ("DISCORD_TOKEN=abc\nDISCORD\n", 2), ("# the token\nDISCORD_TOKEN pasted-token\n", 2),
+                         ("=pasted-token\n", 1)):
+        dotenv.write_text(text)
+        with pytest.raises(settings.ConfigError, match=rf"\.env:{number}: expected KEY=VALUE") as refused:
+            settings.load({}, dotenv)
+        assert "pasted-token" not in str(refused.value)
 
 
 @pytest.mark.parametrize("env, expected", [

@@ -20,6 +20,13 @@ def imports(folder: str) -> list[tuple[Path, str]]:
     return found
 
 
+def test_layers_import_downwards_only():
+    """engine imports neither renders nor bot; renders never imports bot."""
+    for folder, banned in {"engine": ("renders", "bot"), "renders": ("bot",)}.items():
+        for path, name in imports(folder):
+            assert name.split(".")[0] not in banned, f"{path.relative_to(ROOT)} imports {name}"
+
+
 def test_each_game_and_the_tools_keep_to_their_own_package():
     banned = {"engine/draughts": ("engine.tablut", "engine.tools"), "engine/tablut": ("engine.tools",),
               "engine/search": ("engine.tools",), "renders": ("engine.draughts", "engine.tablut"),

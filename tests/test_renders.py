@@ -146,22 +146,6 @@ def test_text_diagram_marks_the_last_move():
     assert rows[0].startswith(" 1") and rows[-2].split() == list("hgfedcba")
 
 
-def test_layers_keep_their_direction():
-    """engine imports neither renders nor bot; renders never imports bot."""
-    import ast
-    import pathlib
-
-    root = pathlib.Path(__file__).resolve().parents[1]
-    forbidden = {"engine": ("renders", "bot"), "renders": ("bot",)}
-    for package, banned in forbidden.items():
-        for path in (root / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                    [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-                for name in names:
-                    assert name.split(".")[0] not in banned, f"{path.name} imports {name}"
-
-
 def test_a_nine_by_nine_board_with_special_squares_fits_the_same_renderer():
     """Tablut's board (its own issue) is a Grid with every cell playable and marked cells."""
     from renders.drawing import draw_scene

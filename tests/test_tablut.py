@@ -243,3 +243,18 @@ def test_the_board_image_shows_pieces_king_throne_camps_escapes_and_captures():
     assert close(at("a4", 0.1, 0.5), tuple((x + y) // 2 for x, y in zip(th.dark, th.light)))  # a camp, tinted
     assert close(at("a9", 0.12, 0.5), th.target)  # an escape square's ring
     assert 700 <= img.size[0] <= 720
+
+
+def test_the_text_board_shows_pieces_throne_camps_escapes_and_the_last_move():
+    from engine.tablut.game import TABLUT
+    from renders import text_diagram
+
+    game = TablutGame("9/9/9/9/9/9/2K6/9/9 W")
+    move = game.play_text("c3-c4")
+    rows = text_diagram(TABLUT, game.position, last_move=move).splitlines()
+    assert rows[0] == "9  :  :  :  #  #  #  :  :  :", "escapes and the top camp, empty"
+    assert rows[4] == "5  #  #  .  .  +  .  .  #  #", "the empty throne between the side camps"
+    assert rows[5].startswith("4  #  . [K]") and rows[6].startswith("3  :  . [.]"), "the king's move, both squares"
+    assert rows[-2:] == ["   a  b  c  d  e  f  g  h  i", "Black to move"]
+    flipped = text_diagram(TABLUT, game.position, flipped=True).splitlines()
+    assert flipped[0].startswith("1 ") and flipped[-2].split() == list("ihgfedcba")

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from bot.config import Config
 from bot.pool import SearchPool
 from bot.store import Store
-from bot.tables import Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
+from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
 from engine import Color
 from engine.search import WIN_BOUND
 
@@ -58,7 +58,7 @@ class State:
         """Say something that waits for an `accept` or `decline`, with the buttons for them."""
         table = self.tables.get(channel)
         await self.say(channel, text, to=to, mentions=mentions,
-                       controls=Controls(Buttons.ANSWER, table.id if table is not None else 0))
+                       controls=Controls(Buttons.ANSWER, table.id if table is not None else NO_GAME))
 
     async def show(self, table: Table, text: str, to: Message | None = None, before=None, move=None,
                    mentions: tuple[User, ...] = ()) -> None:

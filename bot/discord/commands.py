@@ -24,7 +24,6 @@ COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 
 
-
 class Slash(Protocol):
     """What the slash commands call: the Discord client they are registered with."""
 

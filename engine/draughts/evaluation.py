@@ -1,7 +1,7 @@
 """Static evaluation of draughts positions, in hundredths of a man.
 
 The weights of every feature live in one JSON file per variant
-(``engine/weights/<variant>.json``), so they can be tuned without touching
+(``engine/draughts/weights/<variant>.json``), so they can be tuned without touching
 code. ``Evaluator`` loads them with the board masks the features need;
 ``evaluate`` (compiled) scores a position for the side to move.
 

@@ -21,14 +21,13 @@ from engine.draughts.position import Move, Position
 from engine.draughts.rules import key, make, start_position
 from engine.draughts.variants import VARIANTS, Variant
 from engine.errors import IllegalMoveError
-from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result
+from engine.game import LABELS, Cell, Color, GameRecord, GameType, Grid, History, Result
 
 # International's endgame rules (FMJD 6.4 and 6.5), in plies: each player moves this often.
 ENDGAME_16_PLIES = 2 * 16  # three pieces with a king (3K, 2K+1M, 1K+2M) against a lone king
 ENDGAME_5_PLIES = 2 * 5  # at most two pieces with a king (2K, 1K+1M, 1K) against a lone king
 REPETITIONS = 3  # the same position with the same side to move, for the third time
 FALLBACK_DEPTH = 2  # plies of the search that runs without the search processes
-LABELS = ("numbers", "coordinates", "none")
 
 
 class Draughts(GameType[Position, Move]):

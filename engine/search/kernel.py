@@ -123,7 +123,18 @@ _O_CROWN = np.int64(1) << 29
 _O_KILLER = np.int64(1) << 28
 _HISTORY_MAX = np.int64(1) << 26
 
+# The arrays the search's caller allocates: move rows (from, to, captured, crown) as draughts' generator writes
+# them (Tablut's fills the same columns), and draughts' capture-search stack.
 MOVES_CAPACITY = MAX_PLY * 256
+MOVE_COLS = kernel.MOVE_COLS
+MAX_PATH = kernel.MAX_PATH
+WORK_COLS = kernel.WORK_COLS
+# What the compiled search takes for draughts' rules and evaluation tables when the game has none (Tablut):
+# (rules, geometry, cones, coords), empty but of the types numba compiled the search for (a variant's rules are
+# read-only, so these are too: a writeable array would be another type, and another compiled search).
+NO_DRAUGHTS = (np.zeros(kernel.RULES_LEN, dtype=np.uint64), np.zeros((1, 1), dtype=np.uint64),
+               np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.int64))
+NO_DRAUGHTS[0].flags.writeable = False
 
 
 def reduction_table(divisor: float) -> np.ndarray:

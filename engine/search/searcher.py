@@ -10,7 +10,7 @@ One entry point::
 game's search hooks (its compiled rules and evaluation): make one per worker
 process and reuse it. There is no module-level mutable state.
 
-Iterative deepening runs ``search_kernel.search_iteration`` at depth 1, 2, ...
+Iterative deepening runs ``kernel.search_iteration`` at depth 1, 2, ...
 with an aspiration window around the last score. The clock is polled inside
 the compiled search, so a search stops within about a millisecond of its
 deadline even in the middle of an iteration; then the deepest completed
@@ -26,10 +26,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 import numpy as np
 
-from engine.draughts import kernel
-from engine.search import kernel as sk
-
 from engine.game import History
+from engine.search import kernel as sk
 
 if TYPE_CHECKING:
     from engine.game import GameType, MoveLike, PositionLike
@@ -149,12 +147,12 @@ class Searcher(Generic[P, M]):
         self._generation = 0
         n = sk.MAX_PLY + 2
         self._st = np.zeros((n, self.hooks.state_cols), dtype=np.uint64)
-        self._out = np.zeros((sk.MOVES_CAPACITY, kernel.MOVE_COLS), dtype=np.uint64)
+        self._out = np.zeros((sk.MOVES_CAPACITY, sk.MOVE_COLS), dtype=np.uint64)
         self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
-        self._work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+        self._work = np.zeros((sk.MAX_PATH, sk.WORK_COLS), dtype=np.uint64)
         self._frames = np.zeros((n, sk.FRAME_COLS), dtype=np.int64)
         self._rev = np.zeros((n, 3), dtype=np.int64)
-        self._pv = np.zeros((n, n, kernel.MOVE_COLS), dtype=np.uint64)
+        self._pv = np.zeros((n, n, sk.MOVE_COLS), dtype=np.uint64)
         self._pvlen = np.zeros(n, dtype=np.int64)
         self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
         self._clock = np.zeros(1, dtype=np.float64)

@@ -52,7 +52,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         r, c = divmod(sq, SIZE)
         if (r in (0, 8) or c in (0, 8)) and camp[sq] < 0:
             escape[sq] = 1
-        for d, (dr, dc) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):  # as engine.tablut.DIRECTIONS
+        for d, (dr, dc) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):  # as engine.tablut.rules.DIRECTIONS
             if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
                 nb[sq, d] = (r + dr) * SIZE + c + dc
     return camp, anvil, escape, nb

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.draughts.variants import ENGLISH
 from engine.game import History
 from engine.search import kernel as sk
 from engine.search.hooks import SearchHooks
@@ -28,10 +27,6 @@ from engine.tablut import kernel as tk
 from engine.tablut.rules import NO_KING, TablutMove, TablutPosition, legal_moves, make, state
 
 NO_LIMIT = 1 << 40  # Tablut has no move-count draw, only repetition
-# The compiled search also takes draughts' rules and evaluation tables: Tablut passes empty ones of their types.
-# (rules, geometry, cones, coords)
-_UNUSED = (ENGLISH.rules, np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.uint64),
-           np.zeros((1, 1), dtype=np.int64))
 
 
 def key(position: TablutPosition) -> int:
@@ -77,7 +72,7 @@ class TablutHooks(SearchHooks[TablutPosition, TablutMove]):
         return key(position)
 
     def tables(self) -> tuple:
-        rules, geometry, cones, coords = _UNUSED
+        rules, geometry, cones, coords = sk.NO_DRAUGHTS
         return rules, tk.ZOBRIST, self.weights, geometry, cones, coords
 
     def pv_moves(self, position: TablutPosition, raw: np.ndarray, moves: list[TablutMove]) -> list[TablutMove]:
