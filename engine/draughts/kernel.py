@@ -109,9 +109,7 @@ WORK_COLS = 7
 
 @njit(cache=True, inline="always")
 def _put(out, end, frm, to, captured, crown):
-    """Write a move at row ``end`` of the list; the list's new end."""
-    if end >= out.shape[0]:
-        raise ValueError("move list overflow")
+    """Write a move at row ``end`` of the list (the caller has checked there is room); the list's new end."""
     out[end, 0] = frm
     out[end, 1] = to
     out[end, 2] = captured
@@ -133,7 +131,9 @@ def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, 
         for j in range(start, end):
             if out[j, 2] == captured and out[j, 1] == to and out[j, 0] == frm and out[j, 3] == crown:
                 return end, best
-    if plen.shape[0] != 0 and end < out.shape[0]:
+    if end >= out.shape[0]:
+        raise ValueError("move list overflow")
+    if plen.shape[0] != 0:
         for j in range(n + 1):
             paths[end, j] = work[j, W_SQ]
         plen[end] = n + 1
@@ -284,6 +284,8 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         if end != start or (mode & MODE_CAPTURES_ONLY):
             return end
 
+    if end + 2 * 64 > out.shape[0]:  # room for every man's two steps
+        raise ValueError("move list overflow")
     for d in range(4):
         if (d < 2) != (side == WHITE):
             continue
@@ -300,6 +302,8 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
         for d in range(4):
             t = step(k, d, half, half1) & empty
             while t:
+                if end >= out.shape[0]:
+                    raise ValueError("move list overflow")
                 end = _put(out, end, k, t, U0, U0)
                 if not flying:
                     break
