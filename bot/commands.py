@@ -12,17 +12,20 @@ from dataclasses import dataclass, field
 
 from bot.tables import ColourChoice
 from bot.user_text import quoted
+from engine.games import GAMES
 
 
 class CommandError(ValueError):
     """A command the bot cannot read; the message says what it expected."""
 
 
+_GAME_WORDS = ", ".join(f"{g.name} ({g.aliases[0]})" if g.aliases else g.name for g in GAMES.values())
+
 # name -> (usage, what it does)
 HELP = {
     "new": ("new [variant] [level 1-6] [white|black|random] [time SECONDS] [rated|casual] [@user]",
-            "Start a game against me here (or challenge @user). Variants: english (checkers), international, "
-            "russian, brazilian, tablut. Defaults: english, level 3, you move first, casual."),
+            f"Start a game against me here (or challenge @user). Variants: {_GAME_WORDS}. "
+            "Defaults: english, level 3, you move first, casual."),
     "challenge": ("challenge [@user] [variant] [white|black|random] [rated|casual]",
                   "Challenge someone (or anyone, without @user) to a game here; rated by default. "
                   "The challenge expires after 5 minutes."),
@@ -45,8 +48,8 @@ HELP = {
     "help": ("help [command]", "This list, or more about one command."),
 }
 
-ALIASES = {"checkers": "english", "english": "english", "international": "international", "10x10": "international",
-           "russian": "russian", "brazilian": "brazilian", "intl": "international", "tablut": "tablut"}
+ALIASES = {word: game.name for game in GAMES.values() for word in (game.name, *game.aliases)}
+"""Every word that names a game, and the game it names."""
 COLOURS = {choice.value: choice for choice in ColourChoice}
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)?)s?$")
 _MENTION = re.compile(r"^(<@!?\d+>|@\S+)$")

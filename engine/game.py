@@ -8,10 +8,11 @@ positions, its moves and its result.
 
 Draughts implements them once per variant (``engine.draughts.game``), Tablut
 once (``engine.tablut.game``); ``engine.games`` looks them up by name. The bot,
-the renders and the search use a game only through these. A new game is a new
-package, its entry in ``engine.games``, and its branch in the compiled search
-(``engine.search.kernel``: numba cannot call through an object); the chat's
-words for it are in ``bot.commands``.
+the renders and the search use a game only through these (the chat's words
+and menus for a game come from its ``name``, ``aliases`` and ``title``). A new
+game is a new package, its entry in ``engine.games``, and its branch in the
+compiled search (``engine.search.kernel``: numba cannot call through an
+object).
 """
 
 from __future__ import annotations
@@ -135,6 +136,10 @@ class GameType(ABC, Generic[P, M]):
 
     name: str
     """The name players type: english, international, brazilian, russian, tablut."""
+    title: str
+    """The game as a menu names it: 'International (10x10)'."""
+    aliases: tuple[str, ...] = ()
+    """Other words players type for it: 'checkers'."""
     first: Color
     """The side that moves first."""
 

@@ -13,11 +13,10 @@ from discord import app_commands
 
 from bot.commands import HELP
 from bot.core import Core
+from engine.games import GAMES
 from engine.search.levels import level
 
-VARIANTS = [app_commands.Choice(name=f"{label}", value=value) for label, value in (
-    ("English draughts / checkers (8x8)", "english"), ("International (10x10)", "international"),
-    ("Russian (8x8)", "russian"), ("Brazilian (8x8)", "brazilian"), ("Tablut (9x9, Ashton rules)", "tablut"))]
+VARIANTS = [app_commands.Choice(name=game.title, value=game.name) for game in GAMES.values()]
 LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
 COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]

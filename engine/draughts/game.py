@@ -33,9 +33,11 @@ FALLBACK_DEPTH = 2  # plies of the search that runs without the search processes
 class Draughts(GameType[Position, Move]):
     """One draughts variant behind the game interface (``engine.game.GameType``)."""
 
-    def __init__(self, variant: Variant):
+    def __init__(self, variant: Variant, title: str, aliases: tuple[str, ...] = ()):
         self.variant = variant
         self.name = variant.name
+        self.title = title
+        self.aliases = aliases
         self.first = variant.first
 
     def __repr__(self) -> str:
@@ -103,7 +105,11 @@ def _grid(v: Variant, labels: str) -> Grid:
     return Grid(v.size, dark)
 
 
-DRAUGHTS: dict[str, Draughts] = {name: Draughts(v) for name, v in VARIANTS.items()}
+DRAUGHTS: dict[str, Draughts] = {d.name: d for d in (
+    Draughts(VARIANTS["english"], "English draughts / checkers (8x8)", ("checkers",)),
+    Draughts(VARIANTS["international"], "International (10x10)", ("10x10", "intl")),
+    Draughts(VARIANTS["brazilian"], "Brazilian (8x8)"),
+    Draughts(VARIANTS["russian"], "Russian (8x8)"))}
 """The four variants' game types, by name."""
 
 

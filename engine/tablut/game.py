@@ -25,6 +25,7 @@ class Tablut(GameType[TablutPosition, TablutMove]):
     """Tablut (Ashton rules) behind the game interface (``engine.game.GameType``)."""
 
     name = "tablut"
+    title = "Tablut (9x9, Ashton rules)"
     first = Color.WHITE
 
     def __repr__(self) -> str:
