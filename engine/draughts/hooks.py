@@ -7,7 +7,7 @@ import numpy as np
 
 from engine.draughts.evaluation import Evaluator
 from engine.draughts.position import Move, Position
-from engine.draughts.rules import ZOBRIST, key, legal_moves, make
+from engine.draughts.rules import ZOBRIST, key
 from engine.draughts.variants import Variant
 from engine.game import Color
 from engine.search import kernel as sk
@@ -46,16 +46,6 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         ev = self.evaluator
         return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords
 
-    def pv_moves(self, position: Position, raw: np.ndarray, moves: list[Move]) -> list[Move]:
+    def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant
-        out: list[Move] = []
-        pos = position
-        for k, (frm, to, cap, _) in enumerate(raw):
-            legal = moves if k == 0 else legal_moves(pos)
-            move = next((m for m in legal if (v.bit(m.start), v.bit(m.end), v.mask(m.captures)) == (frm, to, cap)),
-                        None)
-            if move is None:
-                break
-            out.append(move)
-            pos = make(pos, move)
-        return out
+        return (v.bit(move.start), v.bit(move.end), v.mask(move.captures)) == (frm, to, captured)

@@ -44,6 +44,6 @@ class SearchHooks(ABC, Generic[P, M]):
         (rules, zobrist, weights, geometry, cones, coords)."""
 
     @abstractmethod
-    def pv_moves(self, position: P, raw: np.ndarray, moves: list[M]) -> list[M]:
-        """The compiled search's principal variation (rows of from, to, captured, crown) as moves, each checked
-        against the legal moves where it is played (``moves`` at the root); it stops at the first that is not."""
+    def is_row(self, move: M, frm: int, to: int, captured: int) -> bool:
+        """Whether a move row of the compiled search (from, to, captured, as the game's kernel writes them) is
+        ``move``."""

@@ -278,9 +278,23 @@ class Searcher(Generic[P, M]):
         return self._result(position, best, moves, t0)
 
     def _result(self, position: P, it: _Iteration, moves: list[M], t0: float) -> SearchResult[M]:
-        pv = self.hooks.pv_moves(position, it.pv, moves) or [moves[0]]
+        pv = self._pv_moves(position, it.pv, moves) or [moves[0]]
         return SearchResult(pv[0], it.score, it.depth, tuple(pv), int(self._ctl[sk.C_NODES]),
                             time.perf_counter() - t0, int(self._ctl[sk.C_SELDEPTH]))
+
+    def _pv_moves(self, position: P, raw: np.ndarray, moves: list[M]) -> list[M]:
+        """The compiled search's principal variation (rows of from, to, captured, crown) as moves, each checked
+        against the legal moves where it is played (``moves`` at the root); it stops at the first that is not."""
+        out: list[M] = []
+        pos = position
+        for k, (frm, to, captured, _) in enumerate(raw):
+            legal = moves if k == 0 else self.game.legal_moves(pos)
+            move = next((m for m in legal if self.hooks.is_row(m, frm, to, captured)), None)
+            if move is None:
+                break
+            out.append(move)
+            pos = self.game.make(pos, move)
+        return out
 
 
 def allocate(time_left: float, moves_left: int | None = None, increment: float = 0.0) -> float:

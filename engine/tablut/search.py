@@ -24,7 +24,7 @@ from engine.game import History
 from engine.search import kernel as sk
 from engine.search.hooks import SearchHooks
 from engine.tablut import kernel as tk
-from engine.tablut.rules import NO_KING, TablutMove, TablutPosition, legal_moves, make, state
+from engine.tablut.rules import NO_KING, TablutMove, TablutPosition, state
 
 NO_LIMIT = 1 << 40  # Tablut has no move-count draw, only repetition
 
@@ -75,14 +75,5 @@ class TablutHooks(SearchHooks[TablutPosition, TablutMove]):
         rules, geometry, cones, coords = sk.NO_DRAUGHTS
         return rules, tk.ZOBRIST, self.weights, geometry, cones, coords
 
-    def pv_moves(self, position: TablutPosition, raw: np.ndarray, moves: list[TablutMove]) -> list[TablutMove]:
-        out: list[TablutMove] = []
-        pos = position
-        for k, (frm, to, _, _) in enumerate(raw):
-            legal = moves if k == 0 else legal_moves(pos)
-            move = next((m for m in legal if (m.start, m.end) == (frm, to)), None)
-            if move is None or pos.king == NO_KING:
-                break
-            out.append(move)
-            pos = make(pos, move)
-        return out
+    def is_row(self, move: TablutMove, frm: int, to: int, captured: int) -> bool:
+        return (move.start, move.end) == (frm, to)  # a row's captures are packed squares; from and to decide
