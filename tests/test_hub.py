@@ -6,11 +6,12 @@ import queue
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from engine import Game, legal_moves, parse_fen, start_position, variant
-from engine.tools.hub import HubClient, move_text, parse_hub_move, parse_line, parse_position, hub_position
+from engine.tools.hub import Hub1Client, HubClient, move_text, parse_hub_move, parse_line, parse_position, hub_position
 
 HUB = f"{sys.executable} -m engine hub"
 
@@ -71,6 +72,20 @@ def test_handshake_search_and_ping(engine):
     assert engine.proc.wait(timeout=10) == 0
 
 
+def test_a_gui_names_international_as_the_protocol_does_and_the_first_search_uses_its_budget(engine):
+    engine.send("hub")
+    assert "normal" in [line for line in engine.until("wait") if line.startswith("param name=variant")][0]
+    engine.send("set-param name=variant value=normal", "init")
+    assert not [line for line in engine.until("ready") if line.startswith("error")]
+    pos = start_position(variant("international"))
+    engine.send(f"pos pos={hub_position(pos)}", "level move-time=0.4", "go think")
+    lines = engine.until("done")
+    last = parse_line([line for line in lines if line.startswith("info")][-1])[1]
+    # warmed at init: the first search after a cold start thinks for its time rather than stopping early
+    assert float(last["time"]) >= 0.2 and int(last["depth"]) >= 8
+    assert parse_hub_move(pos, parse_line(lines[-1])[1]["move"]) in legal_moves(pos)
+
+
 def test_stop_ends_an_infinite_search_with_a_move(engine):
     engine.send("hub", "set-param name=variant value=english", "init")
     engine.until("ready")
@@ -98,7 +113,9 @@ def test_moves_after_the_position_are_played_and_depth_limits(engine):
 def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
     engine.send("go think")
     assert "no position" in engine.until("error")[-1]
-    engine.send("hub", "init")
+    engine.send("set-param name=variant value=checkers")
+    assert "unknown variant 'checkers'" in engine.until("error")[-1]
+    engine.send("hub", "set-param name=variant value=english", "init")
     engine.until("ready")
     engine.send("pos pos=Wxyz")
     assert engine.until("error")[-1].startswith("error message=")
@@ -109,7 +126,7 @@ def test_bad_input_gets_an_error_line_and_the_engine_goes_on(engine):
 
 
 def test_a_gui_that_skips_init_still_gets_a_move(engine):
-    pos = start_position(variant("english"))
+    pos = start_position(variant("international"))  # the protocol's default variant
     engine.send(f"pos pos={hub_position(pos)}", "level depth=3", "go think")
     done = parse_line(engine.until("done")[-1])[1]
     assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
@@ -152,3 +169,26 @@ def test_client_plays_a_hub_engine():
     finally:
         client.close()
     assert client.proc.returncode == 0
+
+
+def test_hub1_client_speaks_scan_2s_dialect(tmp_path):
+    log = tmp_path / "heard.txt"
+    v = variant("international")
+    client = Hub1Client(f"{sys.executable} {Path(__file__).with_name('hub1_engine.py')} {log}", v)
+    try:
+        game = Game(v)
+        client.new_game()
+        for _ in range(2):
+            move = client.move(game, 0.25)
+            assert move == min(game.legal_moves(), key=lambda m: (m.start, m.end))
+            game.play(move)
+        client.depth = 6
+        client.move(game, 0.25)
+    finally:
+        client.close()
+    heard = log.read_text().splitlines()
+    assert heard[:4] == ["hub", "set book false", "init", "new"]
+    assert heard[4] == "pos w" + hub_position(start_position(v))[1:] and heard[5:7] == ["time 250", "go"]
+    assert heard[7].startswith("pos b") and heard[-3:] == ["depth 6", "go", "quit"]
+    with pytest.raises(ValueError, match="International draughts only"):
+        Hub1Client(f"{sys.executable} {Path(__file__).with_name('hub1_engine.py')} {log}", variant("english"))

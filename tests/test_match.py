@@ -80,3 +80,14 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
                           (f"level:6,weights={bad}", "unknown weight"), ("level:6,weights=/no/such.json", "cannot read")):
         with pytest.raises(ValueError, match=message):
             parse_player(text)
+
+
+def test_hub_players_take_a_fixed_depth():
+    from engine.tools.match import parse_player
+
+    spec = parse_player("hub1,depth=4:/opt/scan/scan hub")
+    assert (spec.kind, spec.arg, spec.search) == ("hub1", "/opt/scan/scan hub", {"depth": 4})
+    assert parse_player("hub:./scan hub").search == {}
+    for text in ("hub1,depth=x:./scan hub", "hub,nodes=4:./scan hub", "hub1:"):
+        with pytest.raises(ValueError):
+            parse_player(text)

@@ -7,7 +7,8 @@ every board: ``32-28``, and captures ``from x to x captured x captured ...``
 (``28x19x23``), the captured squares in any order.
 
 ``python -m engine hub`` runs ``HubEngine`` on standard input and output;
-``HubClient`` drives any Hub engine command (ours included) for matches.
+``HubClient`` drives any Hub engine command (ours included) for matches, and
+``Hub1Client`` Scan 2.0, which speaks an older dialect.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import shlex
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import IO
 
 from engine.draughts.fen import to_fen
@@ -31,6 +33,8 @@ from engine.search.levels import choose_move, level
 
 NAME = "Dambot"
 VERSION = "0.1"
+# The protocol's own variant names (Scan 3's): "normal" is International draughts. Ours are accepted too.
+HUB_VARIANTS = {"normal": "international"}
 _PIECES = {"w": (Color.WHITE, False), "W": (Color.WHITE, True), "b": (Color.BLACK, False), "B": (Color.BLACK, True)}
 
 
@@ -104,7 +108,7 @@ class HubEngine:
 
     def __init__(self, out: IO[str] = sys.stdout):
         self.out = out
-        self.params = {"variant": "english", "tt-size": "64", "level": "6"}
+        self.params = {"variant": "normal", "tt-size": "64", "level": "6"}
         self.searcher: Searcher | None = None
         self.game: Game | None = None
         self.limits = Limits(time=1.0)
@@ -129,14 +133,17 @@ class HubEngine:
         try:
             if command == "hub":
                 self.send(f"id name={NAME} version={VERSION} author=\"the dambot team\"")
-                names = " ".join(VARIANTS)
+                names = " ".join([*HUB_VARIANTS, *VARIANTS])
                 self.send(f"param name=variant value={self.params['variant']} type=enum values=\"{names}\"")
                 self.send(f"param name=tt-size value={self.params['tt-size']} type=int min=1 max=4096")
                 self.send(f"param name=level value={self.params['level']} type=int min=1 max=6")
                 self.send("wait")
             elif command == "set-param":
-                if args.get("name") in self.params:
-                    self.params[args["name"]] = args.get("value", "")
+                name, value = args.get("name"), args.get("value", "")
+                if name == "variant":
+                    _variant(value)  # refuse an unknown variant now, not at init
+                if name in self.params:
+                    self.params[name] = value
             elif command == "init":
                 self._init()
                 self.send("ready")
@@ -151,9 +158,10 @@ class HubEngine:
                 self.limits = _limits(args, self.limits)
             elif command == "go":
                 self._finish_search()
-                if self.searcher is None or self.searcher.game.name != self.params["variant"]:
+                v = _variant(self.params["variant"])
+                if self.searcher is None or self.searcher.game.name != v.name:
                     self._init()  # a GUI that skipped init: set up with the parameters as they are
-                    if self.game is not None and self.game.variant.name != self.params["variant"]:
+                    if self.game is not None and self.game.variant != v:
                         self.game = None
                 if self.game is None:
                     raise ValueError("no position: send pos pos=... first")
@@ -171,12 +179,14 @@ class HubEngine:
         return True
 
     def _init(self) -> None:
-        v = variant(self.params["variant"])
+        """Set up the search and run it once, so that the first ``go`` after a cold start has the compiled code
+        loaded and spends its budget searching."""
+        v = _variant(self.params["variant"])
         self.searcher = Searcher(game_type(v.name), tt_mb=float(self.params["tt-size"]))
         self.searcher.warm_up()
 
     def _game(self, pos: str, moves: str) -> Game:
-        v = variant(self.params["variant"])
+        v = _variant(self.params["variant"])
         game = Game(v, to_fen(parse_position(v, pos)))
         for text in moves.split():
             game.play(parse_hub_move(game.position, text))
@@ -218,6 +228,15 @@ class HubEngine:
         self._thread = None
 
 
+def _variant(name: str) -> Variant:
+    """A variant by its Hub name (``normal``) or ours; ValueError naming the choices."""
+    try:
+        return variant(HUB_VARIANTS.get(name, name))
+    except ValueError:
+        raise ValueError(f"unknown variant {name!r}: choose one of {', '.join([*HUB_VARIANTS, *VARIANTS])}") \
+            from None
+
+
 def _limits(args: dict[str, str], current: Limits) -> Limits:
     if "depth" in args:
         return Limits(depth=int(args["depth"]))
@@ -237,17 +256,34 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', "'") + '"'
 
 
-class HubClient:
-    """Plays moves by asking an external Hub engine, started from a shell command."""
+def start_engine(command: str) -> subprocess.Popen:
+    """Start an engine from a shell command, in its program's folder when the program is given as a path (engines
+    such as Scan look for their settings and data beside them)."""
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("no engine command")
+    cwd = None
+    if "/" in argv[0]:
+        program = Path(argv[0]).absolute()
+        argv[0], cwd = str(program), program.parent
+    return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
-    def __init__(self, command: str, v: Variant):
+
+class HubClient:
+    """Plays moves by asking an external Hub engine, started from a shell command; ``depth`` fixes its search
+    depth instead of its time."""
+
+    def __init__(self, command: str, v: Variant, depth: int | None = None):
         self.name = command
         self.variant = v
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.depth = depth
+        self.proc = start_engine(command)
+        self._handshake()
+
+    def _handshake(self) -> None:
         self._send("hub")
         self._wait_for("wait")
-        self._send(f"set-param name=variant value={v.name}")
+        self._send(f"set-param name=variant value={self.variant.name}")
         self._send("init")
         self._wait_for("ready")
 
@@ -275,7 +311,7 @@ class HubClient:
         start = game.positions[-1 - back]
         moves = " ".join(move_text(m) for m in game.moves[len(game.moves) - back:]) if back else ""
         self._send(f"pos pos={hub_position(start)}" + (f" moves=\"{moves}\"" if moves else ""))
-        self._send(f"level move-time={seconds}")
+        self._send(f"level depth={self.depth}" if self.depth else f"level move-time={seconds}")
         self._send("go think")
         done = self._wait_for("done")
         return parse_hub_move(game.position, done.get("move", ""))
@@ -286,3 +322,38 @@ class HubClient:
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
+
+
+class Hub1Client(HubClient):
+    """The older Hub dialect of Scan 2.0 (``scan hub``): ``pos`` with a lower-case side, ``time`` in milliseconds or
+    ``depth``, ``go``, answered by ``move MOVE [PONDER]``. It plays International only, and its opening book is
+    turned off so that games start from the match's openings."""
+
+    def __init__(self, command: str, v: Variant, depth: int | None = None):
+        if v.name != "international":
+            raise ValueError("the Hub 1 dialect (Scan 2.0) plays International draughts only")
+        super().__init__(command, v, depth)
+
+    def _handshake(self) -> None:
+        self._send("hub")
+        self._wait_for("wait")
+        self._send("set book false")
+        self._send("init")
+        self._wait_for("ready")
+
+    def new_game(self) -> None:
+        self._send("new")
+
+    def move(self, game: Game, seconds: float) -> Move:
+        position = hub_position(game.position)
+        self._send(f"pos {position[0].lower()}{position[1:]}")  # history is not sent: this dialect has none
+        self._send(f"depth {self.depth}" if self.depth else f"time {max(1, round(seconds * 1000))}")
+        self._send("go")
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            words = line.split()
+            if words and words[0] == "move" and len(words) > 1:
+                return parse_hub_move(game.position, words[1])
+            if words and words[0] == "error":
+                raise RuntimeError(f"{self.name}: {line.strip()}")
+        raise RuntimeError(f"{self.name} stopped before answering 'go'")

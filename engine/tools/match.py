@@ -7,7 +7,10 @@ swapped, at a fixed budget per move. A player is written as
   optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,tt=64``),
   an evaluation file (``weights=my.json``) or single weights (``king=130``);
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
-- ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``).
+- ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``);
+- ``hub1:COMMAND``: Scan 2.0 in its older Hub dialect (``hub1:/path/to/scan hub``; International only).
+  A Hub engine given as a path runs in its own folder, where Scan finds ``scan.ini`` and ``data/``.
+  ``hub,depth=D:COMMAND`` and ``hub1,depth=D:COMMAND`` fix its search depth instead of its time.
 
 Games run in parallel worker processes (``jobs``); a game still going after
 ``MAX_PLIES`` is scored a draw.
@@ -36,7 +39,7 @@ from engine.game import Color
 from engine.games import game_type
 from engine.search import Limits, Searcher
 from engine.search.levels import choose_move, level
-from engine.tools.hub import HubClient
+from engine.tools.hub import Hub1Client, HubClient
 
 MAX_PLIES = 300
 Z95 = 1.96
@@ -54,11 +57,12 @@ class PlayerSpec:
     """A player as written on the command line."""
 
     kind: str
-    """'level', 'minimax' or 'hub'."""
+    """'level', 'minimax', 'hub' or 'hub1'."""
     arg: str
     """The level number, the minimax depth or the Hub command."""
     search: dict
-    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB)."""
+    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB); for a Hub engine, its
+    fixed ``depth`` if any."""
     weights_file: str | None = None
     """An evaluation weights file to use instead of the variant's own."""
     weights: dict | None = None
@@ -99,9 +103,17 @@ def parse_player(spec: str) -> PlayerSpec:
         return PlayerSpec(kind, number, search, weights_file, weights or None)
     if kind == "minimax" and arg.isdigit():
         return PlayerSpec(kind, arg, {})
-    if kind == "hub" and arg.strip():
-        return PlayerSpec(kind, arg, {})
-    raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D or hub:COMMAND")
+    kind, *options = kind.split(",")
+    if kind in ("hub", "hub1") and arg.strip():
+        search = {}
+        for option in options:
+            name, _, value = option.partition("=")
+            if name != "depth" or not value.isdigit() or int(value) < 1:
+                raise ValueError(f"{spec!r}: a Hub engine takes one setting, depth=D (a number), as in "
+                                 f"{kind},depth=6:COMMAND")
+            search["depth"] = int(value)
+        return PlayerSpec(kind, arg, search)
+    raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D, hub:COMMAND or hub1:COMMAND")
 
 
 class Player:
@@ -124,7 +136,8 @@ class Player:
         elif parsed.kind == "minimax":
             self.depth = int(parsed.arg)
         else:
-            self.hub = HubClient(parsed.arg, v)
+            client = Hub1Client if parsed.kind == "hub1" else HubClient
+            self.hub = client(parsed.arg, v, parsed.search.get("depth"))
 
     def new_game(self) -> None:
         if self.searcher:
