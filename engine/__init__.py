@@ -20,6 +20,10 @@ record ``Game`` and variants. The packages: ``engine.draughts``,
 nothing from ``renders`` or ``bot``.
 """
 
+from engine import compiled_cache
+
+compiled_cache.refresh()  # before any compiled kernel is loaded
+
 from engine.draughts.fen import parse_fen, to_fen
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move, legal_move_texts, parse_move

@@ -10,6 +10,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
 from engine.draughts.fen import parse_fen, to_fen
 from engine.draughts.game import Game
@@ -52,6 +53,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pdn", default="match.pdn", help="file for the games; default match.pdn")
 
+    p = sub.add_parser("train", help="fit the evaluation to self-play games, in rounds (resumable; see engine/training)")
+    p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
+    p.add_argument("--rounds", type=int, default=3, help="rounds of games and fitting; default 3")
+    p.add_argument("--games", type=int, default=4000, help="games a round; default 4000")
+    p.add_argument("--nodes", type=int, default=4000, help="nodes a move in the games; default 4000")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--epochs", type=int, default=12, help="passes of the fit over the positions; default 12")
+    p.add_argument("--result-share", type=float, default=0.7,
+                   help="share of the game's result in the target, the rest the search's score; default 0.7")
+    p.add_argument("--data", default="train-data", help="folder for the games (kept for resuming); default train-data")
+    p.add_argument("--out", help="weights file to write; default the engine's own for the variant")
+    p.add_argument("--jobs", type=int, default=2, help="games played at once (one core each); default 2")
+
     p = sub.add_parser("bench", help="search fixed positions to fixed depths; print nodes, nodes/s and depths")
     p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
     p.add_argument("--seconds", type=float, default=1.0, help="time for the depth-from-the-start figure; default 1")
@@ -78,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         return bench(args.repeat, args.seconds)
     if args.command == "match":
         return _match(args)
+    if args.command == "train":
+        return _train(args)
     v = variant(args.variant)
     try:
         if args.command == "perft":
@@ -125,6 +141,18 @@ def _match(args: argparse.Namespace) -> int:
         f.write("\n".join(g.pdn for g in games))
     print(f"{args.a} vs {args.b}: {summarize(games)}")
     print(f"games written to {args.pdn}")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from engine.training.pipeline import Plan, run
+
+    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share)
+    try:
+        run(plan, Path(args.data), Path(args.out) if args.out else None, args.jobs)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

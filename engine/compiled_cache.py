@@ -1,0 +1,45 @@
+"""Keep numba's cache of compiled kernels true to their sources.
+
+numba keys a cached function to its own file's time stamp only. The search
+kernel inlines the draughts kernel, the evaluation and the Tablut kernel, so
+after an edit of one of those it would load a search compiled from the old
+code (measured here: a segmentation fault when the evaluation's tables
+changed layout). ``refresh`` runs before any kernel is first called: when the
+kernels' sources differ from those the cache was built from, it drops the
+cache entries of the modules that inline others, and numba compiles them
+anew.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+ROOT = Path(__file__).parent
+SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "tablut/kernel.py", "search/kernel.py")
+DEPENDENT = ("draughts/evaluation.py", "search/kernel.py")  # modules whose compiled code inlines other modules'
+
+
+def sources_digest() -> str:
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def refresh() -> None:
+    """Drop the dependent modules' cache indexes if they were built from other sources."""
+    digest = sources_digest()
+    for name in DEPENDENT:
+        source = ROOT / name
+        cache = source.parent / "__pycache__"
+        stamp = cache / f"{source.stem}.sources"
+        try:
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            for index in cache.glob(f"{source.stem}.*.nbi"):
+                index.unlink(missing_ok=True)
+            cache.mkdir(exist_ok=True)
+            stamp.write_text(digest)
+        except OSError:
+            pass  # a read-only install: numba then keeps its cache elsewhere or compiles in memory
