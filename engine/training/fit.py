@@ -4,7 +4,7 @@ Each position's evaluation ``z`` (hundredths of a man, for White) is read as
 a probability of winning, ``sigmoid(z / scale)``, and the weights are moved
 to predict a target: the game's result, blended with the search's score
 read the same way (``result_share`` of the result). The loss is the cross
-entropy, plus a small L2 penalty that keeps rarely seen patterns near zero.
+entropy, plus an L2 penalty that keeps rarely seen patterns near zero.
 Minibatch Adam in numpy; the features come from
 ``engine.draughts.evaluation.features``, the very numbers the engine adds up.
 
@@ -82,9 +82,17 @@ def loss(model: Model, d: Design, y: np.ndarray, scale: float, index: np.ndarray
     return float(-np.mean(t * np.log(p + eps) + (1 - t) * np.log(1 - p + eps)))
 
 
-def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed: int, l2: float = 1e-4,
-        batch: int = 8192, rate: float = 2.0, on_epoch: Callable[[int, float], None] | None = None) -> Model:
-    """Adam over minibatches from ``model``; ``on_epoch(epoch, training loss)`` after each pass."""
+def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed: int, l2: float = 1e-3,
+        batch: int = 8192, rates: tuple[float, float] = (0.5, 0.2),
+        on_epoch: Callable[[int, float], None] | None = None) -> Model:
+    """Adam over minibatches from ``model``; ``on_epoch(epoch, training loss)`` after each pass.
+
+    ``l2`` weighs the penalty on the pattern weights against the summed loss of the positions: a pattern seen
+    a few hundred times keeps most of what its games say, one seen a few times stays near zero.
+
+    ``rates`` are Adam's step sizes (hundredths of a man) for the counts' and the patterns' weights. Adam moves
+    every weight by about its rate at each step, and a position adds up 32 pattern weights on 10x10: larger
+    steps than these make the whole evaluation swing from batch to batch, and the patterns learn nothing."""
     rng = np.random.default_rng(seed)
     n = len(y)
     params = [model.counts, model.tables.reshape(-1, PHASES)]
@@ -92,7 +100,7 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
     v = [np.zeros_like(p) for p in params]
     b1, b2, step = 0.9, 0.999, 0
     for epoch in range(epochs):
-        lr = rate * (0.5 * (1 + np.cos(np.pi * epoch / epochs)) * 0.9 + 0.1)
+        decay = 0.5 * (1 + np.cos(np.pi * epoch / epochs)) * 0.9 + 0.1
         order = rng.permutation(n)
         total = 0.0
         for start in range(0, n, batch):
@@ -113,14 +121,14 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
                 gs = np.repeat(g * s, k)
                 grad_tables[:, q] = np.bincount(flat_rows, weights=np.concatenate([gs, -gs]),
                                                 minlength=params[1].shape[0])
-            grad_tables += 2 * l2 * params[1] / n * len(idx)
+            grad_tables += 2 * l2 * params[1] / n
             step += 1
             for i, grad in enumerate((grad_counts, grad_tables)):
                 m[i] = b1 * m[i] + (1 - b1) * grad
                 v[i] = b2 * v[i] + (1 - b2) * grad * grad
                 mhat = m[i] / (1 - b1 ** step)
                 vhat = v[i] / (1 - b2 ** step)
-                params[i] -= lr * mhat / (np.sqrt(vhat) + 1e-8)
+                params[i] -= rates[i] * decay * mhat / (np.sqrt(vhat) + 1e-8)
         if on_epoch:
             on_epoch(epoch + 1, total / n)
     return model
