@@ -2,13 +2,19 @@
 
 Each finished rated game is a rating period of its own, as on most online
 game servers, so ratings move after every game. The bot's levels have fixed
-nominal ratings; a person playing the bot rated is rated against them.
+ratings, per game, measured by their ladder of matches (``bench/ladder.py``
+writes ``level_ratings.json``: level 1, random moves, anchored at 600, each
+level above rated by its measured Elo over the one below); a person playing
+the bot rated is rated against them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 SCALE = 173.7178  # Glicko-2's conversion between rating points and its internal scale
 TAU = 0.5  # how much the volatility may change; Glickman suggests 0.3 to 1.2
@@ -27,9 +33,20 @@ class Rating:
         return f"{self.rating:.0f} ± {2 * self.rd:.0f}"
 
 
-# What the bot's levels are taken to be worth (a guess; not measured against people).
-LEVEL_RATINGS = {1: Rating(600, 50), 2: Rating(900, 50), 3: Rating(1150, 50), 4: Rating(1400, 50),
-                 5: Rating(1700, 50), 6: Rating(2000, 50)}
+# A game without a measured ladder (Tablut) rates its levels by these guesses.
+NOMINAL = {1: 600, 2: 900, 3: 1150, 4: 1400, 5: 1700, 6: 2000}
+LEVEL_RD = 50  # a level's rating deviation: how far it is trusted
+
+
+def level_rating(game: str, level: int) -> Rating:
+    """What level ``level`` of the bot is worth in ``game``."""
+    return Rating(float(_ladder().get(game, {}).get(str(level), NOMINAL[level])), LEVEL_RD)
+
+
+@cache
+def _ladder() -> dict[str, dict[str, int]]:
+    table = json.loads(Path(__file__).with_name("level_ratings.json").read_text())
+    return {name: ratings for name, ratings in table.items() if not name.startswith("_")}
 
 
 def _g(phi: float) -> float:

@@ -1,6 +1,7 @@
 """The bot's parts on their own: settings, ratings, the database, the search pool, the terminal chat."""
 
 import asyncio
+import json
 import os
 import sqlite3
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 
 from bot import config as settings
 from bot.pool import PoolBusy
-from bot.ratings import Rating, update
+from bot.ratings import NOMINAL, Rating, level_rating, update
 from bot.store import MIGRATIONS, VERSION, Store, StoreError
 from bot.worker import Job
 from engine import start_position, to_fen, variant
@@ -74,6 +75,18 @@ def test_glicko2_matches_glickmans_worked_example():
 def test_a_win_raises_a_rating_and_a_loss_lowers_it():
     assert update(Rating(), [(Rating(), 1)]).rating > 1500 > update(Rating(), [(Rating(), 0)]).rating
     assert update(Rating(), [(Rating(), 0.5)]).rating == pytest.approx(1500)
+
+
+def test_the_bots_levels_are_rated_by_their_measured_ladder():
+    table = json.loads((ROOT / "bot" / "level_ratings.json").read_text())
+    measured = [name for name in table if not name.startswith("_")]
+    assert {"english", "international"} <= set(measured)
+    for name in measured:
+        ratings = [level_rating(name, n).rating for n in range(1, 7)]
+        assert ratings == [table[name][str(n)] for n in range(1, 7)]
+        assert ratings[0] == 600 and all(b > a for a, b in zip(ratings, ratings[1:])), "each level above the last"
+        assert name in table["_made_by"], "how it was measured"
+    assert level_rating("tablut", 6).rating == NOMINAL[6], "no ladder measured: the nominal guess"
 
 
 def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):

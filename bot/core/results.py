@@ -8,7 +8,7 @@ import time
 from bot import commands
 from bot.commands import Options
 from bot.core.state import DEFAULT_VARIANT, State
-from bot.ratings import LEVEL_RATINGS, Rating, update
+from bot.ratings import Rating, level_rating, update
 from bot.tables import Message, Outcome, Table, User
 from engine import NAMES, Color
 
@@ -57,7 +57,7 @@ def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, 
             now[colour] = (s.store.rating(table.guild, v, seat.user.id)[0], seat.user)
         else:
             assert seat.level is not None
-            now[colour] = (LEVEL_RATINGS[seat.level], None)
+            now[colour] = (level_rating(v, seat.level), None)
     changes, words = [], []
     for colour, (rating, user) in now.items():
         if user is None:

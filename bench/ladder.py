@@ -1,0 +1,59 @@
+"""The levels' ladder: each level against the one below, and the ratings the bot gives its levels.
+
+    .venv/bin/python bench/ladder.py --games 40 --time 0.1 --jobs 2 [--variant english ...]
+
+For every draughts variant, level N plays level N-1 (N = 2..6) over balanced
+openings, colours swapped, ``--time`` seconds a move. Level 1 (random moves)
+is anchored at 600; each level above is rated the one below plus the Elo
+difference measured between them (for a clean sweep, where the estimate is
+unbounded, the low end of its 95% interval). The table is printed and
+written to ``bot/level_ratings.json`` (with this command), which the bot uses
+for rated games against its levels. A step won by no more than 60% is flagged:
+the levels are meant to be distinct.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.draughts.variants import VARIANTS, variant  # noqa: E402
+from engine.tools.match import run_match, summarize  # noqa: E402
+
+ANCHOR = 600  # level 1, random moves
+OUT = ROOT / "bot" / "level_ratings.json"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--time", type=float, default=0.1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
+                        help="only these variants (again for more); the others keep their ratings in the file")
+    args = parser.parse_args()
+    table = json.loads(OUT.read_text()) if OUT.exists() else {}
+    for name in args.variant or sorted(VARIANTS):
+        ratings = {1: float(ANCHOR)}
+        for n in range(2, 7):
+            s = summarize(run_match(f"level:{n}", f"level:{n - 1}", variant(name), args.games, args.time, args.jobs))
+            elo, low, _ = s.elo()
+            step = low if s.losses == 0 and s.draws == 0 else elo
+            ratings[n] = ratings[n - 1] + step
+            flag = "" if s.score > 0.6 else "   <- not above 60%"
+            print(f"{name}: level {n} vs {n - 1}: {s}{flag}", flush=True)
+        table[name] = {str(n): round(r) for n, r in ratings.items()}
+        print(f"{name}: " + ", ".join(f"level {n} {r:.0f}" for n, r in ratings.items()), flush=True)
+        table.setdefault("_made_by", {})[name] = " ".join(["python bench/ladder.py", *sys.argv[1:]])
+    OUT.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n")
+    print(f"written to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
