@@ -20,6 +20,7 @@ from engine.draughts.rules import legal_moves, make, perft, start_position
 from engine.draughts.variants import VARIANTS, Variant, variant
 from engine.errors import FenError, MoveError
 from engine.games import game_type
+from engine.training.plan import Plan
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,13 +56,16 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("train", help="fit the evaluation to self-play games, in rounds (resumable; see engine/training)")
     p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
-    p.add_argument("--rounds", type=int, default=3, help="rounds of games and fitting; default 3")
-    p.add_argument("--games", type=int, default=4000, help="games a round; default 4000")
-    p.add_argument("--nodes", type=int, default=4000, help="nodes a move in the games; default 4000")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--epochs", type=int, default=12, help="passes of the fit over the positions; default 12")
-    p.add_argument("--result-share", type=float, default=0.7,
-                   help="share of the game's result in the target, the rest the search's score; default 0.7")
+    plan = Plan("")  # the defaults
+    p.add_argument("--rounds", type=int, default=plan.rounds, help=f"rounds of games and fitting; default {plan.rounds}")
+    p.add_argument("--games", type=int, default=plan.games, help=f"games a round; default {plan.games}")
+    p.add_argument("--nodes", type=int, default=plan.nodes, help=f"nodes a move in the games; default {plan.nodes}")
+    p.add_argument("--seed", type=int, default=plan.seed)
+    p.add_argument("--epochs", type=int, default=plan.epochs,
+                   help=f"passes of the fit over the positions; default {plan.epochs}")
+    p.add_argument("--result-share", type=float, default=plan.result_share,
+                   help="share of the game's result in the target, the rest the search's score; "
+                        f"default {plan.result_share}")
     p.add_argument("--data", default="train-data", help="folder for the games (kept for resuming); default train-data")
     p.add_argument("--out", help="weights file to write; default the engine's own for the variant")
     p.add_argument("--jobs", type=int, default=2, help="games played at once (one core each); default 2")
@@ -145,7 +149,7 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from engine.training.pipeline import Plan, run
+    from engine.training.pipeline import run
 
     plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share)
     try:

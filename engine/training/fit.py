@@ -75,11 +75,13 @@ def targets(samples: Samples, scale: float, result_share: float) -> np.ndarray:
     return (result_share * samples.result + (1 - result_share) * sigmoid(samples.score / scale)).astype(np.float32)
 
 
+def cross_entropy(p: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Each position's loss: predicted ``p`` against target ``t``."""
+    return -(t * np.log(p + 1e-7) + (1 - t) * np.log(1 - p + 1e-7))
+
+
 def loss(model: Model, d: Design, y: np.ndarray, scale: float, index: np.ndarray | slice = slice(None)) -> float:
-    p = sigmoid(model.evaluate(d, index) / scale)
-    t = y[index]
-    eps = 1e-7
-    return float(-np.mean(t * np.log(p + eps) + (1 - t) * np.log(1 - p + eps)))
+    return float(cross_entropy(sigmoid(model.evaluate(d, index) / scale), y[index]).mean())
 
 
 def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed: int, l2: float = 1e-3,
@@ -108,7 +110,7 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
             z = model.evaluate(d, idx)
             p = sigmoid(z / scale)
             t = y[idx]
-            total += float(-np.sum(t * np.log(p + 1e-7) + (1 - t) * np.log(1 - p + 1e-7)))
+            total += float(cross_entropy(p, t).sum())
             g = (p - t) / (scale * len(idx))  # d loss / d z
             ph = d.phase[idx]
             shares = (ph, 1 - ph)
@@ -139,9 +141,7 @@ def best_scale(model: Model, d: Design, samples: Samples) -> float:
     z = model.evaluate(d)
     best, best_loss = 100.0, float("inf")
     for scale in np.geomspace(40, 1000, 40):
-        p = sigmoid(z / scale)
-        t = samples.result
-        value = float(-np.mean(t * np.log(p + 1e-7) + (1 - t) * np.log(1 - p + 1e-7)))
+        value = float(cross_entropy(sigmoid(z / scale), samples.result).mean())
         if value < best_loss:
             best, best_loss = float(scale), value
     return best

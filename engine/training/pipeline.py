@@ -15,9 +15,8 @@ that made them.
 from __future__ import annotations
 
 import json
-import shlex
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from tqdm import tqdm
@@ -25,32 +24,11 @@ from tqdm import tqdm
 from engine.draughts.evaluation import WEIGHTS_DIR, read_learned, write_learned
 from engine.draughts.variants import variant
 from engine.training.fit import Model, best_scale, design, fit, loss, normalise, start_model, targets
+from engine.training.plan import Plan
 from engine.training.selfplay import Samples, play_games
 
 CHUNK = 25  # games a file
 VALIDATION = 10  # every tenth chunk (the second, the twelfth...) is kept out of the fit, to measure it
-
-
-@dataclass(frozen=True)
-class Plan:
-    variant: str
-    rounds: int = 3
-    games: int = 4000
-    """Games a round."""
-    nodes: int = 4000
-    """Nodes a move."""
-    seed: int = 1
-    epochs: int = 12
-    result_share: float = 0.7
-    """How much of the target is the game's result (the rest: the search's score)."""
-
-    @property
-    def command(self) -> str:
-        words = ["python", "-m", "engine", "train", "--variant", self.variant]
-        for name, value in asdict(self).items():
-            if name != "variant":
-                words += [f"--{name.replace('_', '-')}", str(value)]
-        return shlex.join(words)
 
 
 def run(plan: Plan, data: Path, out: Path | None = None, jobs: int = 2) -> Path:
