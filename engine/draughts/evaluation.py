@@ -22,8 +22,8 @@ The weights are fitted to game results by ``python -m engine train``
 (``engine/training/``) and shipped as ``weights/<variant>.npz``; ``features``
 gives the training the very numbers ``evaluate`` adds up. The hand-set
 ``weights/<variant>.json`` holds what is not learned: the nominal man and king
-values (for the material-only yardstick and, with ``START``, the training's starting point),
-and the knowledge of kings-only endings (closing in on a lone king, its
+values (for the material-only yardstick, kings-only endings and, with ``START``, the training's
+starting point), and the knowledge of kings-only endings (closing in on a lone king, its
 English double corner, and the endings that are known draws with flying
 kings: a lone king against two kings, or three when it holds the long
 diagonal).
@@ -369,6 +369,8 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     fine = opening * ph + endgame * (PHASE_ONE - ph)
     score = fine // (PHASE_ONE * FINE) if fine >= 0 else -((-fine) // (PHASE_ONE * FINE))
     if cw[0] + cb[0] == 0 and cw[1] != cb[1]:
+        # kings only: scored by hand, as the training leaves these endings out
+        score = (cw[1] - cb[1]) * w[W_KING]
         white_strong = cw[1] > cb[1]
         bonus = _kings_ending(white, black, white_strong, w, geo, coords)
         score += bonus if white_strong else -bonus
