@@ -89,7 +89,7 @@ def loss(model: Model, d: Design, y: np.ndarray, scale: float, index: np.ndarray
 
 
 def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed: int, l2: float = 1e-3,
-        batch: int = 8192, rates: tuple[float, float] = (0.5, 0.2),
+        prior: tuple[np.ndarray, float] | None = None, batch: int = 8192, rates: tuple[float, float] = (0.5, 0.2),
         on_epoch: Callable[[int, float], None] | None = None) -> Model:
     """Adam over minibatches from ``model``; ``on_epoch(epoch, training loss)`` after each pass.
 
@@ -98,7 +98,10 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
 
     ``rates`` are Adam's step sizes (hundredths of a man) for the counts' and the patterns' weights. Adam moves
     every weight by about its rate at each step, and a position adds up 32 pattern weights on 10x10: larger
-    steps than these make the whole evaluation swing from batch to batch, and the patterns learn nothing."""
+    steps than these make the whole evaluation swing from batch to batch, and the patterns learn nothing.
+
+    ``prior`` = (counts, weight) pulls the counts' weights toward ``counts`` (the hand-set ones) with an L2
+    penalty of that weight, in the same summed form."""
     rng = np.random.default_rng(seed)
     n = len(y)
     params = [model.counts, model.tables.reshape(-1, PHASES)]
@@ -119,6 +122,8 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
             ph = d.phase[idx]
             shares = (ph, 1 - ph)
             grad_counts = np.stack([d.counts[idx].T @ (g * s) for s in shares], axis=1)
+            if prior is not None:
+                grad_counts += 2 * prior[1] * (params[0] - prior[0]) / n
             grad_counts[list(FIXED)] = 0
             rows = d.rows[idx]
             k = rows.shape[1]
