@@ -74,10 +74,10 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
     assert spec.search == {"lmr": 1.6, "extend": True} and spec.weights == {"king": 130}
     player = Player("level:6,king=130,tt=1", variant("english"), 1)
     assert player.searcher is not None and player.searcher.hooks.evaluator.weights[W_KING] == 130
-    bad = tmp_path / "bad.json"
+    bad = tmp_path / "bad.npz"
     bad.write_text('{"kingg": 1}')
     for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),
-                          (f"level:6,weights={bad}", "unknown weight"), ("level:6,weights=/no/such.json", "cannot read")):
+                          (f"level:6,weights={bad}", "cannot read"), ("level:6,weights=/no/such.npz", "cannot read")):
         with pytest.raises(ValueError, match=message):
             parse_player(text)
 
@@ -91,3 +91,20 @@ def test_hub_players_take_a_fixed_depth():
     for text in ("hub1,depth=x:./scan hub", "hub,nodes=4:./scan hub", "hub1:"):
         with pytest.raises(ValueError):
             parse_player(text)
+
+
+def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
+    import numpy as np
+
+    from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, Evaluator, regions, write_learned
+    from engine.tools.match import Player
+
+    v = variant("english")
+    rng = np.random.default_rng(5)
+    path = tmp_path / "mine.npz"
+    write_learned(path, rng.normal(100, 10, (COUNTS, PHASES)), rng.normal(0, 10, (len(regions(v)), PATTERNS, PHASES)),
+                  "a test")
+    player = Player(f"level:6,weights={path},tt=1", v, 1)
+    assert player.searcher is not None
+    assert np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v, path).patterns)
+    assert not np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v).patterns)

@@ -1,28 +1,32 @@
-"""Static evaluation of draughts positions, in hundredths of a man.
+"""Static evaluation of draughts positions, in hundredths of a man, learned from games.
 
-The weights of every feature live in one JSON file per variant
-(``engine/draughts/weights/<variant>.json``), so they can be tuned without touching
-code. ``Evaluator`` loads them with the board masks the features need;
-``evaluate`` (compiled) scores a position for the side to move.
+The score is a sum of weighted features, each weight in two phases (opening
+and endgame) blended by the material on the board:
 
-Features, each computed for both sides and subtracted:
+- patterns: the board is covered by overlapping 4x4 regions (16 on 10x10, 9
+  on 8x8, two rows and two columns apart); each region's 8 dark squares are
+  each empty, a white man or a black man, and every one of those 3^8 = 6561
+  configurations has a weight of its own for that region;
+- counts, White's minus Black's: men, kings, tempo (rows its men have
+  advanced), the left/right balance of its men, kings in the centre and on the
+  long diagonal, free steps of kings, runaway men 1 to 4 rows from crowning
+  with no enemy piece in front of them while the enemy has no king; and a
+  bonus for the side to move.
 
-- material: men and kings;
-- advancement: a value per row a man has gone forward (the tempo of the
-  middlegame), and ``tempo_endgame`` per row, growing as pieces come off;
-- back rank: men still guarding the crowning row of the other side;
-- centre and edge: men on the central squares, men on the side edges, kings
-  on the long diagonal (flying kings) or in the centre;
-- mobility: free forward steps of men and free steps of kings;
-- structure (seed 000's compactness): men covered from behind on both sides,
-  and a malus per empty square touching one's own pieces;
-- runaway men: a man a few rows from crowning with no enemy piece in the
-  widened cone in front of it, while the enemy has no king;
-- endgame knowledge: trading down when ahead; in kings-only endings the
-  stronger side's kings closing in and the weaker king's double-corner
-  refuge (English); endings that are known draws with flying kings (a lone
-  king against two kings, or three when the lone king holds the long
-  diagonal) are scored close to zero.
+A pattern is seen from both sides: White's region table looks at the board,
+Black's at the board turned half round with the colours swapped, through the
+same table. So the evaluation is exactly the same for either colour, and
+``Evaluator`` folds both looks into one table per region, one lookup each.
+
+The weights are fitted to game results by ``python -m engine train``
+(``engine/training/``) and shipped as ``weights/<variant>.npz``; ``features``
+gives the training the very numbers ``evaluate`` adds up. The hand-set
+``weights/<variant>.json`` holds what is not learned: the nominal man and king
+values (for the material-only yardstick, kings-only endings and, with ``START``, the training's
+starting point), and the knowledge of kings-only endings (closing in on a lone king, its
+English double corner, and the endings that are known draws with flying
+kings: a lone king against two kings, or three when it holds the long
+diagonal).
 """
 
 from __future__ import annotations
@@ -39,52 +43,90 @@ from engine.draughts.variants import Variant
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+U3 = np.uint64(3)
 
-# --- weight vector layout (int64); the JSON keys are the lower-case names -----
-W_MAN = 0
+# --- learned features (counts, White's minus Black's; the last is +1 with White to move, -1 with Black) ------------
+FEATURES = ("men", "kings", "tempo", "balance", "king_centre", "king_diagonal", "king_mobility",
+            "runaway_1", "runaway_2", "runaway_3", "runaway_4", "to_move")
+COUNTS = len(FEATURES)
+PHASES = 2  # opening, endgame
+REGION_SQUARES = 8
+PATTERNS = 3 ** REGION_SQUARES  # configurations of one region
+FINE = 8  # learned weights are stored in eighths of a hundredth of a man
+PHASE_ONE = 256  # the phase runs from 0 (no pieces left) to this (every piece still on the board)
+
+# --- the weight vector (int64): hand-set weights from the JSON file, then the learned counts' weights ------------
+W_MAN = 0  # nominal values, in hundredths of a man
 W_KING = 1
-W_BACK_RANK = 2
-W_CENTRE = 3
-W_EDGE = 4
-W_KING_CENTRE = 5
-W_KING_DIAGONAL = 6
-W_MOBILITY = 7
-W_SUPPORTED = 8
-W_LOOSE = 9
-W_TEMPO_ENDGAME = 10
-W_TRADE_DOWN = 11
-W_KING_PROXIMITY = 12
-W_DOUBLE_CORNER = 13
-W_DRAW_ANY_KINGS = 14  # strong side's kings (no men) that only draw against a lone king
-W_DRAW_DIAGONAL_KINGS = 15  # ... that only draw when the lone king holds the long diagonal
-W_DRAW_DIVISOR = 16  # a drawn ending's score is divided by this
-W_ADVANCE = 17  # 10 entries: value of a man on row r counted from its own back row
-W_RUNAWAY = 27  # 4 entries: bonus for a runaway man 1, 2, 3 or 4 rows from crowning
-WEIGHTS_LEN = 31
+W_KING_PROXIMITY = 2
+W_DOUBLE_CORNER = 3
+W_DRAW_ANY_KINGS = 4  # strong side's kings (no men) that only draw against a lone king
+W_DRAW_DIAGONAL_KINGS = 5  # ... that only draw when the lone king holds the long diagonal
+W_DRAW_DIVISOR = 6  # a drawn ending's score is divided by this
+W_LEARNED = 8  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
+WEIGHTS_LEN = W_LEARNED + COUNTS * PHASES
 
-_SCALARS = {
-    "man": W_MAN, "king": W_KING, "back_rank": W_BACK_RANK, "centre": W_CENTRE, "edge": W_EDGE,
-    "king_centre": W_KING_CENTRE, "king_diagonal": W_KING_DIAGONAL, "mobility": W_MOBILITY,
-    "supported": W_SUPPORTED, "loose": W_LOOSE, "tempo_endgame": W_TEMPO_ENDGAME,
-    "trade_down": W_TRADE_DOWN, "king_proximity": W_KING_PROXIMITY, "double_corner": W_DOUBLE_CORNER,
+_HAND = {
+    "man": W_MAN, "king": W_KING, "king_proximity": W_KING_PROXIMITY, "double_corner": W_DOUBLE_CORNER,
     "draw_any_kings": W_DRAW_ANY_KINGS, "draw_diagonal_kings": W_DRAW_DIAGONAL_KINGS,
     "draw_divisor": W_DRAW_DIVISOR,
 }
-_LISTS = {"advancement": (W_ADVANCE, 10), "runaway": (W_RUNAWAY, 4)}
 
 # --- geometry table layout (uint64, one row per side) -------------------------
 G_ROW = 0  # 10 rows: bits of row r counted from this side's back rank
 G_CENTRE = 10
-G_EDGE = 11
-G_LONG_DIAGONAL = 12
-G_DOUBLE_CORNER = 13  # the two squares of each double corner
-G_NO_STEP = 14  # 4 entries: squares with no neighbour in direction d
-G_BOARD = 18
-G_HALF = 19
-G_ROWS = 20  # board size
-GEO_LEN = 21
+G_LONG_DIAGONAL = 11
+G_DOUBLE_CORNER = 12  # the two squares of each double corner
+G_LEFT = 13  # the left half of the board (columns a-d or a-e)
+G_BOARD = 14
+G_HALF = 15
+G_ROWS = 16  # board size
+G_PIECES = 17  # pieces at the start
+G_TEMPO = 18  # 4 masks: the rows whose distance from this side's back rank has bit b set (tempo by 4 popcounts)
+G_WINDOWS = 22  # number of column windows of the regions (their left columns two apart)
+G_PAIR_SHIFTS = 23  # per window w and row pair p (rows 2p and 2p + 1), at 2 (w * rows / 2 + p): the shifts that
+# bring the window's two squares of each row to bits 0-1
+GEO_LEN = G_PAIR_SHIFTS + 2 * 4 * 5
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
+# Where the training starts, besides the hand-set man and king: rough guesses, in hundredths of a man.
+START = {"tempo": 1, "balance": -2, "king_diagonal": 10, "runaway_1": 80, "runaway_2": 50, "runaway_3": 30,
+         "runaway_4": 15}
+
+# A region is two row pairs of one column window, four squares each. A row pair's men, White's in bits 0-3 and
+# Black's in bits 4-7, give the pair's part of the pattern number: digits 0 empty, 1 White, 2 Black.
+PAIR = np.array([sum(3 ** q * (1 if b >> q & 1 else 2 if b >> (q + 4) & 1 else 0) for q in range(4))
+                 for b in range(256)], dtype=np.int64)
+PAIR_PATTERNS = 81
+
+
+def regions(v: Variant) -> list[tuple[int, int]]:
+    """The pattern regions' top-left corners (row, column), rows and columns two apart, covering the board, in
+    rows of regions from the top."""
+    corners = range(0, v.size - 3, 2)
+    return [(r, c) for r in corners for c in corners]
+
+
+def region_squares(v: Variant, corner: tuple[int, int]) -> list[int]:
+    """A region's 8 squares in pattern-digit order: row by row from the top, left before right."""
+    r0, c0 = corner
+    return [sq for r in range(r0, r0 + 4) for c in range(c0, c0 + 4) if (sq := v.square_at(r, c)) is not None]
+
+
+def turned_region(v: Variant) -> np.ndarray:
+    """For each region, the region it becomes when the board turns half round."""
+    corners = regions(v)
+    return np.array([corners.index((v.size - 4 - r, v.size - 4 - c)) for r, c in corners], dtype=np.int64)
+
+
+def _turned_patterns() -> np.ndarray:
+    """Pattern number -> the same squares seen by the other side: digit order reversed, 1 and 2 swapped."""
+    digits = np.array([[i // 3 ** q % 3 for q in range(REGION_SQUARES)] for i in range(PATTERNS)])
+    swapped = np.where(digits == 0, 0, 3 - digits)
+    return (swapped[:, ::-1] * 3 ** np.arange(REGION_SQUARES)).sum(axis=1).astype(np.int64)
+
+
+TURNED = _turned_patterns()
 
 
 @dataclass(frozen=True)
@@ -93,36 +135,82 @@ class Evaluator:
 
     variant: Variant
     weights: np.ndarray
-    """int64[WEIGHTS_LEN], from the variant's JSON file."""
+    """int64[WEIGHTS_LEN]: the hand-set weights, then the learned counts' weights."""
     geometry: np.ndarray
     """uint64[2, GEO_LEN]: masks per side (see ``G_*``)."""
     cones: np.ndarray
     """uint64[2, 64]: per side and bit, the widened cone in front of a man."""
     coords: np.ndarray
     """int64[2, 64]: row and column of each bit (for distances)."""
+    patterns: np.ndarray
+    """int16[regions, PATTERNS, PHASES]: each region's weights with Black's look folded in, in FINE units."""
 
     @classmethod
-    def load(cls, variant: Variant, weights_file: Path | None = None, overrides: dict | None = None) -> Evaluator:
-        data = json.loads((weights_file or WEIGHTS_DIR / f"{variant.name}.json").read_text())
-        data.update(overrides or {})
-        return cls(variant, weights_vector(data), _geometry(variant), _cones(variant), _coords(variant))
+    def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:
+        """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
+        ``overrides`` hand-set weights. Without a learned file the counts start from the hand-set man and king
+        values and the patterns from zero: the training's starting point."""
+        weights = hand_weights(variant, overrides)
+        path = learned or WEIGHTS_DIR / f"{variant.name}.npz"
+        if path.exists():
+            counts, tables = read_learned(path, variant)
+        else:
+            counts, tables = start_counts(weights), np.zeros((len(regions(variant)), PATTERNS, PHASES))
+        return cls.of(variant, weights, counts, tables)
+
+    @classmethod
+    def of(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, tables: np.ndarray) -> Evaluator:
+        """An evaluator from hand-set ``weights`` and learned weights in hundredths of a man: ``counts``
+        [COUNTS, PHASES] and each region's table ``tables`` [regions, PATTERNS, PHASES], seen from White."""
+        w = weights.copy()
+        w[W_LEARNED:] = np.rint(np.asarray(counts) * FINE).astype(np.int64).ravel()
+        fine = np.rint(np.asarray(tables) * FINE).astype(np.int64)
+        folded = fine - fine[turned_region(variant)][:, TURNED]
+        if np.abs(folded).max(initial=0) >= 2 ** 15:
+            raise ValueError("a learned pattern weight is beyond the table's range")
+        return cls(variant, w, _geometry(variant), _cones(variant), _coords(variant), folded.astype(np.int16))
+
+
+def hand_weights(v: Variant, overrides: dict | None = None) -> np.ndarray:
+    """The weight vector with the variant's hand-set weights (and ``overrides``), its learned part empty."""
+    data = json.loads((WEIGHTS_DIR / f"{v.name}.json").read_text())
+    data.update(overrides or {})
+    return weights_vector(data)
+
+
+def start_counts(weights: np.ndarray) -> np.ndarray:
+    """The counts' weights the training starts from [COUNTS, PHASES], in hundredths of a man."""
+    counts = np.zeros((COUNTS, PHASES))
+    for name, value in {**START, "men": weights[W_MAN], "kings": weights[W_KING]}.items():
+        counts[FEATURES.index(name)] = value
+    return counts
+
+
+def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """(counts, tables) from a learned weights file, in hundredths of a man; ValueError if it does not fit."""
+    with np.load(path) as f:
+        counts, tables = f["counts"], f["tables"]
+    if counts.shape != (COUNTS, PHASES) or tables.shape != (len(regions(v)), PATTERNS, PHASES):
+        raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
+    return counts.astype(np.float64), tables.astype(np.float64)
+
+
+def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
+    """Save learned weights (hundredths of a man, rounded to FINE) with the command that made them."""
+    np.savez_compressed(path, counts=np.rint(counts * FINE).astype(np.float32) / FINE,
+                        tables=(np.rint(tables * FINE).astype(np.int16)).astype(np.float32) / FINE,
+                        features=np.array(FEATURES), made_by=np.array(made_by))
 
 
 def weights_vector(data: dict) -> np.ndarray:
-    """The weight vector from a dict of named weights; keys starting with '_' are comments."""
+    """The hand-set part of the weight vector from a dict of named weights; keys starting with '_' are comments."""
     w = np.zeros(WEIGHTS_LEN, dtype=np.int64)
     for name, value in data.items():
         if name.startswith("_"):
             continue
-        if name in _SCALARS:
-            w[_SCALARS[name]] = int(value)
-        elif name in _LISTS:
-            start, size = _LISTS[name]
-            if len(value) > size:
-                raise ValueError(f"weight {name!r} takes at most {size} values")
-            w[start:start + len(value)] = [int(x) for x in value]
-        else:
+        if name not in _HAND:
             raise ValueError(f"unknown weight {name!r}")
+        w[_HAND[name]] = int(value)
     if w[W_DRAW_DIVISOR] < 1:
         w[W_DRAW_DIVISOR] = 1
     return w
@@ -134,22 +222,31 @@ def _geometry(v: Variant) -> np.ndarray:
     squares = range(1, v.squares + 1)
     rc = {s: v.row_col(s) for s in squares}
     centre = v.mask(s for s in squares if 2 <= rc[s][1] <= n - 3 and n // 2 - 1 <= rc[s][0] <= n // 2)
-    edge = v.mask(s for s in squares if rc[s][1] in (0, n - 1))
     diagonal = v.mask(s for s in squares if rc[s][0] + rc[s][1] == n - 1)
     corners = v.mask(s for s in squares if (rc[s][0], rc[s][1]) in ((0, n - 1), (1, n - 2), (n - 1, 0), (n - 2, 1)))
-    deltas = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # kernel directions 0-3 in (row, column)
+    left = v.mask(s for s in squares if rc[s][1] < n // 2)
+    windows = range(0, n - 3, 2)
+    shifts = []
+    for c0 in windows:
+        for r0 in range(0, n, 2):
+            cells = region_squares(v, (r0, c0))[:4]  # the region's top row pair
+            shifts += [v.bit(cells[0]).bit_length() - 1, v.bit(cells[2]).bit_length() - 1 - 2]
+            assert v.bit(cells[1]) == v.bit(cells[0]) << 1 and v.bit(cells[3]) == v.bit(cells[2]) << 1
     for side in (0, 1):
         for r in range(n):
             g[side, G_ROW + r] = v.row_mask(n - 1 - r if side == 0 else r)
         g[side, G_CENTRE] = centre
-        g[side, G_EDGE] = edge
         g[side, G_LONG_DIAGONAL] = diagonal
         g[side, G_DOUBLE_CORNER] = corners
-        for d, (dr, dc) in enumerate(deltas):
-            g[side, G_NO_STEP + d] = v.mask(s for s in squares if v.square_at(rc[s][0] + dr, rc[s][1] + dc) is None)
+        g[side, G_LEFT] = left
         g[side, G_BOARD] = v.board_mask
         g[side, G_HALF] = v.half
         g[side, G_ROWS] = n
+        g[side, G_PIECES] = 2 * v.men_per_side
+        for b in range(4):
+            g[side, G_TEMPO + b] = v.mask(s for s in squares if (n - 1 - rc[s][0] if side == 0 else rc[s][0]) >> b & 1)
+        g[side, G_WINDOWS] = len(windows)
+        g[side, G_PAIR_SHIFTS:G_PAIR_SHIFTS + len(shifts)] = shifts
     return g
 
 
@@ -187,45 +284,24 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
-def _side_terms(me, opp, kings, side, w, geo, cones, men_gone_scale):
-    """Positional terms for one side (``me`` belongs to ``side``), without material."""
+@njit(cache=True, inline="always")
+def _counts(me, opp, kings, side, geo, cones):
+    """One side's counts, in ``FEATURES`` order without the side to move (``me`` belongs to ``side``)."""
     half = geo[side, G_HALF]
     half1 = half + U1
-    board = geo[side, G_BOARD]
     rows = np.int64(geo[side, G_ROWS])
-    empty = board & ~(me | opp)
+    empty = geo[side, G_BOARD] & ~(me | opp)
     men = me & ~kings
     mykings = me & kings
-    fwd0 = 0 if side == 0 else 2
-    back0 = 2 - fwd0
-    score = np.int64(0)
-    tempo = np.int64(0)
-    for r in range(1, rows):
-        c = popcount(men & geo[side, G_ROW + r])
-        score += c * w[W_ADVANCE + r]
-        tempo += c * r
-    score += tempo * w[W_TEMPO_ENDGAME] * men_gone_scale // 64
-    if opp & ~kings:
-        score += popcount(men & geo[side, G_ROW]) * w[W_BACK_RANK]
-    score += popcount(men & geo[side, G_CENTRE]) * w[W_CENTRE]
-    score += popcount(men & geo[side, G_EDGE]) * w[W_EDGE]
-    score += popcount(mykings & geo[side, G_CENTRE]) * w[W_KING_CENTRE]
-    score += popcount(mykings & geo[side, G_LONG_DIAGONAL]) * w[W_KING_DIAGONAL]
-    # mobility: free single steps
-    mob = popcount(step(men, fwd0, half, half1) & empty) + popcount(step(men, fwd0 + 1, half, half1) & empty)
-    near = U0
-    for d in range(4):
-        near |= step(me, d, half, half1) & board
-        if mykings:
-            mob += popcount(step(mykings, d, half, half1) & empty)
-    score += mob * w[W_MOBILITY]
-    score += popcount(near & empty) * w[W_LOOSE]
-    # men covered from behind on both sides (or backed by the board's edge)
-    cover_a = (men & step(me, 3 - back0, half, half1)) | (men & geo[side, G_NO_STEP + back0])
-    cover_b = (men & step(me, 2 - back0, half, half1)) | (men & geo[side, G_NO_STEP + back0 + 1])
-    score += popcount(cover_a & cover_b) * w[W_SUPPORTED]
-    # runaway men, while the enemy has no king to catch them
+    tempo = (popcount(men & geo[side, G_TEMPO]) + 2 * popcount(men & geo[side, G_TEMPO + 1])
+             + 4 * popcount(men & geo[side, G_TEMPO + 2]) + 8 * popcount(men & geo[side, G_TEMPO + 3]))
+    men_count = popcount(men)
+    left = popcount(men & geo[side, G_LEFT])
+    mobility = np.int64(0)
+    if mykings:
+        for d in range(4):
+            mobility += popcount(step(mykings, d, half, half1) & empty)
+    run1 = run2 = run3 = run4 = np.int64(0)
     if not (opp & kings):
         for togo in range(1, 5):
             cand = men & geo[side, G_ROW + rows - 1 - togo]
@@ -233,44 +309,83 @@ def _side_terms(me, opp, kings, side, w, geo, cones, men_gone_scale):
                 b = lsb(cand)
                 cand ^= b
                 if not (cones[side, bit_index(b)] & opp):
-                    score += w[W_RUNAWAY + togo - 1]
-    return score
+                    if togo == 1:
+                        run1 += 1
+                    elif togo == 2:
+                        run2 += 1
+                    elif togo == 3:
+                        run3 += 1
+                    else:
+                        run4 += 1
+    return (men_count, popcount(mykings), tempo, abs(2 * left - men_count),
+            popcount(mykings & geo[side, G_CENTRE]), popcount(mykings & geo[side, G_LONG_DIAGONAL]), mobility,
+            run1, run2, run3, run4)
+
+
+@njit(cache=True, inline="always")
+def _pair(wm, bm, geo, i):
+    """Row pair ``i``'s part of its region's pattern number (``i`` = window * row pairs + pair)."""
+    a = geo[0, G_PAIR_SHIFTS + 2 * i]
+    b = geo[0, G_PAIR_SHIFTS + 2 * i + 1]
+    e = (((wm >> a) & U3) | ((wm >> b) & np.uint64(12)) | (((bm >> a) & U3) << np.uint64(4))
+         | (((bm >> b) & np.uint64(12)) << np.uint64(4)))
+    return PAIR[np.int64(e)]
+
+
+@njit(cache=True, inline="always")
+def _phase(white, black, geo):
+    start = np.int64(geo[0, G_PIECES])
+    return min(popcount(white | black), start) * PHASE_ONE // start
 
 
 @njit(cache=True)
-def evaluate(white, black, kings, side, w, geo, cones, coords):
+def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     """Score of the position for ``side`` (0 White, 1 Black), in hundredths of a man."""
-    wm = popcount(white & ~kings)
-    wk = popcount(white & kings)
-    bm = popcount(black & ~kings)
-    bk = popcount(black & kings)
-    mat_w = wm * w[W_MAN] + wk * w[W_KING]
-    mat_b = bm * w[W_MAN] + bk * w[W_KING]
-    total = wm + wk + bm + bk
-    start_total = 2 * np.int64(geo[0, G_HALF]) * (np.int64(geo[0, G_ROWS]) // 2 - 1)
-    gone = start_total - total
-    scale = gone * 64 // start_total
-    score = mat_w - mat_b
-    score += _side_terms(white, black, kings, 0, w, geo, cones, scale)
-    score -= _side_terms(black, white, kings, 1, w, geo, cones, scale)
-    if mat_w != mat_b:
-        ahead = np.int64(1) if mat_w > mat_b else np.int64(-1)
-        score += ahead * gone * w[W_TRADE_DOWN]
-        if wm + bm == 0:
-            score += ahead * _kings_ending(white, black, kings, mat_w > mat_b, w, geo, coords)
-            strong_k = wk if mat_w > mat_b else bk
-            weak = black if mat_w > mat_b else white
-            if popcount(weak) == 1 and (strong_k <= w[W_DRAW_ANY_KINGS] or (
-                    strong_k <= w[W_DRAW_DIAGONAL_KINGS] and (weak & geo[0, G_LONG_DIAGONAL]))):
-                score //= w[W_DRAW_DIVISOR]
+    cw = _counts(white, black, kings, 0, geo, cones)
+    cb = _counts(black, white, kings, 1, geo, cones)
+    opening = np.int64(0)
+    endgame = np.int64(0)
+    for f in range(COUNTS - 1):
+        d = cw[f] - cb[f]
+        opening += d * w[W_LEARNED + 2 * f]
+        endgame += d * w[W_LEARNED + 2 * f + 1]
+    to_move = np.int64(1) if side == 0 else np.int64(-1)
+    opening += to_move * w[W_LEARNED + 2 * (COUNTS - 1)]
+    endgame += to_move * w[W_LEARNED + 2 * (COUNTS - 1) + 1]
+    wm = white & ~kings
+    bm = black & ~kings
+    windows = np.int64(geo[0, G_WINDOWS])
+    pairs = np.int64(geo[0, G_ROWS]) // 2
+    for c in range(windows):
+        upper = _pair(wm, bm, geo, c * pairs)
+        for r in range(1, pairs):
+            lower = _pair(wm, bm, geo, c * pairs + r)
+            k = (r - 1) * windows + c
+            i = upper + PAIR_PATTERNS * lower
+            opening += pat[k, i, 0]
+            endgame += pat[k, i, 1]
+            upper = lower
+    ph = _phase(white, black, geo)
+    fine = opening * ph + endgame * (PHASE_ONE - ph)
+    score = fine // (PHASE_ONE * FINE) if fine >= 0 else -((-fine) // (PHASE_ONE * FINE))
+    if cw[0] + cb[0] == 0 and cw[1] != cb[1]:
+        # kings only: scored by hand, as the training leaves these endings out
+        score = (cw[1] - cb[1]) * w[W_KING]
+        white_strong = cw[1] > cb[1]
+        bonus = _kings_ending(white, black, white_strong, w, geo, coords)
+        score += bonus if white_strong else -bonus
+        strong_k = cw[1] if white_strong else cb[1]
+        weak = black if white_strong else white
+        if popcount(weak) == 1 and (strong_k <= w[W_DRAW_ANY_KINGS] or (
+                strong_k <= w[W_DRAW_DIAGONAL_KINGS] and (weak & geo[0, G_LONG_DIAGONAL]))):
+            score = score // w[W_DRAW_DIVISOR] if score >= 0 else -((-score) // w[W_DRAW_DIVISOR])
     return score if side == 0 else -score
 
 
 @njit(cache=True)
-def _kings_ending(white, black, kings, white_strong, w, geo, coords):
-    """Bonus for the stronger side in a kings-only ending: close in, keep the weak out of the double corner."""
-    strong = white if white_strong else black
-    weak = black if white_strong else white
+def _kings_ending(white, black, white_strong, w, geo, coords):
+    """Bonus for the side with more kings in a kings-only ending: close in, keep the weak out of the double corner."""
+    strong, weak = (white, black) if white_strong else (black, white)
     bonus = np.int64(0)
     if weak & geo[0, G_DOUBLE_CORNER]:
         bonus -= w[W_DOUBLE_CORNER]
@@ -290,3 +405,35 @@ def _kings_ending(white, black, kings, white_strong, w, geo, coords):
     if closest < 99:
         bonus += (np.int64(geo[0, G_ROWS]) - closest) * w[W_KING_PROXIMITY]
     return bonus
+
+
+@njit(cache=True)
+def features(white, black, kings, turn, geo, cones, counts, looks, phase):
+    """The learned evaluation's inputs for positions given as arrays (the training's view of ``evaluate``).
+
+    For position ``n``: ``counts[n]`` the COUNTS counts (White's minus Black's, and +1 or -1 for the side to
+    move), ``looks[n, k, 0]`` region ``k``'s pattern number as White sees it (``black_looks`` adds Black's look),
+    and ``phase[n]`` from 0 to PHASE_ONE. A position's
+    score before the kings-only endings' knowledge is then, for either phase's weights, the counts times their
+    weights plus each region's weight of White's look minus that of Black's, blended by the phase.
+    """
+    for n in range(white.shape[0]):
+        cw = _counts(white[n], black[n], kings[n], 0, geo, cones)
+        cb = _counts(black[n], white[n], kings[n], 1, geo, cones)
+        for f in range(COUNTS - 1):
+            counts[n, f] = cw[f] - cb[f]
+        counts[n, COUNTS - 1] = 1 if turn[n] == 0 else -1
+        wm = white[n] & ~kings[n]
+        bm = black[n] & ~kings[n]
+        windows = np.int64(geo[0, G_WINDOWS])
+        pairs = np.int64(geo[0, G_ROWS]) // 2
+        for c in range(windows):
+            for r in range(1, pairs):
+                looks[n, (r - 1) * windows + c, 0] = (_pair(wm, bm, geo, c * pairs + r - 1)
+                                                      + PAIR_PATTERNS * _pair(wm, bm, geo, c * pairs + r))
+        phase[n] = _phase(white[n], black[n], geo)
+
+
+def black_looks(v: Variant, looks: np.ndarray) -> None:
+    """Fill ``looks[:, :, 1]`` (Black's look at each region) from White's looks in ``looks[:, :, 0]``."""
+    looks[:, :, 1] = TURNED[looks[:, turned_region(v), 0]]

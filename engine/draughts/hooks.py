@@ -44,7 +44,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
 
     def tables(self) -> tuple:
         ev = self.evaluator
-        return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords
+        return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns
 
     def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant

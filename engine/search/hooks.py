@@ -41,7 +41,7 @@ class SearchHooks(ABC, Generic[P, M]):
     @abstractmethod
     def tables(self) -> tuple:
         """The rules, Zobrist table and evaluation data, as the compiled search takes them:
-        (rules, zobrist, weights, geometry, cones, coords)."""
+        (rules, zobrist, weights, geometry, cones, coords, patterns)."""
 
     @abstractmethod
     def is_row(self, move: M, frm: int, to: int, captured: int) -> bool:

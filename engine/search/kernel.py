@@ -130,10 +130,11 @@ MOVE_COLS = kernel.MOVE_COLS
 MAX_PATH = kernel.MAX_PATH
 WORK_COLS = kernel.WORK_COLS
 # What the compiled search takes for draughts' rules and evaluation tables when the game has none (Tablut):
-# (rules, geometry, cones, coords), empty but of the types numba compiled the search for (a variant's rules are
-# read-only, so these are too: a writeable array would be another type, and another compiled search).
+# (rules, geometry, cones, coords, patterns), empty but of the types numba compiled the search for (a variant's
+# rules are read-only, so these are too: a writeable array would be another type, and another compiled search).
 NO_DRAUGHTS = (np.zeros(kernel.RULES_LEN, dtype=np.uint64), np.zeros((1, 1), dtype=np.uint64),
-               np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.int64))
+               np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.int64),
+               np.zeros((1, 1, 1), dtype=np.int16))
 NO_DRAUGHTS[0].flags.writeable = False
 
 
@@ -198,13 +199,13 @@ def _reversible(game, st, p, out, i):
 
 
 @njit(cache=True)
-def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords):
+def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     score = np.int64(0)
     if game == GAME_DRAUGHTS:
         if side == 0:
-            score = evaluate(st[p, 0], st[p, 1], st[p, 2], side, w, geo, cones, coords)
+            score = evaluate(st[p, 0], st[p, 1], st[p, 2], side, w, geo, cones, coords, pat)
         else:
-            score = evaluate(st[p, 1], st[p, 0], st[p, 2], side, w, geo, cones, coords)
+            score = evaluate(st[p, 1], st[p, 0], st[p, 2], side, w, geo, cones, coords, pat)
     else:
         score = tk.evaluate(st, p, side, w)
     noise = ctl[C_NOISE]
@@ -304,7 +305,7 @@ def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to,
 
 @njit(cache=True, nogil=True)
 def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
-                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, lmr_table, ctl, clock):
+                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock):
     """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) to ``depth``.
 
     Returns the score of the root for the side to move, within (alpha, beta)
@@ -385,7 +386,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     continue
             start = frames[p, F_START]
             if p >= MAX_PLY - 2:
-                ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
                 action = _RETURN
                 continue
             tt_from = np.int64(-1)
@@ -395,7 +396,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 # quiescence: captures are compulsory, so a side with a capture must play one
                 end = _generate(game, st, p, side, rules, captures_only, out, start, work, paths, plen)
                 if end == start:
-                    ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                    ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
                     action = _RETURN
                     continue
             else:
@@ -430,7 +431,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 if (margin > 0 and d <= 2 and frames[p, F_PV] == 0 and out[start, 2] == U0
                         and abs(b) < WIN_BOUND):
                     # a quiet position far above beta near the leaves: assume it holds
-                    static = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords)
+                    static = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
                     if static - margin * d >= b:
                         ret = static - margin * d
                         action = _RETURN

@@ -235,7 +235,7 @@ class Searcher(Generic[P, M]):
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        rules, zobrist, weights, geometry, cones, coords = self.hooks.tables()
+        rules, zobrist, weights, geometry, cones, coords, patterns = self.hooks.tables()
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
@@ -248,7 +248,7 @@ class Searcher(Generic[P, M]):
                     self.hooks.game, self._st, int(position.turn), depth, alpha, beta, rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
                     tables.killers, tables.history, tables.tt_key, tables.tt_data, zobrist, weights, geometry,
-                    cones, coords, self._lmr_table, ctl, self._clock)
+                    cones, coords, patterns, self._lmr_table, ctl, self._clock)
                 if ctl[sk.C_ABORTED]:
                     break
                 if value <= alpha and alpha > -sk.INF:

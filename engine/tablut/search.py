@@ -72,8 +72,8 @@ class TablutHooks(SearchHooks[TablutPosition, TablutMove]):
         return key(position)
 
     def tables(self) -> tuple:
-        rules, geometry, cones, coords = sk.NO_DRAUGHTS
-        return rules, tk.ZOBRIST, self.weights, geometry, cones, coords
+        rules, geometry, cones, coords, patterns = sk.NO_DRAUGHTS
+        return rules, tk.ZOBRIST, self.weights, geometry, cones, coords, patterns
 
     def is_row(self, move: TablutMove, frm: int, to: int, captured: int) -> bool:
         return (move.start, move.end) == (frm, to)  # a row's captures are packed squares; from and to decide

@@ -10,6 +10,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
 from engine.draughts.fen import parse_fen, to_fen
 from engine.draughts.game import Game
@@ -19,6 +20,7 @@ from engine.draughts.rules import legal_moves, make, perft, start_position
 from engine.draughts.variants import VARIANTS, Variant, variant
 from engine.errors import FenError, MoveError
 from engine.games import game_type
+from engine.training.plan import Plan
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,6 +54,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--pdn", default="match.pdn", help="file for the games; default match.pdn")
 
+    p = sub.add_parser("train", help="fit the evaluation to self-play games, in rounds (resumable; see engine/training)")
+    p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
+    plan = Plan("")  # the defaults
+    p.add_argument("--rounds", type=int, default=plan.rounds, help=f"rounds of games and fitting; default {plan.rounds}")
+    p.add_argument("--games", type=int, default=plan.games, help=f"games a round; default {plan.games}")
+    p.add_argument("--nodes", type=int, default=plan.nodes, help=f"nodes a move in the games; default {plan.nodes}")
+    p.add_argument("--seed", type=int, default=plan.seed)
+    p.add_argument("--epochs", type=int, default=plan.epochs,
+                   help=f"passes of the fit over the positions; default {plan.epochs}")
+    p.add_argument("--result-share", type=float, default=plan.result_share,
+                   help="share of the game's result in the target, the rest the search's score; "
+                        f"default {plan.result_share}")
+    p.add_argument("--prior", type=float, default=plan.prior,
+                   help="how strongly tempo, balance and the other counts stay near their hand-set weights; "
+                        f"default {plan.prior}")
+    p.add_argument("--data", default="train-data", help="folder for the games (kept for resuming); default train-data")
+    p.add_argument("--out", help="weights file to write; default the engine's own for the variant")
+    p.add_argument("--jobs", type=int, default=2, help="games played at once (one core each); default 2")
+
     p = sub.add_parser("bench", help="search fixed positions to fixed depths; print nodes, nodes/s and depths")
     p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
     p.add_argument("--seconds", type=float, default=1.0, help="time for the depth-from-the-start figure; default 1")
@@ -78,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         return bench(args.repeat, args.seconds)
     if args.command == "match":
         return _match(args)
+    if args.command == "train":
+        return _train(args)
     v = variant(args.variant)
     try:
         if args.command == "perft":
@@ -125,6 +148,18 @@ def _match(args: argparse.Namespace) -> int:
         f.write("\n".join(g.pdn for g in games))
     print(f"{args.a} vs {args.b}: {summarize(games)}")
     print(f"games written to {args.pdn}")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from engine.training.pipeline import run
+
+    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior)
+    try:
+        run(plan, Path(args.data), Path(args.out) if args.out else None, args.jobs)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

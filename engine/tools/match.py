@@ -5,7 +5,8 @@ swapped, at a fixed budget per move. A player is written as
 
 - ``level:N``: our engine at difficulty level N (6 is full strength), with
   optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,tt=64``),
-  an evaluation file (``weights=my.json``) or single weights (``king=130``);
+  a learned weights file (``weights=my.npz``, as ``python -m engine train --out`` writes) or single
+  hand-set weights (``king=130``);
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
 - ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``);
 - ``hub1:COMMAND``: Scan 2.0 in its older Hub dialect (``hub1:/path/to/scan hub``; International only).
@@ -18,7 +19,6 @@ Games run in parallel worker processes (``jobs``); a game still going after
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -28,6 +28,8 @@ from functools import cache
 from pathlib import Path
 
 from engine.draughts.baseline import minimax_move
+import numpy as np
+
 from engine.draughts.evaluation import Evaluator, weights_vector
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move
@@ -64,7 +66,7 @@ class PlayerSpec:
     """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB); for a Hub engine, its
     fixed ``depth`` if any."""
     weights_file: str | None = None
-    """An evaluation weights file to use instead of the variant's own."""
+    """A learned weights file (.npz) to use instead of the variant's own."""
     weights: dict | None = None
     """Single evaluation weights overriding the file (``king=130``)."""
 
@@ -88,9 +90,9 @@ def parse_player(spec: str) -> PlayerSpec:
                 elif name == "weights":
                     weights_file = value
                     try:
-                        weights_vector(json.loads(Path(value).read_text()))
-                    except (OSError, json.JSONDecodeError) as e:
-                        raise ValueError(f"{spec!r}: cannot read the weights file {value!r} ({e})") from None
+                        np.load(value).close()
+                    except (OSError, ValueError) as e:
+                        raise ValueError(f"{spec!r}: cannot read the learned weights file {value!r} ({e})") from None
                 else:
                     weights[name] = int(value)
                     weights_vector({name: 0})  # an unknown weight raises

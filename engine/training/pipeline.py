@@ -1,0 +1,109 @@
+"""``python -m engine train``: rounds of self-play and fitting, resumable at any moment.
+
+Round ``r`` plays its games with the weights fitted in round ``r - 1`` (round
+0 with the starting evaluation), then fits new weights, starting from the
+last ones, to the positions of its own games and the round before. Games are
+played in chunks by worker processes (``jobs``, one core each); each chunk
+is a file that appears whole, so an interrupted run goes on where it stopped
+when started again with the same settings (a run can also be given more
+rounds later). The data stay in the data folder
+(``train-data/`` by default, outside the repository's files); the last
+round's weights are written to the engine's weights file with the command
+that made them.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+
+from tqdm import tqdm
+
+from engine.draughts.evaluation import WEIGHTS_DIR, hand_weights, read_learned, start_counts, write_learned
+from engine.draughts.variants import variant
+from engine.training.fit import Model, best_scale, design, fit, loss, normalise, start_model, targets
+from engine.training.plan import Plan
+from engine.training.selfplay import Samples, play_games
+
+CHUNK = 25  # games a file
+VALIDATION = 10  # every tenth chunk (the second, the twelfth...) is kept out of the fit, to measure it
+
+
+def run(plan: Plan, data: Path, out: Path | None = None, jobs: int = 2) -> Path:
+    """Carry the plan out (or on), write the weights file and return its path."""
+    folder = data / plan.variant
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = folder / "plan.json"
+    if saved.exists() and {**json.loads(saved.read_text()), "rounds": plan.rounds} != asdict(plan):
+        raise ValueError(f"{folder} holds a run with other settings ({saved.read_text().strip()}); "
+                         "use another --data folder, or the same settings (any number of rounds) to go on with it")
+    saved.write_text(json.dumps(asdict(plan)) + "\n")
+    previous: Path | None = None
+    for r in range(plan.rounds):
+        weights = folder / f"round-{r}.npz"
+        if not weights.exists():
+            _play(plan, folder / f"round-{r}", previous, r, jobs)
+            _fit(plan, folder, r, previous, weights)
+        previous = weights
+    assert previous is not None
+    counts, tables = read_learned(previous, variant(plan.variant))
+    target = out or WEIGHTS_DIR / f"{plan.variant}.npz"
+    write_learned(target, counts, tables, plan.command)
+    print(f"weights written to {target}")
+    return target
+
+
+def _play(plan: Plan, folder: Path, learned: Path | None, r: int, jobs: int) -> None:
+    folder.mkdir(exist_ok=True)
+    chunks = [c for c in range(-(-plan.games // CHUNK)) if not (folder / f"games-{c:05d}.npz").exists()]
+    done = plan.games - min(plan.games, len(chunks) * CHUNK)
+    seed = plan.seed * 1000 + r
+    with tqdm(total=plan.games, initial=done, desc=f"round {r}: games", unit="game") as bar, \
+            ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(_play_chunk, plan.variant, learned, c, min(plan.games, (c + 1) * CHUNK), plan.nodes,
+                               seed, folder): c for c in chunks}
+        for future in futures:
+            bar.update(future.result())
+
+
+def _play_chunk(name: str, learned: Path | None, chunk: int, end: int, nodes: int, seed: int, folder: Path) -> int:
+    games = range(chunk * CHUNK, end)
+    play_games(name, learned, games, nodes, seed).save(folder / f"games-{chunk:05d}.npz")
+    return len(games)
+
+
+def _samples(folders: list[Path], validation: bool) -> Samples:
+    files = sorted(f for folder in folders for f in folder.glob("games-*[0-9].npz")
+                   if (int(f.stem.split("-")[1]) % VALIDATION == 1) == validation)
+    if not files:
+        raise ValueError("too few games to fit and to measure the fit: play at least two chunks "
+                         f"({2 * CHUNK} games) a round")
+    samples = Samples.join([Samples.load(f) for f in files])
+    with_men = ((samples.white | samples.black) & ~samples.kings) != 0  # kings-only endings are scored by hand
+    return Samples(*(getattr(samples, name)[with_men] for name in ("white", "black", "kings", "turn", "score",
+                                                                     "result")))
+
+
+def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path) -> None:
+    v = variant(plan.variant)
+    rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
+    train, held = _samples(rounds, False), _samples(rounds, True)
+    model = start_model(v) if previous is None else Model(*read_learned(previous, v))
+    d_train, d_held = design(v, train), design(v, held)
+    scale = best_scale(model, d_train, train)
+    y_train = targets(train, scale, plan.result_share)
+    y_held = targets(held, scale, plan.result_share)
+    before = loss(model, d_held, y_held, scale)
+    with tqdm(total=plan.epochs, desc=f"round {r}: fit", unit="epoch") as bar:
+        def on_epoch(epoch: int, value: float) -> None:
+            bar.set_postfix(loss=f"{value:.4f}")
+            bar.update()
+        fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
+            prior=(start_counts(hand_weights(v)), plan.prior), on_epoch=on_epoch)
+    after = loss(model, d_held, y_held, scale)
+    model = normalise(model)
+    write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
+    print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
+          f"{before:.4f} -> {after:.4f}")

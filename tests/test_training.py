@@ -1,0 +1,82 @@
+"""The training pipeline: self-play, the fit, the weights file the engine loads, and resuming."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from engine import variant
+from engine.draughts.evaluation import FEATURES, Evaluator, read_learned
+from engine.training.pipeline import CHUNK
+from engine.training.selfplay import play_games
+
+
+def test_self_play_keeps_quiet_positions_with_the_games_result():
+    samples = play_games("english", None, range(3), 300, 7)
+    assert len(samples) > 30
+    assert set(np.unique(samples.result)) <= {0.0, 0.5, 1.0}
+    assert np.all((samples.white & samples.black) == 0)
+    again = play_games("english", None, range(3), 300, 7)
+    assert np.array_equal(samples.white, again.white), "the same seed plays the same games"
+
+
+def train(tmp_path, *extra):
+    return subprocess.run([sys.executable, "-m", "engine", "train", "--variant", "russian", "--rounds", "1",
+                           "--games", str(2 * CHUNK), "--nodes", "300", "--epochs", "2", "--data", str(tmp_path / "d"),
+                           "--out", str(tmp_path / "russian.npz"), *extra], capture_output=True, text=True, timeout=600)
+
+
+def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_path):
+    r = train(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "held-out loss" in r.stdout and "weights written" in r.stdout
+    assert "round 0: games" in r.stderr, "a progress bar"
+    with np.load(tmp_path / "russian.npz") as f:
+        assert "python -m engine train --variant russian" in str(f["made_by"])
+    counts, _ = read_learned(tmp_path / "russian.npz", variant("russian"))
+    assert counts[FEATURES.index("men")].mean() == pytest.approx(100, abs=1), "a man is worth 100"
+    Evaluator.load(variant("russian"), tmp_path / "russian.npz")
+
+    # interrupted after the first chunk: only the second is played again
+    games = tmp_path / "d" / "russian" / "round-0"
+    first, second = games / "games-00000.npz", games / "games-00001.npz"
+    kept = first.stat().st_mtime_ns
+    second.unlink()
+    (tmp_path / "d" / "russian" / "round-0.npz").unlink()
+    r = train(tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert second.exists() and first.stat().st_mtime_ns == kept
+
+    r = train(tmp_path, "--nodes", "500")
+    assert r.returncode == 2 and "other settings" in r.stderr
+
+
+def test_the_fit_finds_what_decides_the_games():
+    """Results planted by a rule the counts cannot see (a man on one square) are learnt by the patterns."""
+    from helpers import random_positions
+
+    from engine.training.fit import design, fit, loss, sigmoid, start_model
+    from engine.training.selfplay import Samples
+
+    v = variant("english")
+    positions = random_positions(["english"], 3000, 11, (4, 30))
+    u = np.uint64
+    samples = Samples(np.array([p.white for p in positions], dtype=u), np.array([p.black for p in positions], dtype=u),
+                      np.array([p.kings for p in positions], dtype=u), np.array([int(p.turn) for p in positions],
+                                                                                dtype=np.int8),
+                      np.zeros(len(positions), dtype=np.int16), np.zeros(len(positions), dtype=np.float32))
+    outpost = np.array([bool(p.white & ~p.kings & v.bit(18)) for p in positions])  # a white man on 18
+    rng = np.random.default_rng(3)
+    results = (rng.random(len(positions)) < sigmoid(np.where(outpost, 300.0, -300.0) / 300)).astype(np.float32)
+    d = design(v, samples)
+    model = start_model(v)
+    model.counts[:] = 0
+    before = loss(model, d, results, 300)
+    fit(model, d, results, 300, 20, 1, batch=512)
+    after = loss(model, d, results, 300)
+    z = model.evaluate(d)
+    assert after < before - 0.015
+    assert z[outpost].mean() > z[~outpost].mean() + 40
