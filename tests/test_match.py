@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -108,3 +109,27 @@ def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
     assert player.searcher is not None
     assert np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v, path).patterns)
     assert not np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v).patterns)
+
+
+def test_an_interrupted_match_resumes_from_its_file(tmp_path):
+    pdn = tmp_path / "games.pdn"
+
+    def match(*extra):
+        return subprocess.run([sys.executable, "-m", "engine", "match", "--variant", "english", "level:2", "level:1",
+                               "--time", "0.02", "--pdn", str(pdn), *extra], capture_output=True, text=True, timeout=600)
+
+    first = match("--games", "2")
+    assert first.returncode == 0, first.stderr
+    kept = pdn.read_text()
+    assert kept.count("[Round ") == 2
+    more = match("--games", "4", "--resume")
+    assert more.returncode == 0, more.stderr
+    assert "resuming: 2 games" in more.stdout
+    text = pdn.read_text()
+    assert text.startswith(kept)  # the games played before are kept as they were
+    assert sorted(int(r) for r in re.findall(r'\[Round "(\d+)"\]', text)) == [1, 2, 3, 4]
+    wins, draws, losses = re.search(r"level:2 vs level:1: \+(\d+) =(\d+) -(\d+)", more.stdout).groups()
+    assert int(wins) + int(draws) + int(losses) == 4  # the summary counts the old games and the new
+    other = match("--games", "4", "--resume", "--time", "0.03")
+    assert other.returncode == 2 and "another match" in other.stderr
+    assert pdn.read_text() == text  # refused without a change

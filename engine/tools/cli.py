@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--time", type=float, default=0.2, help="seconds per move; default 0.2")
     p.add_argument("--jobs", type=int, default=1, help="games played at once (one core each); default 1")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--pdn", default="match.pdn", help="file for the games; default match.pdn")
+    p.add_argument("--pdn", default="match.pdn", help="file for the games, each written as it ends; default match.pdn")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the match already in the --pdn file (same players and time), playing only the games missing")
 
     p = sub.add_parser("train", help="fit the evaluation to self-play games, in rounds (resumable; see engine/training)")
     p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
@@ -128,26 +130,44 @@ def _tablut_client(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from engine.tools.match import run_match, summarize
+    from engine.tools.match import finished_games, parse_player, run_match, summarize
 
     v = variant(args.variant)
+    try:
+        for spec in (args.a, args.b):
+            parse_player(spec)  # before the file is touched
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(f"{args.a} vs {args.b}: {v.name}, {args.games} games, {args.time:g} s per move", flush=True)
+    pdn = Path(args.pdn)
     records = []
+    if args.resume and pdn.exists():
+        try:
+            records = finished_games(pdn.read_text(), args.a, args.b, args.time)
+        except (ValueError, KeyError) as e:
+            print(f"error: cannot resume from {pdn}: {e}", file=sys.stderr)
+            return 2
+        print(f"resuming: {len(records)} games already in {pdn}; so far {summarize(records)}", flush=True)
+    out = pdn.open("a" if records else "w")
 
     def progress(n: int, record) -> None:
         records.append(record)
+        out.write(record.pdn + "\n")
+        out.flush()  # each game is kept as it ends, for --resume
         outcome = {1.0: "win", 0.5: "draw", 0.0: "loss"}[record.score_a]
-        print(f"game {n}: {outcome} for A in {record.plies} plies; so far {summarize(records)}", flush=True)
+        print(f"game {record.round_no}: {outcome} for A in {record.plies} plies; so far {summarize(records)}",
+              flush=True)
 
-    try:
-        games = run_match(args.a, args.b, v, args.games, args.time, args.jobs, args.seed, progress)
-    except (ValueError, RuntimeError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    with open(args.pdn, "w") as f:
-        f.write("\n".join(g.pdn for g in games))
-    print(f"{args.a} vs {args.b}: {summarize(games)}")
-    print(f"games written to {args.pdn}")
+    with out:
+        try:
+            run_match(args.a, args.b, v, args.games, args.time, args.jobs, args.seed, progress,
+                      done={r.round_no for r in records})
+        except (ValueError, RuntimeError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    print(f"{args.a} vs {args.b}: {summarize(records)}")
+    print(f"games written to {pdn}")
     return 0
 
 

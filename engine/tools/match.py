@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -165,6 +166,24 @@ class MatchGame:
     score_a: float
     """1 if player A won, 0.5 for a draw, 0 if A lost."""
     plies: int
+    round_no: int
+
+
+def finished_games(text: str, spec_a: str, spec_b: str, budget: float) -> list[MatchGame]:
+    """The games of the match ``spec_a`` vs ``spec_b`` at ``budget`` a move already in a match's PDN file, to
+    resume it; ValueError if the file holds another match."""
+    games = []
+    for pdn in re.split(r"\n(?=\[GameType )", text.strip()):
+        if not pdn:
+            continue
+        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', pdn, re.MULTILINE))
+        if (tags.get("Event"), tags.get("Budget")) != (f"{spec_a} vs {spec_b}", f"{budget:g}"):
+            raise ValueError(f"the file holds another match ({tags.get('Event')}, {tags.get('Budget')} s a move); "
+                             "give a new --pdn file to start this one")
+        white_won = {"1-0": 1.0, "0-1": 0.0}.get(tags["Result"], 0.5)
+        score_a = white_won if tags["White"] == spec_a else 1.0 - white_won
+        games.append(MatchGame(pdn, score_a, int(tags["PlyCount"]), int(tags["Round"])))
+    return games
 
 
 def openings(v: Variant, count: int) -> list[tuple[Move, ...]]:
@@ -225,8 +244,9 @@ def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], a_fir
     white, black = players[Color.WHITE], players[Color.BLACK]
     opening_text = " ".join(format_move(pos, m) for pos, m in zip(game.positions, opening))
     tags = {"Event": f"{a.spec} vs {b.spec}", "Round": str(round_no), "White": white.spec, "Black": black.spec,
-            "Opening": opening_text, "Termination": str(result) if result else f"adjudicated draw after {MAX_PLIES} plies"}
-    return MatchGame(game_to_pdn(game, tags), score_a, len(game.moves))
+            "Opening": opening_text, "Budget": f"{budget:g}", "PlyCount": str(len(game.moves)),
+            "Termination": str(result) if result else f"adjudicated draw after {MAX_PLIES} plies"}
+    return MatchGame(game_to_pdn(game, tags), score_a, len(game.moves), round_no)
 
 
 # --- worker processes ------------------------------------------------------------
@@ -245,8 +265,8 @@ def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: floa
 
 
 def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
-              on_game: Callable[[int, MatchGame], None] | None = None) -> list[MatchGame]:
-    """Play ``games`` games (rounded up to pairs) and return them in round order."""
+              on_game: Callable[[int, MatchGame], None] | None = None, done: Collection[int] = ()) -> list[MatchGame]:
+    """Play ``games`` games (rounded up to pairs) but the rounds in ``done``, and return them in round order."""
     for spec in (spec_a, spec_b):
         parse_player(spec)  # refuse a bad spec here, not in every worker
     pairs = (games + 1) // 2
@@ -254,6 +274,7 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
     for i, opening in enumerate(openings(v, pairs)):
         tasks.append((v.name, opening, True, budget, 2 * i + 1))
         tasks.append((v.name, opening, False, budget, 2 * i + 2))
+    tasks = [t for t in tasks if t[-1] not in done]
     records: list[MatchGame] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_init_worker,
                              initargs=(spec_a, spec_b, v.name, seed)) as pool:
