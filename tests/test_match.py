@@ -20,6 +20,7 @@ def test_elo_of_known_scores():
     sweep, low, high = Summary(40, 0, 0).elo()
     assert 300 < low < sweep < 1000, "a clean sweep has a finite estimate and a real interval"
     assert "+3 =2 -1" in str(Summary(3, 2, 1))
+    assert "Elo +0 (95% +0 to +0)" in str(Summary(0, 1, 0)), "an even score is +0, not -0"
 
 
 def test_openings_are_legal_distinct_and_level():

@@ -337,4 +337,4 @@ def _elo(p: float, n: int) -> float:
     """Elo difference for a score fraction; a clean sweep counts as half a game short of it."""
     eps = 0.5 / max(n, 1)
     p = min(max(p, eps), 1 - eps)
-    return -400 * math.log10(1 / p - 1)
+    return -400 * math.log10(1 / p - 1) + 0.0  # + 0.0: an even score prints +0, not -0
