@@ -10,6 +10,10 @@ unbounded, the low end of its 95% interval). The table is printed and
 written to ``bot/level_ratings.json`` (with this command), which the bot uses
 for rated games against its levels. A step won by no more than 60% is flagged:
 the levels are meant to be distinct.
+
+Each step's games are written to ``--games-dir`` (default ``ladder-games/``,
+kept out of git) as they end; run the same command again after an
+interruption and it goes on where it stopped (``--fresh`` starts over).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.draughts.variants import VARIANTS, variant  # noqa: E402
-from engine.tools.match import run_match, summarize  # noqa: E402
+from engine.tools.match import kept_games, match_to_file, summarize  # noqa: E402
 
 ANCHOR = 600  # level 1, random moves
 OUT = ROOT / "bot" / "level_ratings.json"
@@ -36,12 +40,21 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
                         help="only these variants (again for more); the others keep their ratings in the file")
+    parser.add_argument("--games-dir", type=Path, default=ROOT / "ladder-games", help="where each step's games go")
+    parser.add_argument("--fresh", action="store_true", help="play every step anew instead of resuming")
     args = parser.parse_args()
+    args.games_dir.mkdir(exist_ok=True)
     table = json.loads(OUT.read_text()) if OUT.exists() else {}
     for name in args.variant or sorted(VARIANTS):
         ratings = {1: float(ANCHOR)}
         for n in range(2, 7):
-            s = summarize(run_match(f"level:{n}", f"level:{n - 1}", variant(name), args.games, args.time, args.jobs))
+            a, b, pdn = f"level:{n}", f"level:{n - 1}", args.games_dir / f"{name}-{n}-{n - 1}.pdn"
+            kept = [] if args.fresh else kept_games(pdn, a, b, args.time)
+            s = summarize(match_to_file(a, b, variant(name), args.games, args.time, pdn, kept, args.jobs,
+                                        on_game=lambda _, done: print(f"\r{name}: level {n} vs {n - 1}: game "
+                                                                      f"{len(done)} of {args.games}", end="",
+                                                                      file=sys.stderr, flush=True)))
+            print(file=sys.stderr)
             elo, low, _ = s.elo()
             step = low if s.losses == 0 and s.draws == 0 else elo
             ratings[n] = ratings[n - 1] + step

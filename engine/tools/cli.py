@@ -130,43 +130,26 @@ def _tablut_client(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from engine.tools.match import finished_games, parse_player, run_match, summarize
+    from engine.tools.match import kept_games, match_to_file, summarize
 
     v = variant(args.variant)
-    try:
-        for spec in (args.a, args.b):
-            parse_player(spec)  # before the file is touched
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print(f"{args.a} vs {args.b}: {v.name}, {args.games} games, {args.time:g} s per move", flush=True)
     pdn = Path(args.pdn)
-    records = []
-    if args.resume and pdn.exists():
-        try:
-            records = finished_games(pdn.read_text(), args.a, args.b, args.time)
-        except (ValueError, KeyError) as e:
-            print(f"error: cannot resume from {pdn}: {e}", file=sys.stderr)
-            return 2
-        print(f"resuming: {len(records)} games already in {pdn}; so far {summarize(records)}", flush=True)
-    out = pdn.open("a" if records else "w")
+    print(f"{args.a} vs {args.b}: {v.name}, {args.games} games, {args.time:g} s per move", flush=True)
 
-    def progress(n: int, record) -> None:
-        records.append(record)
-        out.write(record.pdn + "\n")
-        out.flush()  # each game is kept as it ends, for --resume
+    def progress(record, records) -> None:
         outcome = {1.0: "win", 0.5: "draw", 0.0: "loss"}[record.score_a]
         print(f"game {record.round_no}: {outcome} for A in {record.plies} plies; so far {summarize(records)}",
               flush=True)
 
-    with out:
-        try:
-            run_match(args.a, args.b, v, args.games, args.time, args.jobs, args.seed, progress,
-                      done={r.round_no for r in records})
-        except (ValueError, RuntimeError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-    print(f"{args.a} vs {args.b}: {summarize(records)}")
+    try:
+        kept = kept_games(pdn, args.a, args.b, args.time) if args.resume else []
+        if kept:
+            print(f"resuming: {len(kept)} games already in {pdn}; so far {summarize(kept)}", flush=True)
+        games = match_to_file(args.a, args.b, v, args.games, args.time, pdn, kept, args.jobs, args.seed, progress)
+    except (ValueError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"{args.a} vs {args.b}: {summarize(games)}")
     print(f"games written to {pdn}")
     return 0
 

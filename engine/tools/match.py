@@ -275,6 +275,8 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
         tasks.append((v.name, opening, True, budget, 2 * i + 1))
         tasks.append((v.name, opening, False, budget, 2 * i + 2))
     tasks = [t for t in tasks if t[-1] not in done]
+    if not tasks:
+        return []
     records: list[MatchGame] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_init_worker,
                              initargs=(spec_a, spec_b, v.name, seed)) as pool:
@@ -285,6 +287,39 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
             if on_game:
                 on_game(n + 1, record)
     return records
+
+
+def kept_games(pdn: Path, spec_a: str, spec_b: str, budget: float) -> list[MatchGame]:
+    """The games of this match already written to ``pdn`` (none if there is no such file), to resume it;
+    ValueError if the file holds another match or cannot be read."""
+    if not pdn.exists():
+        return []
+    try:
+        return finished_games(pdn.read_text(), spec_a, spec_b, budget)
+    except (KeyError, ValueError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot resume from {pdn}: {e}") from None
+
+
+def match_to_file(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, pdn: Path,
+                  kept: list[MatchGame], jobs: int = 1, seed: int = 1,
+                  on_game: Callable[[MatchGame, list[MatchGame]], None] | None = None) -> list[MatchGame]:
+    """Play the games of a match missing from ``kept`` (as ``kept_games`` read them from ``pdn``), writing each
+    to ``pdn`` as it ends so that an interrupted match can be resumed; all the games, in round order.
+
+    A bad player spec raises ValueError before the file is touched."""
+    for spec in (spec_a, spec_b):
+        parse_player(spec)
+    records = list(kept)
+    with pdn.open("a" if kept else "w") as out:
+        def keep(_: int, record: MatchGame) -> None:
+            records.append(record)
+            out.write(record.pdn + "\n")
+            out.flush()
+            if on_game:
+                on_game(record, records)
+
+        run_match(spec_a, spec_b, v, games, budget, jobs, seed, keep, done={r.round_no for r in kept})
+    return sorted(records, key=lambda r: r.round_no)
 
 
 @dataclass(frozen=True)
