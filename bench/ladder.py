@@ -13,7 +13,9 @@ the levels are meant to be distinct.
 
 Each step's games are written to ``--games-dir`` (default ``ladder-games/``,
 kept out of git) as they end; run the same command again after an
-interruption and it goes on where it stopped (``--fresh`` starts over).
+interruption and it goes on where it stopped. The files do not say which
+engine played them: after a change to the search or the weights, give
+``--fresh`` to play every step anew.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def main() -> int:
         ratings = {1: float(ANCHOR)}
         for n in range(2, 7):
             a, b, pdn = f"level:{n}", f"level:{n - 1}", args.games_dir / f"{name}-{n}-{n - 1}.pdn"
-            kept = [] if args.fresh else kept_games(pdn, a, b, args.time)
+            kept = [] if args.fresh else kept_games(pdn, a, b, variant(name), args.games, args.time)
             s = summarize(match_to_file(a, b, variant(name), args.games, args.time, pdn, kept, args.jobs,
                                         on_game=lambda _, done: print(f"\r{name}: level {n} vs {n - 1}: game "
                                                                       f"{len(done)} of {args.games}", end="",

@@ -153,3 +153,22 @@ def test_english_kings_endings_drive_the_lone_king_out_of_the_double_corner():
     assert score(in_corner) < score(in_open)
     assert score(in_corner) > 100, "two kings against one still win"
     assert Color.WHITE == in_corner.turn
+
+
+def test_a_kings_value_set_by_hand_is_felt_with_men_on_the_board():
+    """``level:6,king=400`` in a match changes how the search weighs kings in the middle game, not only in
+    kings-only endings."""
+    pos = parse_fen(variant("international"), "W:WK10,22,23:B5,6,7")
+    plain, dear = Evaluator.load(pos.variant), Evaluator.load(pos.variant, overrides={"king": 400})
+    assert score(pos, dear) - score(pos, plain) >= 50, "White's king counts for more"
+    cheap_men = Evaluator.load(pos.variant, overrides={"man": 50})
+    assert score(pos, cheap_men) != score(pos, plain)
+
+
+def test_the_training_starts_from_the_hand_set_evaluation_not_the_shipped_one():
+    for name in NAMES:
+        v = variant(name)
+        start, shipped = Evaluator.start(v), Evaluator.load(v)
+        assert not start.patterns.any() and shipped.patterns.any()
+        learned = start.weights[-COUNTS * PHASES:].reshape(COUNTS, PHASES) / FINE
+        assert learned[FEATURES.index("kings")].tolist() == [hand_weights(v)[1]] * PHASES

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from engine import legal_moves, make, start_position, variant
@@ -78,8 +79,11 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
     assert player.searcher is not None and player.searcher.hooks.evaluator.weights[W_KING] == 130
     bad = tmp_path / "bad.npz"
     bad.write_text('{"kingg": 1}')
+    array = tmp_path / "array.npy"
+    np.save(array, np.zeros(3))
     for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),
-                          (f"level:6,weights={bad}", "cannot read"), ("level:6,weights=/no/such.npz", "cannot read")):
+                          (f"level:6,weights={bad}", "cannot read"), ("level:6,weights=/no/such.npz", "cannot read"),
+                          (f"level:6,weights={array}", "not a learned weights file")):
         with pytest.raises(ValueError, match=message):
             parse_player(text)
 
@@ -96,7 +100,6 @@ def test_hub_players_take_a_fixed_depth():
 
 
 def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
-    import numpy as np
 
     from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, Evaluator, regions, write_learned
     from engine.tools.match import Player

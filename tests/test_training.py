@@ -6,10 +6,9 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 
 from engine import variant
-from engine.draughts.evaluation import FEATURES, Evaluator, read_learned
+from engine.draughts.evaluation import Evaluator, read_learned, start_learned
 from engine.training.pipeline import CHUNK
 from engine.training.selfplay import play_games
 
@@ -36,8 +35,9 @@ def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_
     assert "round 0: games" in r.stderr, "a progress bar"
     with np.load(tmp_path / "russian.npz") as f:
         assert "python -m engine train --variant russian" in str(f["made_by"])
-    counts, _ = read_learned(tmp_path / "russian.npz", variant("russian"))
-    assert counts[FEATURES.index("men")].mean() == pytest.approx(100, abs=1), "a man is worth 100"
+    counts, tables = read_learned(tmp_path / "russian.npz", variant("russian"))
+    start_counts, _ = start_learned(variant("russian"))
+    assert np.abs(tables).max() > 0 and not np.array_equal(counts, start_counts), "the fit moved the weights"
     Evaluator.load(variant("russian"), tmp_path / "russian.npz")
 
     # interrupted after the first chunk: only the second is played again

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from engine.draughts.evaluation import W_KING, W_MAN, Evaluator
+from engine.draughts.evaluation import W_KING, W_MAN, hand_weights
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import legal_moves, make
 from engine.search.kernel import WIN
@@ -18,7 +18,7 @@ from engine.search.kernel import WIN
 
 def minimax_move(position: Position, depth: int, rng: random.Random) -> Move:
     """The best move by material after ``depth`` plies (a random one among equals)."""
-    weights = Evaluator.load(position.variant).weights
+    weights = hand_weights(position.variant)
     man, king = int(weights[W_MAN]), int(weights[W_KING])
     moves = legal_moves(position)
     if not moves:

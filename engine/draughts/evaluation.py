@@ -148,15 +148,19 @@ class Evaluator:
     @classmethod
     def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:
         """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
-        ``overrides`` hand-set weights. Without a learned file the counts start from the hand-set man and king
-        values and the patterns from zero: the training's starting point."""
+        ``overrides`` hand-set weights (``man`` and ``king`` set the men's and kings' learned weights too)."""
         weights = hand_weights(variant, overrides)
-        path = learned or WEIGHTS_DIR / f"{variant.name}.npz"
-        if path.exists():
-            counts, tables = read_learned(path, variant)
-        else:
-            counts, tables = start_counts(weights), np.zeros((len(regions(variant)), PATTERNS, PHASES))
+        counts, tables = read_learned(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
+        for name, feature in (("man", "men"), ("king", "kings")):
+            if name in (overrides or {}):
+                counts[FEATURES.index(feature)] = weights[_HAND[name]]
         return cls.of(variant, weights, counts, tables)
+
+    @classmethod
+    def start(cls, variant: Variant) -> Evaluator:
+        """The training's starting point: hand-set man and king, ``START``'s rough counts, patterns at zero."""
+        weights = hand_weights(variant)
+        return cls.of(variant, weights, *start_learned(variant))
 
     @classmethod
     def of(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, tables: np.ndarray) -> Evaluator:
@@ -186,6 +190,11 @@ def start_counts(weights: np.ndarray) -> np.ndarray:
     return counts
 
 
+def start_learned(v: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """(counts, tables) the training starts from, in hundredths of a man: ``start_counts``, patterns at zero."""
+    return start_counts(hand_weights(v)), np.zeros((len(regions(v)), PATTERNS, PHASES))
+
+
 def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
     """(counts, tables) from a learned weights file, in hundredths of a man; ValueError if it does not fit."""
     with np.load(path) as f:
@@ -196,10 +205,16 @@ def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
 
 
 def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
-    """Save learned weights (hundredths of a man, rounded to FINE) with the command that made them."""
-    np.savez_compressed(path, counts=np.rint(counts * FINE).astype(np.float32) / FINE,
-                        tables=(np.rint(tables * FINE).astype(np.int16)).astype(np.float32) / FINE,
+    """Save learned weights (hundredths of a man, rounded to FINE) with the command that made them; the file
+    appears whole (written aside, then moved into place), so an interruption never leaves half of one."""
+    fine = np.rint(np.asarray(tables) * FINE)
+    if np.abs(fine).max(initial=0) >= 2 ** 15:
+        raise ValueError("a learned pattern weight is beyond the table's range")
+    part = path.with_name(path.stem + ".part.npz")
+    np.savez_compressed(part, counts=np.rint(counts * FINE).astype(np.float32) / FINE,
+                        tables=fine.astype(np.int16).astype(np.float32) / FINE,
                         features=np.array(FEATURES), made_by=np.array(made_by))
+    part.replace(path)
 
 
 def weights_vector(data: dict) -> np.ndarray:

@@ -142,7 +142,7 @@ def _match(args: argparse.Namespace) -> int:
               flush=True)
 
     try:
-        kept = kept_games(pdn, args.a, args.b, args.time) if args.resume else []
+        kept = kept_games(pdn, args.a, args.b, v, args.games, args.time) if args.resume else []
         if kept:
             print(f"resuming: {len(kept)} games already in {pdn}; so far {summarize(kept)}", flush=True)
         games = match_to_file(args.a, args.b, v, args.games, args.time, pdn, kept, args.jobs, args.seed, progress)

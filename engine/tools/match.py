@@ -23,18 +23,18 @@ import math
 import random
 import re
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from engine.draughts.baseline import minimax_move
 import numpy as np
 
+from engine.draughts.baseline import minimax_move
 from engine.draughts.evaluation import Evaluator, weights_vector
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move
-from engine.draughts.pdn import game_to_pdn
+from engine.draughts.pdn import GAME_TYPES, game_to_pdn
 from engine.draughts.position import Move
 from engine.draughts.rules import legal_moves, make, start_position
 from engine.draughts.variants import Variant, variant
@@ -90,10 +90,7 @@ def parse_player(spec: str) -> PlayerSpec:
                     search[name] = SEARCH_SETTINGS[name](value)
                 elif name == "weights":
                     weights_file = value
-                    try:
-                        np.load(value).close()
-                    except (OSError, ValueError) as e:
-                        raise ValueError(f"{spec!r}: cannot read the learned weights file {value!r} ({e})") from None
+                    _check_weights_file(spec, value)
                 else:
                     weights[name] = int(value)
                     weights_vector({name: 0})  # an unknown weight raises
@@ -117,6 +114,17 @@ def parse_player(spec: str) -> PlayerSpec:
             search["depth"] = int(value)
         return PlayerSpec(kind, arg, search)
     raise ValueError(f"unknown player {spec!r}: use level:N, minimax:D, hub:COMMAND or hub1:COMMAND")
+
+
+def _check_weights_file(spec: str, path: str) -> None:
+    try:
+        data = np.load(path)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{spec!r}: cannot read the learned weights file {path!r} ({e})") from None
+    names = getattr(data, "files", None)  # a .npy file holds one array, not a learned weights file
+    if names is None or not {"counts", "tables"} <= set(names):
+        raise ValueError(f"{spec!r}: {path!r} is not a learned weights file (python -m engine train --out writes one)")
+    data.close()
 
 
 class Player:
@@ -169,21 +177,23 @@ class MatchGame:
     round_no: int
 
 
-def finished_games(text: str, spec_a: str, spec_b: str, budget: float) -> list[MatchGame]:
-    """The games of the match ``spec_a`` vs ``spec_b`` at ``budget`` a move already in a match's PDN file, to
-    resume it; ValueError if the file holds another match."""
-    games = []
+def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: float) -> list[MatchGame]:
+    """The games of the match ``spec_a`` vs ``spec_b`` in ``v`` at ``budget`` a move already in a match's PDN
+    file, to resume it; ValueError if the file holds another match."""
+    games: dict[int, MatchGame] = {}
     for pdn in re.split(r"\n(?=\[GameType )", text.strip()):
         if not pdn:
             continue
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', pdn, re.MULTILINE))
-        if (tags.get("Event"), tags.get("Budget")) != (f"{spec_a} vs {spec_b}", f"{budget:g}"):
-            raise ValueError(f"the file holds another match ({tags.get('Event')}, {tags.get('Budget')} s a move); "
-                             "give a new --pdn file to start this one")
+        match = (tags.get("Event"), tags.get("GameType"), tags.get("Budget"))
+        if match != (f"{spec_a} vs {spec_b}", str(GAME_TYPES[v.name]), f"{budget:g}"):
+            raise ValueError(f"the file holds another match ({tags.get('Event')}, game type {tags.get('GameType')}, "
+                             f"{tags.get('Budget')} s a move); give a new --pdn file to start this one")
         white_won = {"1-0": 1.0, "0-1": 0.0}.get(tags["Result"], 0.5)
         score_a = white_won if tags["White"] == spec_a else 1.0 - white_won
-        games.append(MatchGame(pdn, score_a, int(tags["PlyCount"]), int(tags["Round"])))
-    return games
+        round_no = int(tags["Round"])
+        games.setdefault(round_no, MatchGame(pdn, score_a, int(tags["PlyCount"]), round_no))
+    return [games[n] for n in sorted(games)]
 
 
 def openings(v: Variant, count: int) -> list[tuple[Move, ...]]:
@@ -266,10 +276,11 @@ def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: floa
 
 def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
               on_game: Callable[[int, MatchGame], None] | None = None, done: Collection[int] = ()) -> list[MatchGame]:
-    """Play ``games`` games (rounded up to pairs) but the rounds in ``done``, and return them in round order."""
+    """Play ``games`` games (rounded up to pairs) but the rounds in ``done``, and return them in round order;
+    ``on_game`` hears of each game as it ends."""
     for spec in (spec_a, spec_b):
         parse_player(spec)  # refuse a bad spec here, not in every worker
-    pairs = (games + 1) // 2
+    pairs = rounds(games) // 2
     tasks = []
     for i, opening in enumerate(openings(v, pairs)):
         tasks.append((v.name, opening, True, budget, 2 * i + 1))
@@ -281,21 +292,21 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
     with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_init_worker,
                              initargs=(spec_a, spec_b, v.name, seed)) as pool:
         futures = [pool.submit(_play_task, *t) for t in tasks]
-        for n, fut in enumerate(futures):
+        for n, fut in enumerate(as_completed(futures)):
             record = fut.result()
             records.append(record)
             if on_game:
                 on_game(n + 1, record)
-    return records
+    return sorted(records, key=lambda r: r.round_no)
 
 
-def kept_games(pdn: Path, spec_a: str, spec_b: str, budget: float) -> list[MatchGame]:
-    """The games of this match already written to ``pdn`` (none if there is no such file), to resume it;
-    ValueError if the file holds another match or cannot be read."""
+def kept_games(pdn: Path, spec_a: str, spec_b: str, v: Variant, games: int, budget: float) -> list[MatchGame]:
+    """The games of this match of ``games`` games already written to ``pdn`` (none if there is no such file),
+    to resume it; ValueError if the file holds another match or cannot be read."""
     if not pdn.exists():
         return []
     try:
-        return finished_games(pdn.read_text(), spec_a, spec_b, budget)
+        return [g for g in finished_games(pdn.read_text(), spec_a, spec_b, v, budget) if g.round_no <= rounds(games)]
     except (KeyError, ValueError, UnicodeDecodeError) as e:
         raise ValueError(f"cannot resume from {pdn}: {e}") from None
 
@@ -320,6 +331,11 @@ def match_to_file(spec_a: str, spec_b: str, v: Variant, games: int, budget: floa
 
         run_match(spec_a, spec_b, v, games, budget, jobs, seed, keep, done={r.round_no for r in kept})
     return sorted(records, key=lambda r: r.round_no)
+
+
+def rounds(games: int) -> int:
+    """The games a match of ``games`` games plays: pairs, each opening with both colours."""
+    return 2 * ((games + 1) // 2)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,8 @@ entropy, plus an L2 penalty that keeps rarely seen patterns near zero.
 Minibatch Adam in numpy; the features come from
 ``engine.draughts.evaluation.features``, the very numbers the engine adds up.
 
-After the fit the weights are scaled so that a man in the middle of the game
-is worth 100: the search's margins are in those units, and the bot shows
-its evaluation in men.
+Material (``FIXED``) is not fitted: a man stays worth 100, the unit of the
+search's margins and of the evaluation the bot shows in men.
 """
 
 from __future__ import annotations
@@ -21,15 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.draughts.evaluation import (COUNTS, FEATURES, PATTERNS, PHASE_ONE, PHASES, Evaluator, black_looks,
-                                        features, hand_weights, regions, start_counts)
+                                        features, regions, start_learned)
 from engine.draughts.variants import Variant
 from engine.training.selfplay import Samples
 
-MAN = FEATURES.index("men")
 # Material stays at the hand-set values of the starting point. Fitted from a few rounds of self-play it came out
 # too low for kings in the endgame (English: a king worth 1.1 men), and the search then missed breakthroughs to
 # a king and forced wins that the tests check.
-FIXED = (MAN, FEATURES.index("kings"))
+FIXED = (FEATURES.index("men"), FEATURES.index("kings"))
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ class Design:
 
 
 def design(v: Variant, samples: Samples) -> Design:
-    ev = Evaluator.load(v)
+    ev = Evaluator.start(v)  # its masks: the features do not depend on the weights
     n, k = len(samples), len(regions(v))
     counts = np.zeros((n, COUNTS), dtype=np.int64)
     looks = np.zeros((n, k, 2), dtype=np.int64)
@@ -157,15 +155,6 @@ def best_scale(model: Model, d: Design, samples: Samples) -> float:
     return best
 
 
-def normalise(model: Model) -> Model:
-    """Scale every weight so that a man is worth 100 in the middle of the game."""
-    man = float(model.counts[MAN].mean())
-    if man <= 0:
-        raise ValueError("the fit made a man worth nothing: too few games, or they were not played out")
-    factor = 100.0 / man
-    return Model(model.counts * factor, model.tables * factor)
-
-
 def start_model(v: Variant) -> Model:
     """The evaluation the training starts from, in hundredths of a man."""
-    return Model(start_counts(hand_weights(v)), np.zeros((len(regions(v)), PATTERNS, PHASES)))
+    return Model(*start_learned(v))

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from engine.draughts.evaluation import WEIGHTS_DIR, hand_weights, read_learned, start_counts, write_learned
 from engine.draughts.variants import variant
-from engine.training.fit import Model, best_scale, design, fit, loss, normalise, start_model, targets
+from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
 from engine.training.selfplay import Samples, play_games
 
@@ -103,7 +103,6 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
         fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
             prior=(start_counts(hand_weights(v)), plan.prior), on_epoch=on_epoch)
     after = loss(model, d_held, y_held, scale)
-    model = normalise(model)
     write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
           f"{before:.4f} -> {after:.4f}")

@@ -67,7 +67,7 @@ FIELDS = ("white", "black", "kings", "turn", "score", "result")
 def play_games(name: str, learned: Path | None, games: range, nodes: int, seed: int) -> Samples:
     """Play ``games`` (their numbers seed their openings) with the evaluation in ``learned`` (None: the start)."""
     v = variant(name)
-    searcher = Searcher(game_type(name), tt_mb=4, weights=Evaluator.load(v, learned))
+    searcher = Searcher(game_type(name), tt_mb=4, weights=Evaluator.load(v, learned) if learned else Evaluator.start(v))
     rows: list[tuple[int, int, int, int, int]] = []
     results: list[float] = []
     for number in games:
