@@ -100,7 +100,6 @@ def test_hub_players_take_a_fixed_depth():
 
 
 def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
-
     from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, Evaluator, regions, write_learned
     from engine.tools.match import Player
 
