@@ -50,7 +50,9 @@ WINS = [
 # (variant, FEN, the move, plies the yardstick needs) : a quiet move (often a man given away) that breaks through to a king.
 # English 18-15, Russian b4-a3 and Brazilian e3-f2 were found by tests/find_breakthroughs.py, which also makes sure
 # that at depth 10 (the search's here) no other move does as well: a breakthrough only unique at the yardstick's depth
-# can be matched by a waiting move, and a search that prefers the wait is not wrong.
+# can be matched by a waiting move, and a search that prefers the wait is not wrong. The three they replace failed
+# that check: at depth 10 English 9-14 (B:W19,20,23,24,30:B7,9,11,12,21) is matched by 7-10, 9-13 and 21-25, Russian
+# h4-g3 (B:Wa1,c1,b4:Bh4,h6,g7,b8,d8) and Brazilian f4-g3 (B:Wb2,d2:Bf4,h6,b8,d8) by any of five waiting moves.
 BREAKTHROUGHS = [
     ("english", "W:W18,21,25,29:B5,9,20,22,26", "18-15", 5),
     ("english", "B:W17,19,20,24,28,30:B3,4,8,14,21,27", "14-18", 6),
