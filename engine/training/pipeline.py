@@ -57,8 +57,9 @@ def run(plan: Plan, data: Path, out: Path | None = None, jobs: int = 2) -> Path:
 
 def _play(plan: Plan, folder: Path, learned: Path | None, r: int, jobs: int) -> None:
     folder.mkdir(exist_ok=True)
-    chunks = [c for c in range(-(-plan.games // CHUNK)) if not (folder / f"games-{c:05d}.npz").exists()]
-    done = plan.games - min(plan.games, len(chunks) * CHUNK)
+    size = {c: min(plan.games, (c + 1) * CHUNK) - c * CHUNK for c in range(-(-plan.games // CHUNK))}
+    chunks = [c for c in size if not (folder / f"games-{c:05d}.npz").exists()]
+    done = plan.games - sum(size[c] for c in chunks)
     seed = plan.seed * 1000 + r
     with tqdm(total=plan.games, initial=done, desc=f"round {r}: games", unit="game") as bar, \
             ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
