@@ -136,3 +136,17 @@ def test_an_interrupted_match_resumes_from_its_file(tmp_path):
     other = match("--games", "4", "--resume", "--time", "0.03")
     assert other.returncode == 2 and "another match" in other.stderr
     assert pdn.read_text() == text  # refused without a change
+
+
+@pytest.mark.parametrize("name", ["international", "english"])
+def test_a_resumed_match_reads_every_result_back_as_played(tmp_path, name):
+    """International writes 2-0 and 1-1, English 1-0 and 1/2-1/2: a resume must count each game as it ended."""
+    from engine.tools.match import kept_games, match_to_file
+
+    pdn = tmp_path / "games.pdn"
+    played = match_to_file("level:2", "level:1", variant(name), 4, 0.01, pdn, [])
+    text = pdn.read_text()
+    pdn.write_text(text + text[: len(text) // 3])  # an interruption in the middle of writing a fifth game
+    kept = kept_games(pdn, "level:2", "level:1", variant(name), 4, 0.01)
+    assert [(g.round_no, g.score_a) for g in kept] == [(g.round_no, g.score_a) for g in played]
+    assert summarize(kept) == summarize(played)

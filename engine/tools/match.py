@@ -178,18 +178,23 @@ class MatchGame:
 
 
 def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: float) -> list[MatchGame]:
-    """The games of the match ``spec_a`` vs ``spec_b`` in ``v`` at ``budget`` a move already in a match's PDN
-    file, to resume it; ValueError if the file holds another match."""
+    """The whole games of the match ``spec_a`` vs ``spec_b`` in ``v`` at ``budget`` a move already in a match's
+    PDN file, to resume it (a game cut short is left out, to be played again); ValueError if the file holds
+    another match."""
     games: dict[int, MatchGame] = {}
-    for pdn in re.split(r"\n(?=\[GameType )", text.strip()):
-        if not pdn:
+    results = {game_type(v.name).score_text(Color.WHITE): 1.0, game_type(v.name).score_text(Color.BLACK): 0.0}
+    for chunk in re.split(r"\n(?=\[GameType )", text):
+        if not chunk.strip():
             continue
+        pdn = chunk.rstrip("\n") + "\n"  # as written: each game ends its last line, a blank line follows
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', pdn, re.MULTILINE))
+        if not {"Event", "Round", "White", "Result", "PlyCount"} <= set(tags) or pdn.split()[-1] != tags["Result"]:
+            continue  # cut short by an interruption: played again
         match = (tags.get("Event"), tags.get("GameType"), tags.get("Budget"))
         if match != (f"{spec_a} vs {spec_b}", str(GAME_TYPES[v.name]), f"{budget:g}"):
             raise ValueError(f"the file holds another match ({tags.get('Event')}, game type {tags.get('GameType')}, "
                              f"{tags.get('Budget')} s a move); give a new --pdn file to start this one")
-        white_won = {"1-0": 1.0, "0-1": 0.0}.get(tags["Result"], 0.5)
+        white_won = results.get(tags["Result"], 0.5)  # a draw, or '*' for a game adjudicated a draw
         score_a = white_won if tags["White"] == spec_a else 1.0 - white_won
         round_no = int(tags["Round"])
         games.setdefault(round_no, MatchGame(pdn, score_a, int(tags["PlyCount"]), round_no))
@@ -321,6 +326,10 @@ def match_to_file(spec_a: str, spec_b: str, v: Variant, games: int, budget: floa
     for spec in (spec_a, spec_b):
         parse_player(spec)
     records = list(kept)
+    if kept:  # the file anew with just these games (a game cut short by an interruption is dropped), moved into place
+        part = pdn.with_name(pdn.name + ".part")
+        part.write_text("".join(g.pdn + "\n" for g in kept))
+        part.replace(pdn)
     with pdn.open("a" if kept else "w") as out:
         def keep(_: int, record: MatchGame) -> None:
             records.append(record)
