@@ -51,7 +51,11 @@ def main() -> int:
         ratings = {1: float(ANCHOR)}
         for n in range(2, 7):
             a, b, pdn = f"level:{n}", f"level:{n - 1}", args.games_dir / f"{name}-{n}-{n - 1}.pdn"
-            kept = [] if args.fresh else kept_games(pdn, a, b, variant(name), args.games, args.time)
+            try:
+                kept = [] if args.fresh else kept_games(pdn, a, b, variant(name), args.games, args.time)
+            except ValueError as e:
+                print(f"error: {e}; give --fresh to play the ladder anew", file=sys.stderr)
+                return 2
             s = summarize(match_to_file(a, b, variant(name), args.games, args.time, pdn, kept, args.jobs,
                                         on_game=lambda _, done: print(f"\r{name}: level {n} vs {n - 1}: game "
                                                                       f"{len(done)} of {args.games}", end="",

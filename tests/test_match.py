@@ -140,13 +140,36 @@ def test_an_interrupted_match_resumes_from_its_file(tmp_path):
 
 @pytest.mark.parametrize("name", ["international", "english"])
 def test_a_resumed_match_reads_every_result_back_as_played(tmp_path, name):
-    """International writes 2-0 and 1-1, English 1-0 and 1/2-1/2: a resume must count each game as it ended."""
+    """International writes 2-0 and 1-1, English 1-0 and 1/2-1/2: a resume must count each game as it ended,
+    also when a player meets itself (the colours then come from the round)."""
     from engine.tools.match import kept_games, match_to_file
 
+    for a, b in (("level:2", "level:1"), ("level:1", "level:1")):
+        pdn = tmp_path / f"{a}-{b}.pdn"
+        played = match_to_file(a, b, variant(name), 4, 0.01, pdn, [])
+        text = pdn.read_text()
+        pdn.write_text(text + text[: len(text) // 3])  # an interruption in the middle of writing a fifth game
+        kept = kept_games(pdn, a, b, variant(name), 4, 0.01)
+        assert [(g.round_no, g.score_a) for g in kept] == [(g.round_no, g.score_a) for g in played]
+        assert summarize(kept) == summarize(played)
+
+
+def test_a_resume_refuses_a_file_it_cannot_continue(tmp_path):
+    from engine.tools.match import kept_games, match_to_file
+
+    v = variant("english")
     pdn = tmp_path / "games.pdn"
-    played = match_to_file("level:2", "level:1", variant(name), 4, 0.01, pdn, [])
+    match_to_file("level:2", "level:1", v, 4, 0.01, pdn, [])
     text = pdn.read_text()
-    pdn.write_text(text + text[: len(text) // 3])  # an interruption in the middle of writing a fifth game
-    kept = kept_games(pdn, "level:2", "level:1", variant(name), 4, 0.01)
-    assert [(g.round_no, g.score_a) for g in kept] == [(g.round_no, g.score_a) for g in played]
-    assert summarize(kept) == summarize(played)
+    with pytest.raises(ValueError, match="ask for at least 4"):
+        kept_games(pdn, "level:2", "level:1", v, 2, 0.01)  # fewer games than the file holds
+    older = tmp_path / "older.pdn"  # written before matches recorded their time a move
+    older.write_text(re.sub(r'\[Budget "[^"]*"\]\n', "", text))
+    with pytest.raises(ValueError, match="another match"):
+        kept_games(older, "level:2", "level:1", v, 4, 0.01)
+    broken = tmp_path / "broken.pdn"  # a game cut short in the middle of the file, not at its end
+    first_end = text.index("\n\n[GameType") + 2
+    broken.write_text(text[: first_end - 30] + "\n" + text[first_end:])
+    with pytest.raises(ValueError, match="not whole"):
+        kept_games(broken, "level:2", "level:1", v, 4, 0.01)
+    assert pdn.read_text() == text

@@ -146,7 +146,7 @@ def _match(args: argparse.Namespace) -> int:
         if kept:
             print(f"resuming: {len(kept)} games already in {pdn}; so far {summarize(kept)}", flush=True)
         games = match_to_file(args.a, args.b, v, args.games, args.time, pdn, kept, args.jobs, args.seed, progress)
-    except (ValueError, RuntimeError) as e:
+    except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(f"{args.a} vs {args.b}: {summarize(games)}")

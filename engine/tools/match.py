@@ -179,24 +179,27 @@ class MatchGame:
 
 def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: float) -> list[MatchGame]:
     """The whole games of the match ``spec_a`` vs ``spec_b`` in ``v`` at ``budget`` a move already in a match's
-    PDN file, to resume it (a game cut short is left out, to be played again); ValueError if the file holds
-    another match."""
+    PDN file, to resume it (a last game cut short is left out, to be played again); ValueError if the file holds
+    another match, or a game cut short before its end."""
     games: dict[int, MatchGame] = {}
     results = {game_type(v.name).score_text(Color.WHITE): 1.0, game_type(v.name).score_text(Color.BLACK): 0.0}
-    for chunk in re.split(r"\n(?=\[GameType )", text):
-        if not chunk.strip():
-            continue
-        pdn = chunk.rstrip("\n") + "\n"  # as written: each game ends its last line, a blank line follows
-        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', pdn, re.MULTILINE))
-        if not {"Event", "Round", "White", "Result", "PlyCount"} <= set(tags) or pdn.split()[-1] != tags["Result"]:
-            continue  # cut short by an interruption: played again
+    chunks = [c for c in re.split(r"\n(?=\[GameType )", text) if c.strip()]
+    for n, chunk in enumerate(chunks):
+        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.MULTILINE))
+        result = tags.get("Result")
+        if result is None or not re.search(r"(^|\s)" + re.escape(result) + r"\n+$", chunk):
+            if n < len(chunks) - 1:
+                raise ValueError(f"game {n + 1} of {len(chunks)} in the file is not whole")
+            continue  # the last game, cut short by an interruption: played again
         match = (tags.get("Event"), tags.get("GameType"), tags.get("Budget"))
-        if match != (f"{spec_a} vs {spec_b}", str(GAME_TYPES[v.name]), f"{budget:g}"):
+        if match != (f"{spec_a} vs {spec_b}", str(GAME_TYPES[v.name]), f"{budget:g}") or "PlyCount" not in tags:
             raise ValueError(f"the file holds another match ({tags.get('Event')}, game type {tags.get('GameType')}, "
                              f"{tags.get('Budget')} s a move); give a new --pdn file to start this one")
-        white_won = results.get(tags["Result"], 0.5)  # a draw, or '*' for a game adjudicated a draw
-        score_a = white_won if tags["White"] == spec_a else 1.0 - white_won
         round_no = int(tags["Round"])
+        a_colour = v.first if round_no % 2 else v.first.opponent  # odd rounds: A moves first (run_match)
+        white_won = results.get(result, 0.5)  # a draw, or '*' for a game adjudicated a draw
+        score_a = white_won if a_colour == Color.WHITE else 1.0 - white_won
+        pdn = chunk.rstrip("\n") + "\n"  # as written: each game ends its last line, a blank line follows
         games.setdefault(round_no, MatchGame(pdn, score_a, int(tags["PlyCount"]), round_no))
     return [games[n] for n in sorted(games)]
 
@@ -311,9 +314,13 @@ def kept_games(pdn: Path, spec_a: str, spec_b: str, v: Variant, games: int, budg
     if not pdn.exists():
         return []
     try:
-        return [g for g in finished_games(pdn.read_text(), spec_a, spec_b, v, budget) if g.round_no <= rounds(games)]
-    except (KeyError, ValueError, UnicodeDecodeError) as e:
+        kept = finished_games(pdn.read_text(), spec_a, spec_b, v, budget)
+    except (KeyError, ValueError, UnicodeDecodeError, OSError) as e:
         raise ValueError(f"cannot resume from {pdn}: {e}") from None
+    if kept and kept[-1].round_no > rounds(games):
+        raise ValueError(f"cannot resume from {pdn}: it holds games up to round {kept[-1].round_no}, more than the "
+                         f"{games} asked for; ask for at least {kept[-1].round_no}")
+    return kept
 
 
 def match_to_file(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, pdn: Path,
