@@ -68,21 +68,11 @@ def main() -> int:
             print(f"{name}: level {n} vs {n - 1}: {s}{flag}", flush=True)
         table[name] = {str(n): round(r) for n, r in ratings.items()}
         print(f"{name}: " + ", ".join(f"level {n} {r:.0f}" for n, r in ratings.items()), flush=True)
-        table.setdefault("_made_by", {})[name] = " ".join(["python bench/ladder.py", *_settings(sys.argv[1:])])
+        table.setdefault("_made_by", {})[name] = (f"python bench/ladder.py --games {args.games} --time {args.time:g} "
+                                                  f"--jobs {args.jobs} --variant {name}")
     OUT.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n")
     print(f"written to {OUT}")
     return 0
-
-
-def _settings(argv: list[str]) -> list[str]:
-    """The command's words that decide the ratings: not where the games were kept, nor --fresh."""
-    kept, skip = [], False
-    for word in argv:
-        if skip or word == "--fresh" or word.startswith("--games-dir"):
-            skip = word == "--games-dir"
-            continue
-        kept.append(word)
-    return kept
 
 
 if __name__ == "__main__":

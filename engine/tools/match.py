@@ -182,7 +182,8 @@ def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: floa
     PDN file, to resume it (a last game cut short is left out, to be played again); ValueError if the file holds
     another match, or a game cut short before its end."""
     games: dict[int, MatchGame] = {}
-    results = {game_type(v.name).score_text(Color.WHITE): 1.0, game_type(v.name).score_text(Color.BLACK): 0.0}
+    gt = game_type(v.name)
+    results = {gt.score_text(Color.WHITE): 1.0, gt.score_text(Color.BLACK): 0.0}
     chunks = [c for c in re.split(r"\n(?=\[GameType )", text) if c.strip()]
     for n, chunk in enumerate(chunks):
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.MULTILINE))
@@ -196,7 +197,7 @@ def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: floa
             raise ValueError(f"the file holds another match ({tags.get('Event')}, game type {tags.get('GameType')}, "
                              f"{tags.get('Budget')} s a move); give a new --pdn file to start this one")
         round_no = int(tags["Round"])
-        a_colour = v.first if round_no % 2 else v.first.opponent  # odd rounds: A moves first (run_match)
+        a_colour = v.first if a_moves_first(round_no) else v.first.opponent
         white_won = results.get(result, 0.5)  # a draw, or '*' for a game adjudicated a draw
         score_a = white_won if a_colour == Color.WHITE else 1.0 - white_won
         pdn = chunk.rstrip("\n") + "\n"  # as written: each game ends its last line, a blank line follows
@@ -242,13 +243,12 @@ def _lines(pos, plies: int) -> Iterator[tuple[Move, ...]]:
             yield (m,) + rest
 
 
-def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], a_first: bool, budget: float,
-              round_no: int) -> MatchGame:
-    """One game from an opening; A plays the side that moves first when ``a_first``."""
+def play_game(a: Player, b: Player, v: Variant, opening: tuple[Move, ...], budget: float, round_no: int) -> MatchGame:
+    """Round ``round_no``'s game from an opening; A plays the side that moves first if ``a_moves_first``."""
     game = Game(v)
     for m in opening:
         game.play(m)
-    first, second = (a, b) if a_first else (b, a)
+    first, second = (a, b) if a_moves_first(round_no) else (b, a)
     players = {v.first: first, v.first.opponent: second}
     for p in (a, b):
         p.new_game()
@@ -277,9 +277,9 @@ def _init_worker(spec_a: str, spec_b: str, name: str, seed: int) -> None:
     _players = (Player(spec_a, v, seed), Player(spec_b, v, seed + 1))
 
 
-def _play_task(name: str, opening: tuple[Move, ...], a_first: bool, budget: float, round_no: int) -> MatchGame:
+def _play_task(name: str, opening: tuple[Move, ...], budget: float, round_no: int) -> MatchGame:
     assert _players is not None
-    return play_game(_players[0], _players[1], variant(name), opening, a_first, budget, round_no)
+    return play_game(_players[0], _players[1], variant(name), opening, budget, round_no)
 
 
 def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1,
@@ -288,12 +288,9 @@ def run_match(spec_a: str, spec_b: str, v: Variant, games: int, budget: float, j
     ``on_game`` hears of each game as it ends."""
     for spec in (spec_a, spec_b):
         parse_player(spec)  # refuse a bad spec here, not in every worker
-    pairs = rounds(games) // 2
-    tasks = []
-    for i, opening in enumerate(openings(v, pairs)):
-        tasks.append((v.name, opening, True, budget, 2 * i + 1))
-        tasks.append((v.name, opening, False, budget, 2 * i + 2))
-    tasks = [t for t in tasks if t[-1] not in done]
+    lines = openings(v, rounds(games) // 2)
+    tasks = [(v.name, lines[(r - 1) // 2], budget, r)
+             for r in range(1, rounds(games) + 1) if r not in done]
     if not tasks:
         return []
     records: list[MatchGame] = []
@@ -347,6 +344,12 @@ def match_to_file(spec_a: str, spec_b: str, v: Variant, games: int, budget: floa
 
         run_match(spec_a, spec_b, v, games, budget, jobs, seed, keep, done={r.round_no for r in kept})
     return sorted(records, key=lambda r: r.round_no)
+
+
+def a_moves_first(round_no: int) -> bool:
+    """Whether player A has the side that moves first in a round: each opening is played in rounds 2i + 1 (A
+    first) and 2i + 2 (B first)."""
+    return round_no % 2 == 1
 
 
 def rounds(games: int) -> int:

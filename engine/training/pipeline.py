@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.draughts.evaluation import WEIGHTS_DIR, hand_weights, read_learned, start_counts, write_learned
+from engine.draughts.evaluation import WEIGHTS_DIR, read_learned, write_learned
 from engine.draughts.variants import variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
@@ -102,7 +102,7 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
             bar.set_postfix(loss=f"{value:.4f}")
             bar.update()
         fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
-            prior=(start_counts(hand_weights(v)), plan.prior), on_epoch=on_epoch)
+            prior=(start_model(v).counts, plan.prior), on_epoch=on_epoch)
     after = loss(model, d_held, y_held, scale)
     write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
