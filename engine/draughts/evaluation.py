@@ -36,14 +36,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from engine.draughts.kernel import bit_index, lsb, step
 from engine.draughts.variants import Variant
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-U3 = np.uint64(3)
 
 # --- learned features (counts, White's minus Black's; the last is +1 with White to move, -1 with Black) ------------
 FEATURES = ("men", "kings", "tempo", "balance", "king_centre", "king_diagonal", "king_mobility",
@@ -84,20 +84,36 @@ G_ROWS = 16  # board size
 G_PIECES = 17  # pieces at the start
 G_TEMPO = 18  # 4 masks: the rows whose distance from this side's back rank has bit b set (tempo by 4 popcounts)
 G_WINDOWS = 22  # number of column windows of the regions (their left columns two apart)
-G_PAIR_SHIFTS = 23  # per window w and row pair p (rows 2p and 2p + 1), at 2 (w * rows / 2 + p): the shifts that
-# bring the window's two squares of each row to bits 0-1
-GEO_LEN = G_PAIR_SHIFTS + 2 * 4 * 5
+G_PAIR_STRIDE = 23  # bits from one row pair (rows 2p and 2p + 1) to the next
+G_PAIR_MASK = 24  # a row pair's bits, brought down to bit 0
+G_LANES = 25  # which of ``LANES``' tables the board uses
+GEO_LEN = 26
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 # Where the training starts, besides the hand-set man and king: rough guesses, in hundredths of a man.
 START = {"tempo": 1, "balance": -2, "king_diagonal": 10, "runaway_1": 80, "runaway_2": 50, "runaway_3": 30,
          "runaway_4": 15}
 
-# A region is two row pairs of one column window, four squares each. A row pair's men, White's in bits 0-3 and
-# Black's in bits 4-7, give the pair's part of the pattern number: digits 0 empty, 1 White, 2 Black.
-PAIR = np.array([sum(3 ** q * (1 if b >> q & 1 else 2 if b >> (q + 4) & 1 else 0) for q in range(4))
-                 for b in range(256)], dtype=np.int64)
+# A region is two row pairs of one column window, four squares each: its pattern number is the upper pair's part
+# plus 81 times the lower pair's, a pair's part having a digit (0 empty, 1 White, 2 Black) for each of its
+# squares, the upper row's left and right, then the lower row's. A row pair's squares are consecutive bits (the
+# upper row's, then the lower row's), and window c holds squares c and c + 1 of each row.
 PAIR_PATTERNS = 81
+LANE = 16  # bits of one window's part in a row pair's packed parts
+
+
+def _lane_table(half: int) -> np.ndarray:
+    """A row pair's bits -> every window's part of its pattern number were its set bits White's men, window c's
+    in bits 16c to 16c + 15 (Black's men's parts are twice these; parts, and 81 times them, never reach 2^16)."""
+    table = np.zeros(1 << 10, dtype=np.int64)
+    for bits in range(1 << 2 * half):
+        for c in range(half - 1):
+            part = sum(3 ** q for q, j in enumerate((c, c + 1, half + c, half + c + 1)) if bits >> j & 1)
+            table[bits] += part << LANE * c
+    return table
+
+
+LANES = np.stack([_lane_table(4), _lane_table(5)])  # 8x8, 10x10
 
 
 def regions(v: Variant) -> list[tuple[int, int]]:
@@ -241,12 +257,11 @@ def _geometry(v: Variant) -> np.ndarray:
     corners = v.mask(s for s in squares if (rc[s][0], rc[s][1]) in ((0, n - 1), (1, n - 2), (n - 1, 0), (n - 2, 1)))
     left = v.mask(s for s in squares if rc[s][1] < n // 2)
     windows = range(0, n - 3, 2)
-    shifts = []
-    for c0 in windows:
-        for r0 in range(0, n, 2):
-            cells = region_squares(v, (r0, c0))[:4]  # the region's top row pair
-            shifts += [v.bit(cells[0]).bit_length() - 1, v.bit(cells[2]).bit_length() - 1 - 2]
-            assert v.bit(cells[1]) == v.bit(cells[0]) << 1 and v.bit(cells[3]) == v.bit(cells[2]) << 1
+    stride = v.bit(v.half * 2 + 1).bit_length() - 1
+    for r0 in range(0, n, 2):  # the layout the lane tables read: window c's squares at c, c + 1, half + c, ...
+        for c0 in windows:
+            cells = [v.bit(sq).bit_length() - 1 - stride * (r0 // 2) for sq in region_squares(v, (r0, c0))[:4]]
+            assert cells == [c0 // 2, c0 // 2 + 1, v.half + c0 // 2, v.half + c0 // 2 + 1]
     for side in (0, 1):
         for r in range(n):
             g[side, G_ROW + r] = v.row_mask(n - 1 - r if side == 0 else r)
@@ -261,7 +276,9 @@ def _geometry(v: Variant) -> np.ndarray:
         for b in range(4):
             g[side, G_TEMPO + b] = v.mask(s for s in squares if (n - 1 - rc[s][0] if side == 0 else rc[s][0]) >> b & 1)
         g[side, G_WINDOWS] = len(windows)
-        g[side, G_PAIR_SHIFTS:G_PAIR_SHIFTS + len(shifts)] = shifts
+        g[side, G_PAIR_STRIDE] = stride
+        g[side, G_PAIR_MASK] = (1 << 2 * v.half) - 1
+        g[side, G_LANES] = 0 if n == 8 else 1
     return g
 
 
@@ -291,12 +308,20 @@ def _coords(v: Variant) -> np.ndarray:
     return coords
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one popcnt instruction where the CPU has it)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x):
-    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    """The number of set bits of a bitboard."""
+    return np.int64(_ctpop(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
@@ -338,13 +363,18 @@ def _counts(me, opp, kings, side, geo, cones):
 
 
 @njit(cache=True, inline="always")
-def _pair(wm, bm, geo, i):
-    """Row pair ``i``'s part of its region's pattern number (``i`` = window * row pairs + pair)."""
-    a = geo[0, G_PAIR_SHIFTS + 2 * i]
-    b = geo[0, G_PAIR_SHIFTS + 2 * i + 1]
-    e = (((wm >> a) & U3) | ((wm >> b) & np.uint64(12)) | (((bm >> a) & U3) << np.uint64(4))
-         | (((bm >> b) & np.uint64(12)) << np.uint64(4)))
-    return PAIR[np.int64(e)]
+def _pair_parts(wm, bm, geo, r):
+    """Row pair ``r``'s parts of the pattern numbers of every window, packed as ``LANES`` packs them."""
+    shift = geo[0, G_PAIR_STRIDE] * np.uint64(r)
+    mask = geo[0, G_PAIR_MASK]
+    t = np.int64(geo[0, G_LANES])
+    return LANES[t, np.int64((wm >> shift) & mask)] + 2 * LANES[t, np.int64((bm >> shift) & mask)]
+
+
+@njit(cache=True, inline="always")
+def _pattern(both, c):
+    """Window ``c``'s pattern number from two row pairs' packed parts (the upper's plus 81 times the lower's)."""
+    return (both >> (LANE * c)) & 0xFFFF
 
 
 @njit(cache=True, inline="always")
@@ -370,16 +400,16 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     wm = white & ~kings
     bm = black & ~kings
     windows = np.int64(geo[0, G_WINDOWS])
-    pairs = np.int64(geo[0, G_ROWS]) // 2
-    for c in range(windows):
-        upper = _pair(wm, bm, geo, c * pairs)
-        for r in range(1, pairs):
-            lower = _pair(wm, bm, geo, c * pairs + r)
+    upper = _pair_parts(wm, bm, geo, 0)
+    for r in range(1, windows + 1):
+        lower = _pair_parts(wm, bm, geo, r)
+        both = upper + PAIR_PATTERNS * lower
+        for c in range(windows):
             k = (r - 1) * windows + c
-            i = upper + PAIR_PATTERNS * lower
+            i = _pattern(both, c)
             opening += pat[k, i, 0]
             endgame += pat[k, i, 1]
-            upper = lower
+        upper = lower
     ph = _phase(white, black, geo)
     fine = opening * ph + endgame * (PHASE_ONE - ph)
     score = fine // (PHASE_ONE * FINE) if fine >= 0 else -((-fine) // (PHASE_ONE * FINE))
@@ -441,11 +471,10 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
         wm = white[n] & ~kings[n]
         bm = black[n] & ~kings[n]
         windows = np.int64(geo[0, G_WINDOWS])
-        pairs = np.int64(geo[0, G_ROWS]) // 2
-        for c in range(windows):
-            for r in range(1, pairs):
-                looks[n, (r - 1) * windows + c, 0] = (_pair(wm, bm, geo, c * pairs + r - 1)
-                                                      + PAIR_PATTERNS * _pair(wm, bm, geo, c * pairs + r))
+        for r in range(1, windows + 1):
+            both = _pair_parts(wm, bm, geo, r - 1) + PAIR_PATTERNS * _pair_parts(wm, bm, geo, r)
+            for c in range(windows):
+                looks[n, (r - 1) * windows + c, 0] = _pattern(both, c)
         phase[n] = _phase(white[n], black[n], geo)
 
 
