@@ -10,8 +10,8 @@ from helpers import random_positions
 
 from engine import Color, parse_fen, variant
 from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, PATTERNS, PHASE_ONE, PHASES, WEIGHTS_DIR, Evaluator,
-                                        black_looks, evaluate, features, hand_weights, read_learned, region_squares,
-                                        regions, weights_vector, write_learned)
+                                        black_looks, evaluate, features, hand_weights, learned_positions, read_learned,
+                                        region_squares, regions, weights_vector, write_learned)
 from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 
@@ -68,7 +68,11 @@ def test_the_training_sees_the_numbers_the_search_adds_up(name):
     counts_w, tables_w = random_weights(v, 2)
     ev = Evaluator.of(v, hand_weights(v), counts_w, tables_w)
     counts_w, tables_w = np.rint(counts_w * FINE) / FINE, np.rint(tables_w * FINE) / FINE  # as the engine stores them
-    positions = [p for p in random_positions([name], 150, 4, (0, 90)) if (p.white | p.black) & ~p.kings]
+    positions = random_positions([name], 150, 4, (0, 90))
+    keep = learned_positions(*(np.array([getattr(p, f) for p in positions], dtype=U) for f in ("white", "black", "kings")),
+                             ev.weights, ev.geometry)
+    assert keep.sum() > 100, "most positions are scored by the learned weights"
+    positions = [p for p, k in zip(positions, keep) if k]
     counts, looks, phase = inputs(positions, ev)
     k = np.arange(looks.shape[1])
     for n, pos in enumerate(positions):
@@ -134,6 +138,23 @@ def test_a_lone_king_on_the_long_diagonal_draws_against_three_kings():
     off_diagonal = parse_fen(v, "W:WK1,K2,K3:BK29")
     assert abs(score(on_diagonal)) < 150
     assert score(off_diagonal) > 400
+
+
+def test_international_men_count_among_the_pieces_that_only_draw_against_a_lone_king():
+    """The 16- and 5-move rules draw three pieces against a lone king on the long diagonal, or two anywhere, even
+    with men among them: the engine keeps a fourth piece rather than trade into such an ending."""
+    v = variant("international")
+    ev = Evaluator.load(v)
+    three = parse_fen(v, "W:WK1,40,45:BK28")  # a king and two men; 28 is on the long diagonal 46-5
+    four = parse_fen(v, "W:WK1,39,40,45:BK28")
+    two = parse_fen(v, "W:WK1,45:BK29")
+    assert abs(score(three)) < 150 and abs(score(two)) < 150
+    assert score(four) > 250, "a fourth piece still wins"
+    kept = learned_positions(*(np.array([getattr(p, f) for p in (three, four, two)], dtype=U)
+                               for f in ("white", "black", "kings")), ev.weights, ev.geometry)
+    assert kept.tolist() == [False, True, False], "the training fits only what the learned weights score"
+    english = parse_fen(variant("english"), "W:WK1,24:BK28")  # English kings do not fly: a king and a man win
+    assert score(english) > 150
 
 
 def test_runaway_men_are_counted_only_when_nothing_stops_them():

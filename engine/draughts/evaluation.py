@@ -26,7 +26,11 @@ values (for the material-only yardstick, kings-only endings and, with ``START``,
 starting point), and the knowledge of kings-only endings (closing in on a lone king, its
 English double corner, and the endings that are known draws with flying
 kings: a lone king against two kings, or three when it holds the long
-diagonal).
+diagonal). In International (``draw_with_men``) those draws count men as
+pieces too: its 16- and 5-move rules end such an ending in a draw before
+men could crown and catch the king, so a lone king against three pieces on
+the long diagonal, or against two anywhere, scores its learned score divided
+like a drawn kings-only ending's, and the strong side keeps a fourth piece.
 """
 
 from __future__ import annotations
@@ -63,13 +67,15 @@ W_DOUBLE_CORNER = 3
 W_DRAW_ANY_KINGS = 4  # strong side's kings (no men) that only draw against a lone king
 W_DRAW_DIAGONAL_KINGS = 5  # ... that only draw when the lone king holds the long diagonal
 W_DRAW_DIVISOR = 6  # a drawn ending's score is divided by this
+W_DRAW_WITH_MEN = 7  # 1: those draws against a lone king count the strong side's men too (International's 16-
+# and 5-move rules draw them whatever the pieces are), the learned score divided as a kings-only one is
 W_LEARNED = 8  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
 WEIGHTS_LEN = W_LEARNED + COUNTS * PHASES
 
 _HAND = {
     "man": W_MAN, "king": W_KING, "king_proximity": W_KING_PROXIMITY, "double_corner": W_DOUBLE_CORNER,
     "draw_any_kings": W_DRAW_ANY_KINGS, "draw_diagonal_kings": W_DRAW_DIAGONAL_KINGS,
-    "draw_divisor": W_DRAW_DIVISOR,
+    "draw_divisor": W_DRAW_DIVISOR, "draw_with_men": W_DRAW_WITH_MEN,
 }
 
 # --- geometry table layout (uint64, one row per side) -------------------------
@@ -419,12 +425,41 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
         white_strong = cw[1] > cb[1]
         bonus = _kings_ending(white, black, white_strong, w, geo, coords)
         score += bonus if white_strong else -bonus
-        strong_k = cw[1] if white_strong else cb[1]
-        weak = black if white_strong else white
-        if popcount(weak) == 1 and (strong_k <= w[W_DRAW_ANY_KINGS] or (
-                strong_k <= w[W_DRAW_DIAGONAL_KINGS] and (weak & geo[0, G_LONG_DIAGONAL]))):
-            score = score // w[W_DRAW_DIVISOR] if score >= 0 else -((-score) // w[W_DRAW_DIVISOR])
+        if _drawn_by_lone_king(white, black, kings, w, geo):
+            score = _toward_draw(score, w)
+    elif w[W_DRAW_WITH_MEN] and _drawn_by_lone_king(white, black, kings, w, geo):
+        score = _toward_draw(score, w)  # the training leaves these out too (``learned_positions``)
     return score if side == 0 else -score
+
+
+@njit(cache=True, inline="always")
+def _drawn_by_lone_king(white, black, kings, w, geo):
+    """One side is a lone king and the other's pieces only draw against it: at most ``draw_any_kings`` of them,
+    or ``draw_diagonal_kings`` while the lone king holds the long diagonal (all kings, or any pieces with
+    ``draw_with_men``)."""
+    for lone, other in ((white, black), (black, white)):
+        if popcount(lone) == 1 and (lone & kings) and other and (w[W_DRAW_WITH_MEN] or not (other & ~kings)):
+            n = popcount(other)
+            if n <= w[W_DRAW_ANY_KINGS] or (n <= w[W_DRAW_DIAGONAL_KINGS] and (lone & geo[0, G_LONG_DIAGONAL])):
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _toward_draw(score, w):
+    d = w[W_DRAW_DIVISOR]
+    return score // d if score >= 0 else -((-score) // d)
+
+
+@njit(cache=True)
+def learned_positions(white, black, kings, w, geo):
+    """Which of the positions (given as arrays) ``evaluate`` scores by its learned weights alone: those with
+    men on the board, except the draws against a lone king that ``draw_with_men`` knows."""
+    out = np.zeros(white.shape[0], dtype=np.bool_)
+    for n in range(white.shape[0]):
+        out[n] = ((white[n] | black[n]) & ~kings[n]) != U0 and not (
+            w[W_DRAW_WITH_MEN] and _drawn_by_lone_king(white[n], black[n], kings[n], w, geo))
+    return out
 
 
 @njit(cache=True)

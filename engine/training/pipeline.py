@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.draughts.evaluation import WEIGHTS_DIR, read_learned, write_learned
+from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator, learned_positions, read_learned, write_learned
 from engine.draughts.variants import variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
@@ -75,22 +75,23 @@ def _play_chunk(name: str, learned: Path | None, chunk: int, end: int, nodes: in
     return len(games)
 
 
-def _samples(folders: list[Path], validation: bool) -> Samples:
+def _samples(folders: list[Path], validation: bool, ev: Evaluator) -> Samples:
     files = sorted(f for folder in folders for f in folder.glob("games-*[0-9].npz")
                    if (int(f.stem.split("-")[1]) % VALIDATION == 1) == validation)
     if not files:
         raise ValueError("too few games to fit and to measure the fit: play at least two chunks "
                          f"({2 * CHUNK} games) a round")
     samples = Samples.join([Samples.load(f) for f in files])
-    with_men = ((samples.white | samples.black) & ~samples.kings) != 0  # kings-only endings are scored by hand
-    return Samples(*(getattr(samples, name)[with_men] for name in ("white", "black", "kings", "turn", "score",
+    learned = learned_positions(samples.white, samples.black, samples.kings, ev.weights, ev.geometry)
+    return Samples(*(getattr(samples, name)[learned] for name in ("white", "black", "kings", "turn", "score",
                                                                      "result")))
 
 
 def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path) -> None:
     v = variant(plan.variant)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
-    train, held = _samples(rounds, False), _samples(rounds, True)
+    ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
+    train, held = _samples(rounds, False, ev), _samples(rounds, True, ev)
     model = start_model(v) if previous is None else Model(*read_learned(previous, v))
     d_train, d_held = design(v, train), design(v, held)
     scale = best_scale(model, d_train, train)
