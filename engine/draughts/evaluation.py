@@ -493,9 +493,9 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
 
     For position ``n``: ``counts[n]`` the COUNTS counts (White's minus Black's, and +1 or -1 for the side to
     move), ``looks[n, k, 0]`` region ``k``'s pattern number as White sees it (``black_looks`` adds Black's look),
-    and ``phase[n]`` from 0 to PHASE_ONE. A position's
-    score before the kings-only endings' knowledge is then, for either phase's weights, the counts times their
-    weights plus each region's weight of White's look minus that of Black's, blended by the phase.
+    and ``phase[n]`` from 0 to PHASE_ONE. The score of a position that ``learned_positions`` keeps is then,
+    for either phase's weights, the counts times their weights plus each region's weight of White's look minus
+    that of Black's, blended by the phase.
     """
     for n in range(white.shape[0]):
         cw = _counts(white[n], black[n], kings[n], 0, geo, cones)
