@@ -40,6 +40,10 @@ def mirror(pos: Position) -> Position:
     return Position(v, flip(pos.black), flip(pos.white), flip(pos.kings), pos.turn.opponent)
 
 
+def boards(positions: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return tuple(np.array([getattr(p, f) for p in positions], dtype=U) for f in ("white", "black", "kings"))
+
+
 def inputs(positions: list[Position], ev: Evaluator):
     n, k = len(positions), len(regions(ev.variant))
     counts = np.zeros((n, COUNTS), dtype=np.int64)
@@ -69,8 +73,7 @@ def test_the_training_sees_the_numbers_the_search_adds_up(name):
     ev = Evaluator.of(v, hand_weights(v), counts_w, tables_w)
     counts_w, tables_w = np.rint(counts_w * FINE) / FINE, np.rint(tables_w * FINE) / FINE  # as the engine stores them
     positions = random_positions([name], 150, 4, (0, 90))
-    keep = learned_positions(*(np.array([getattr(p, f) for p in positions], dtype=U) for f in ("white", "black", "kings")),
-                             ev.weights, ev.geometry)
+    keep = learned_positions(*boards(positions), ev.weights, ev.geometry)
     assert keep.sum() > 100, "most positions are scored by the learned weights"
     positions = [p for p, k in zip(positions, keep) if k]
     counts, looks, phase = inputs(positions, ev)
@@ -150,11 +153,18 @@ def test_international_men_count_among_the_pieces_that_only_draw_against_a_lone_
     two = parse_fen(v, "W:WK1,45:BK29")
     assert abs(score(three)) < 150 and abs(score(two)) < 150
     assert score(four) > 250, "a fourth piece still wins"
-    kept = learned_positions(*(np.array([getattr(p, f) for p in (three, four, two)], dtype=U)
-                               for f in ("white", "black", "kings")), ev.weights, ev.geometry)
+    kept = learned_positions(*boards([three, four, two]), ev.weights, ev.geometry)
     assert kept.tolist() == [False, True, False], "the training fits only what the learned weights score"
+    assert score(mirror(three)) == score(three), "the same for Black"
     english = parse_fen(variant("english"), "W:WK1,24:BK28")  # English kings do not fly: a king and a man win
     assert score(english) > 150
+
+
+def test_a_lone_king_against_men_alone_is_not_a_draw_by_the_rules():
+    """The 16- and 5-move rules count only once the side against the lone king has a king of its own."""
+    v = variant("international")
+    king_against_man = parse_fen(v, "W:WK28:B20")
+    assert score(king_against_man) > 100, "the king catches the man"
 
 
 def test_runaway_men_are_counted_only_when_nothing_stops_them():

@@ -28,8 +28,8 @@ English double corner, and the endings that are known draws with flying
 kings: a lone king against two kings, or three when it holds the long
 diagonal). In International (``draw_with_men``) those draws count men as
 pieces too: its 16- and 5-move rules end such an ending in a draw before
-men could crown and catch the king, so a lone king against three pieces on
-the long diagonal, or against two anywhere, scores its learned score divided
+men could crown and catch the king, so a lone king against three pieces (a
+king among them) on the long diagonal, or against two anywhere, scores its learned score divided
 like a drawn kings-only ending's, and the strong side keeps a fourth piece.
 """
 
@@ -406,8 +406,9 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     wm = white & ~kings
     bm = black & ~kings
     windows = np.int64(geo[0, G_WINDOWS])
+    pairs = np.int64(geo[0, G_ROWS]) // 2
     upper = _pair_parts(wm, bm, geo, 0)
-    for r in range(1, windows + 1):
+    for r in range(1, pairs):
         lower = _pair_parts(wm, bm, geo, r)
         both = upper + PAIR_PATTERNS * lower
         for c in range(windows):
@@ -435,10 +436,11 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
 @njit(cache=True, inline="always")
 def _drawn_by_lone_king(white, black, kings, w, geo):
     """One side is a lone king and the other's pieces only draw against it: at most ``draw_any_kings`` of them,
-    or ``draw_diagonal_kings`` while the lone king holds the long diagonal (all kings, or any pieces with
-    ``draw_with_men``)."""
+    or ``draw_diagonal_kings`` while the lone king holds the long diagonal (all kings, or with ``draw_with_men``
+    any pieces with a king among them, as International's rules count the moves only then)."""
     for lone, other in ((white, black), (black, white)):
-        if popcount(lone) == 1 and (lone & kings) and other and (w[W_DRAW_WITH_MEN] or not (other & ~kings)):
+        if popcount(lone) == 1 and (lone & kings) and (other & kings) and (
+                w[W_DRAW_WITH_MEN] or not (other & ~kings)):
             n = popcount(other)
             if n <= w[W_DRAW_ANY_KINGS] or (n <= w[W_DRAW_DIAGONAL_KINGS] and (lone & geo[0, G_LONG_DIAGONAL])):
                 return True
@@ -447,6 +449,7 @@ def _drawn_by_lone_king(white, black, kings, w, geo):
 
 @njit(cache=True, inline="always")
 def _toward_draw(score, w):
+    """A drawn ending's score: divided by ``draw_divisor``, rounded toward zero."""
     d = w[W_DRAW_DIVISOR]
     return score // d if score >= 0 else -((-score) // d)
 
@@ -506,7 +509,8 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
         wm = white[n] & ~kings[n]
         bm = black[n] & ~kings[n]
         windows = np.int64(geo[0, G_WINDOWS])
-        for r in range(1, windows + 1):
+        pairs = np.int64(geo[0, G_ROWS]) // 2
+        for r in range(1, pairs):
             both = _pair_parts(wm, bm, geo, r - 1) + PAIR_PATTERNS * _pair_parts(wm, bm, geo, r)
             for c in range(windows):
                 looks[n, (r - 1) * windows + c, 0] = _pattern(both, c)
