@@ -68,7 +68,7 @@ W_DRAW_ANY_KINGS = 4  # strong side's kings (no men) that only draw against a lo
 W_DRAW_DIAGONAL_KINGS = 5  # ... that only draw when the lone king holds the long diagonal
 W_DRAW_DIVISOR = 6  # a drawn ending's score is divided by this
 W_DRAW_WITH_MEN = 7  # 1: those draws against a lone king count the strong side's men too (International's 16-
-# and 5-move rules draw them whatever the pieces are), the learned score divided as a kings-only one is
+# and 5-move rules draw them whatever the pieces are): the learned score is divided as a kings-only one is
 W_LEARNED = 8  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
 WEIGHTS_LEN = W_LEARNED + COUNTS * PHASES
 
@@ -111,11 +111,11 @@ LANE = 16  # bits of one window's part in a row pair's packed parts
 def _lane_table(half: int) -> np.ndarray:
     """A row pair's bits -> every window's part of its pattern number were its set bits White's men, window c's
     in bits 16c to 16c + 15 (Black's men's parts are twice these; parts, and 81 times them, never reach 2^16)."""
-    table = np.zeros(1 << 10, dtype=np.int64)
-    for bits in range(1 << 2 * half):
-        for c in range(half - 1):
-            part = sum(3 ** q for q, j in enumerate((c, c + 1, half + c, half + c + 1)) if bits >> j & 1)
-            table[bits] += part << LANE * c
+    bits = np.arange(1 << 10, dtype=np.int64)
+    table = np.zeros_like(bits)
+    for c in range(half - 1):
+        part = sum(3 ** q * (bits >> j & 1) for q, j in enumerate((c, c + 1, half + c, half + c + 1)))
+        table += part << LANE * c
     return table
 
 
@@ -420,16 +420,15 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     ph = _phase(white, black, geo)
     fine = opening * ph + endgame * (PHASE_ONE - ph)
     score = fine // (PHASE_ONE * FINE) if fine >= 0 else -((-fine) // (PHASE_ONE * FINE))
-    if cw[0] + cb[0] == 0 and cw[1] != cb[1]:
+    by_hand = cw[0] + cb[0] == 0 and cw[1] != cb[1]
+    if by_hand:
         # kings only: scored by hand, as the training leaves these endings out
         score = (cw[1] - cb[1]) * w[W_KING]
         white_strong = cw[1] > cb[1]
         bonus = _kings_ending(white, black, white_strong, w, geo, coords)
         score += bonus if white_strong else -bonus
-        if _drawn_by_lone_king(white, black, kings, w, geo):
-            score = _toward_draw(score, w)
-    elif w[W_DRAW_WITH_MEN] and _drawn_by_lone_king(white, black, kings, w, geo):
-        score = _toward_draw(score, w)  # the training leaves these out too (``learned_positions``)
+    if (by_hand or w[W_DRAW_WITH_MEN]) and _drawn_by_lone_king(white, black, kings, w, geo):
+        score = _toward_draw(score, w)  # with men, the training leaves these out too (``learned_positions``)
     return score if side == 0 else -score
 
 
@@ -460,8 +459,8 @@ def learned_positions(white, black, kings, w, geo):
     men on the board, except the draws against a lone king that ``draw_with_men`` knows."""
     out = np.zeros(white.shape[0], dtype=np.bool_)
     for n in range(white.shape[0]):
-        out[n] = ((white[n] | black[n]) & ~kings[n]) != U0 and not (
-            w[W_DRAW_WITH_MEN] and _drawn_by_lone_king(white[n], black[n], kings[n], w, geo))
+        out[n] = ((white[n] | black[n]) & ~kings[n]) != U0 and not _drawn_by_lone_king(
+            white[n], black[n], kings[n], w, geo)
     return out
 
 
