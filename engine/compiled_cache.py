@@ -16,8 +16,9 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "tablut/kernel.py", "search/kernel.py")
-DEPENDENT = ("draughts/evaluation.py", "search/kernel.py")  # modules whose compiled code inlines other modules'
+SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_build.py",
+           "tablut/kernel.py", "search/kernel.py")
+DEPENDENT = ("draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_build.py", "search/kernel.py")  # modules whose compiled code inlines other modules'
 
 
 def sources_digest() -> str:

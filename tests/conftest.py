@@ -1,4 +1,11 @@
+import os
+import tempfile
+
 import pytest
+
+# The search reads endgame databases where ``python -m engine egtb build`` left them; the tests must not depend on
+# what this machine has built, so they see an empty folder unless a test points elsewhere.
+os.environ["ENGINE_EGTB_DIR"] = tempfile.mkdtemp(prefix="no-egtb-")
 
 
 def pytest_addoption(parser):

@@ -11,7 +11,7 @@ from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
 from engine import Color
-from engine.search import WIN_BOUND
+from engine.search import ENDING_BOUND, WIN_BOUND
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
@@ -107,6 +107,10 @@ def score_words(score: int) -> str:
         return "evaluation: a forced win"
     if score < -WIN_BOUND:
         return "evaluation: a forced loss"
+    if score > ENDING_BOUND:
+        return "evaluation: a won ending"
+    if score < -ENDING_BOUND:
+        return "evaluation: a lost ending"
     return f"evaluation {score / 100:+.2f}"
 
 

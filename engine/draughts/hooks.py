@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.draughts.endgames import Endgames
 from engine.draughts.evaluation import Evaluator
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import ZOBRIST, key
@@ -27,6 +28,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
     def __init__(self, variant: Variant, evaluator: Evaluator | None = None):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
+        self._endgames: Endgames | None = None
 
     def check(self, position: Position) -> None:
         if not isinstance(position, Position):
@@ -45,6 +47,13 @@ class DraughtsHooks(SearchHooks[Position, Move]):
     def tables(self) -> tuple:
         ev = self.evaluator
         return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns
+
+    def endgames(self) -> tuple:
+        """The variant's largest endgame database in ``endgames.default_directory()``; looked for again at each
+        search until one is there (a build may finish while the bot runs). Opening maps the files: no wait."""
+        if self._endgames is None:
+            self._endgames = Endgames.open(self.variant)
+        return self._endgames.arrays() if self._endgames is not None else sk.NO_ENDGAMES
 
     def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant

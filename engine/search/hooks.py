@@ -13,6 +13,8 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from engine.search import kernel as sk
+
 P = TypeVar("P")
 M = TypeVar("M")
 
@@ -42,6 +44,11 @@ class SearchHooks(ABC, Generic[P, M]):
     def tables(self) -> tuple:
         """The rules, Zobrist table and evaluation data, as the compiled search takes them:
         (rules, zobrist, weights, geometry, cones, coords, patterns)."""
+
+    def endgames(self) -> tuple:
+        """The endgame databases as the compiled search takes them: (layout, offsets, binom, wdl, dist);
+        none unless the game has them."""
+        return sk.NO_ENDGAMES
 
     @abstractmethod
     def is_row(self, move: M, frm: int, to: int, captured: int) -> bool:

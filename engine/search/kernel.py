@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, objmode
 from numba.core.errors import NumbaWarning
 
+from engine.draughts import endgames as eg
 from engine.draughts import kernel
 from engine.draughts.evaluation import evaluate, popcount
 from engine.tablut import kernel as tk
@@ -56,6 +57,10 @@ MAX_PLY = 128
 INF = 32000  # beyond any score
 WIN = 31000  # a win at the root; a win in n plies is WIN - n
 WIN_BOUND = WIN - MAX_PLY  # |score| above this is a forced win or loss
+# An ending the databases hold as won: ENDING_WIN less the plies to it and the plies the database gives to the end
+# (so the search converts by the shortest way); lost endings score the opposite.
+ENDING_WIN = 29000
+ENDING_BOUND = ENDING_WIN - 1000  # |score| above this is a won or lost ending, or a forced result
 DRAW = 0
 
 GAME_DRAUGHTS = 0
@@ -136,6 +141,12 @@ NO_DRAUGHTS = (np.zeros(kernel.RULES_LEN, dtype=np.uint64), np.zeros((1, 1), dty
                np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.int64),
                np.zeros((1, 1, 1), dtype=np.int16))
 NO_DRAUGHTS[0].flags.writeable = False
+# The endgame databases' arrays when a game has none: (layout, offsets, binom, wdl, dist), holding no pieces, read-only
+# as mapped database files are (the same types, so one compiled search).
+NO_ENDGAMES = (np.zeros(eg.LAYOUT_LEN, dtype=np.int64), np.full(1, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+               np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint8))
+for _arr in NO_ENDGAMES:
+    _arr.flags.writeable = False
 
 
 def reduction_table(divisor: float) -> np.ndarray:
@@ -234,6 +245,25 @@ def _ending_limit(game, st, p):
     return np.int64(0)
 
 
+@njit(cache=True)
+def _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
+    """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
+    has) when they do not hold it. A win or loss that International's lone-king rules would draw first (more
+    plies than the ending has left) is a draw."""
+    if game != GAME_DRAUGHTS or popcount(st[p, 0] | st[p, 1]) > tb_layout[eg.L_PIECES]:
+        return np.int64(1)
+    v, plies = eg.probe(st[p, 0], st[p, 1], st[p, 2], side, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
+    if v < 0 or v == eg.INVALID:
+        return np.int64(1)
+    if v == eg.DRAW:
+        return np.int64(DRAW)
+    if endings and rev[p, R_ENDING_LIMIT] > 0 and plies > rev[p, R_ENDING_LIMIT] - rev[p, R_ENDING]:
+        return np.int64(DRAW)
+    if v == eg.WIN:
+        return ENDING_WIN - p - plies
+    return -(ENDING_WIN - p - plies)
+
+
 @njit(cache=True, inline="always")
 def _child(frames, p, alpha, beta, pv, depth, start):
     """Fill the frame of ply ``p + 1`` to search the move in hand with this window and depth."""
@@ -305,7 +335,8 @@ def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to,
 
 @njit(cache=True, nogil=True)
 def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
-                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock):
+                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock,
+                     tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) to ``depth``.
 
     Returns the score of the root for the side to move, within (alpha, beta)
@@ -384,6 +415,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     ret = a
                     action = _RETURN
                     continue
+                known = _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
+                if known != 1:
+                    ret = known
+                    action = _RETURN
+                    continue
             start = frames[p, F_START]
             if p >= MAX_PLY - 2:
                 ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
@@ -408,9 +444,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
                     t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
                     t_bound = np.int64((data >> np.uint64(24)) & np.uint64(0x3))
-                    if t_score > WIN_BOUND:
+                    if t_score > ENDING_BOUND:
                         t_score -= p
-                    elif t_score < -WIN_BOUND:
+                    elif t_score < -ENDING_BOUND:
                         t_score += p
                     if (data >> np.uint64(60)) & U1:
                         tt_from = np.int64((data >> np.uint64(32)) & np.uint64(0x7F))
@@ -484,9 +520,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     elif best >= frames[p, F_BETA]:
                         bound = BOUND_LOWER
                     s = best
-                    if s > WIN_BOUND:
+                    if s > ENDING_BOUND:
                         s += p
-                    elif s < -WIN_BOUND:
+                    elif s < -ENDING_BOUND:
                         s -= p
                     has = br >= 0 and bound != BOUND_UPPER
                     fi = np.int64(0)

@@ -37,6 +37,7 @@ M = TypeVar("M", bound="MoveLike")
 
 WIN = sk.WIN
 WIN_BOUND = sk.WIN_BOUND
+ENDING_BOUND = sk.ENDING_BOUND
 DRAW = sk.DRAW
 MAX_DEPTH = sk.MAX_PLY // 2
 
@@ -64,7 +65,8 @@ class SearchResult(Generic[M]):
     move: M
     """The move to play."""
     score: int
-    """Score for the side to move, in hundredths of a man; beyond ``WIN_BOUND`` a forced win (``WIN - plies``)."""
+    """Score for the side to move, in hundredths of a man; beyond ``WIN_BOUND`` a forced win (``WIN - plies``),
+    beyond ``ENDING_BOUND`` an ending the databases hold as won."""
     depth: int
     """Deepest completed iteration (0 when the move was forced)."""
     pv: tuple[M, ...]
@@ -131,16 +133,19 @@ class Searcher(Generic[P, M]):
     divides the late-move reduction log(depth) * log(moves searched) (0 turns
     reductions off), ``futility`` is the margin per ply for pruning quiet nodes
     near the leaves whose static score is far above beta (0: off; None: the
-    game's own), ``extend`` spends no depth on a node with a single legal move.
+    game's own), ``extend`` spends no depth on a node with a single legal move,
+    ``endgames`` reads the game's endgame databases where they are built
+    (``python -m engine egtb build``).
     """
 
     def __init__(self, game: GameType[P, M], tt_mb: float = 16, weights: object = None, lmr: float = 1.2,
-                 futility: int | None = None, extend: bool = False):
+                 futility: int | None = None, extend: bool = False, endgames: bool = True):
         self.game = game
         self.hooks = game.search_hooks(weights)
         self.lmr = lmr
         self.futility = self.hooks.futility if futility is None else futility
         self.extend = extend
+        self.endgames = endgames
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
         self._main = _Tables.of_size(tt_mb, self.hooks.squares)
         self._scratch: _Tables | None = None  # for fresh searches, made when first needed
@@ -236,6 +241,7 @@ class Searcher(Generic[P, M]):
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         rules, zobrist, weights, geometry, cones, coords, patterns = self.hooks.tables()
+        endgames = self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
@@ -248,7 +254,7 @@ class Searcher(Generic[P, M]):
                     self.hooks.game, self._st, int(position.turn), depth, alpha, beta, rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
                     tables.killers, tables.history, tables.tt_key, tables.tt_data, zobrist, weights, geometry,
-                    cones, coords, patterns, self._lmr_table, ctl, self._clock)
+                    cones, coords, patterns, self._lmr_table, ctl, self._clock, *endgames)
                 if ctl[sk.C_ABORTED]:
                     break
                 if value <= alpha and alpha > -sk.INF:
