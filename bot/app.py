@@ -9,7 +9,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot import present
+from bot import endgames, present
 from bot.config import Config
 from bot.core import Core
 from bot.pool import SearchPool
@@ -30,7 +30,13 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
         # What start-up made (modules, numba, caches) lives as long as the process: keep the collector off it,
         # or each full collection walks it all and stalls the event loop for 25-110 ms (measured).
         gc.freeze()
-        yield store, pool
+        build = asyncio.create_task(endgames.build_missing(config.endgame_pieces))
+        try:
+            yield store, pool
+        finally:
+            build.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await build
     finally:
         pool.close()
         store.close()

@@ -66,6 +66,9 @@ class Config:
     """BOT_SHARD_COUNT: Discord shards in all; 0 asks Discord how many."""
     shard_ids: str = ""
     """BOT_SHARD_IDS: the shards this process runs, as '0,1'; empty runs them all."""
+    endgame_pieces: int = 4
+    """BOT_ENDGAME_PIECES: build the draughts endgame databases up to this many pieces at start-up, in the
+    background, where they are missing (0: none)."""
 
     @property
     def shards(self) -> tuple[int, ...]:
@@ -82,7 +85,7 @@ KEYS = {
     "remind_after": "BOT_REMIND_AFTER", "abandon_after": "BOT_ABANDON_AFTER",
     "challenge_expiry": "BOT_CHALLENGE_EXPIRY", "takebacks": "BOT_TAKEBACKS", "tt_mb": "BOT_TT_MB",
     "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
-    "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS",
+    "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -137,6 +140,8 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         shards = config.shards
     except ValueError:
         raise ConfigError(f"BOT_SHARD_IDS must be shard numbers separated by commas, not {config.shard_ids!r}") from None
+    if config.endgame_pieces not in (0, 2, 3, 4):
+        raise ConfigError("BOT_ENDGAME_PIECES must be 0 (no databases) or 2 to 4")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config

@@ -6,6 +6,7 @@ import pytest
 # The search reads endgame databases where ``python -m engine egtb build`` left them; the tests must not depend on
 # what this machine has built, so they see an empty folder unless a test points elsewhere.
 os.environ["ENGINE_EGTB_DIR"] = tempfile.mkdtemp(prefix="no-egtb-")
+os.environ["BOT_ENDGAME_PIECES"] = "0"  # and the bots they start build none (tests/test_endgames.py builds its own)
 
 
 def pytest_addoption(parser):

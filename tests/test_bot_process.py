@@ -195,3 +195,22 @@ async def test_input_that_cannot_be_read_any_more_ends_the_chat_with_the_reason(
     assert isinstance(lost, InputLost) and "Input/output error" in str(lost)
     with pytest.raises(InputLost):  # the chat ends with it rather than waiting for ever
         await asyncio.wait_for(chat(None, Terminal(Path("."), out=io.StringIO()), Broken()), 5)  # type: ignore[arg-type]
+
+
+def test_a_fresh_bot_builds_the_endgame_databases_in_the_background_and_plays_meanwhile(tmp_path):
+    egtb = tmp_path / "egtb"
+    bot = BotProcess(tmp_path, env={"BOT_ENDGAME_PIECES": "3", "ENGINE_EGTB_DIR": str(egtb)})
+    try:
+        bot.type(b"new english level 1\n")
+        bot.wait_for("your move")  # the bot answers while the build runs
+        assert b"Building the endgame databases up to 3 pieces" in bot.err
+        deadline = time.monotonic() + 120
+        while len(list(egtb.glob("*-3.json"))) < 4:
+            assert time.monotonic() < deadline and bot.proc.poll() is None, bot.err.decode()
+            time.sleep(0.2)
+        bot.type(b"resign\n")
+        bot.wait_for("you resigned")
+    finally:
+        bot.end()
+    assert sorted(p.name for p in egtb.glob("*-3.json")) == [f"{n}-3.json" for n in
+                                                             ("brazilian", "english", "international", "russian")]

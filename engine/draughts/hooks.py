@@ -3,9 +3,11 @@ the variant's rules vector and the evaluation's weights and tables."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from engine.draughts.endgames import Endgames
+from engine.draughts.endgames import MAX_PIECES, Endgames
 from engine.draughts.evaluation import Evaluator
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import ZOBRIST, key
@@ -14,6 +16,7 @@ from engine.game import Color
 from engine.search import kernel as sk
 from engine.search.hooks import SearchHooks
 
+LOOK_AGAIN = 30.0  # seconds between looks for a larger endgame database
 FUTILITY = 60  # the measured best futility margin for draughts (hundredths of a man a ply)
 
 
@@ -29,6 +32,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
         self._endgames: Endgames | None = None
+        self._next_look = 0.0
 
     def check(self, position: Position) -> None:
         if not isinstance(position, Position):
@@ -49,11 +53,18 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         return self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns
 
     def endgames(self) -> tuple:
-        """The variant's largest endgame database in ``endgames.default_directory()``; looked for again at each
-        search until one is there (a build may finish while the bot runs). Opening maps the files: no wait."""
-        if self._endgames is None:
-            self._endgames = Endgames.open(self.variant)
+        """The variant's largest endgame database in ``endgames.default_directory()``. Looked for again every
+        ``LOOK_AGAIN`` seconds while a larger one may come (a build may finish while the bot runs); opening maps
+        the files, so it costs no wait."""
+        now = time.monotonic()
+        if (self._endgames is None or self._endgames.pieces < MAX_PIECES) and now >= self._next_look:
+            self._next_look = now + LOOK_AGAIN
+            self._endgames = Endgames.open(self.variant) or self._endgames
         return self._endgames.arrays() if self._endgames is not None else sk.NO_ENDGAMES
+
+    def held(self, position: Position) -> bool:
+        self.endgames()
+        return self._endgames is not None and (position.white | position.black).bit_count() <= self._endgames.pieces
 
     def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant

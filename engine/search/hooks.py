@@ -50,6 +50,10 @@ class SearchHooks(ABC, Generic[P, M]):
         none unless the game has them."""
         return sk.NO_ENDGAMES
 
+    def held(self, position: P) -> bool:
+        """Whether the endgame databases hold ``position`` itself (then its moves' values are exact at once)."""
+        return False
+
     @abstractmethod
     def is_row(self, move: M, frm: int, to: int, captured: int) -> bool:
         """Whether a move row of the compiled search (from, to, captured, as the game's kernel writes them) is

@@ -242,6 +242,7 @@ class Searcher(Generic[P, M]):
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         rules, zobrist, weights, geometry, cones, coords, patterns = self.hooks.tables()
         endgames = self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES
+        held = self.endgames and self.hooks.held(position)
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):
@@ -278,6 +279,8 @@ class Searcher(Generic[P, M]):
                 on_iteration(self._result(position, best, moves, t0))
             if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
                 break  # a forced result seen to its end
+            if held and depth >= 2:
+                break  # the databases valued every move at the root: deeper is no wiser
         if best is None:
             # not even depth 1 finished (a tiny budget): the first legal move
             return SearchResult(moves[0], 0, 0, (moves[0],), int(ctl[sk.C_NODES]), time.perf_counter() - t0)

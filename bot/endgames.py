@@ -1,0 +1,57 @@
+"""The endgame databases, built in the background at start-up where missing, so that a fresh install plays
+its endings perfectly a minute later without waiting for them.
+
+The build is ``python -m engine egtb build`` in a process of its own, at low priority; the search processes
+find the files when it has written them (they look again now and then), so nothing restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+from engine.draughts.endgames import Endgames, default_directory
+from engine.draughts.variants import VARIANTS
+
+log = logging.getLogger(__name__)
+
+
+def missing(pieces: int) -> list[str]:
+    """The variants without a database of ``pieces`` pieces."""
+    out = []
+    for name, v in VARIANTS.items():
+        held = Endgames.open(v, pieces)
+        if held is None or held.pieces < pieces:
+            out.append(name)
+    return out
+
+
+async def build_missing(pieces: int) -> None:
+    """Build what is missing, one variant after another; cancelling stops the build (files are written whole
+    or not at all, so it goes on from there at the next start)."""
+    names = missing(pieces) if pieces >= 2 else []
+    if not names:
+        return
+    print(f"Building the endgame databases up to {pieces} pieces ({', '.join(names)}) in the background; "
+          f"the bot plays meanwhile.", file=sys.stderr, flush=True)
+    for name in names:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "engine", "egtb", "build", "--variant", name, "--pieces", str(pieces), "--quiet",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, preexec_fn=_low_priority)
+        try:
+            out, err = await process.communicate()
+        except asyncio.CancelledError:
+            process.kill()
+            await process.wait()
+            raise
+        if process.returncode != 0:
+            log.error("endgame database build for %s failed: %s", name, err.decode(errors="replace").strip()[-500:])
+            return
+        log.info("endgame databases built: %s", out.decode(errors="replace").strip().splitlines()[-1])
+    log.info("endgame databases up to %d pieces ready in %s", pieces, default_directory())
+
+
+def _low_priority() -> None:
+    os.nice(10)
