@@ -5,7 +5,10 @@
 For each variant, draws positions of exactly ``--pieces`` pieces at random
 from the databases (build them first: ``python -m engine egtb build``):
 ``--won`` the side to move wins, at least ``--min-plies`` from the end, with
-no capture on the board and within the draw rules' move counts; ``--drawn``
+no capture on the board, and sooner than any counting rule could draw it (the
+databases know no move counts: a win of International or Brazilian that needs
+more than the 5-move rule's 10 plies may be a draw under the rules, and the
+search rightly plays it as one); ``--drawn``
 the sides' material differs and nothing is to be taken. Each is played out
 by the engine against itself (level 6, ``--time`` a move, both sides reading
 the databases). Printed: won endings won, and their length against the
@@ -26,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.draughts.endgame_build import position_at  # noqa: E402
 from engine.draughts.endgames import DRAW, WIN, Endgames  # noqa: E402
 from engine.draughts.fen import to_fen  # noqa: E402
-from engine.draughts.game import Game, _endgame_limit  # noqa: E402
+from engine.draughts.game import ENDGAME_5_PLIES, Game  # noqa: E402
 from engine.draughts.position import Position  # noqa: E402
 from engine.draughts.rules import legal_moves  # noqa: E402
 from engine.draughts.variants import VARIANTS, Variant, variant  # noqa: E402
@@ -41,7 +44,7 @@ def sample(held: Endgames, want: int, count: int, min_plies: int, pieces: int, r
     """``count`` (FEN, plies) of positions the databases value ``want`` for the side to move."""
     lay = held.layout
     v = lay.variant
-    tables = [t for t in lay.tables if sum(t[:4]) == pieces and (want == WIN or t[0] + t[1] != t[2] + t[3])]
+    tables = [t for t in lay.tables if sum(t[:4]) == pieces]
     found: list[tuple[str, int]] = []
     seen = set()
     while len(found) < count:
@@ -57,15 +60,19 @@ def sample(held: Endgames, want: int, count: int, min_plies: int, pieces: int, r
         value, plies = held.value(pos)
         if value != want or any(m.captures for m in legal_moves(pos)):
             continue
-        if want == WIN:
-            limit = _endgame_limit(pos) or (v.king_move_limit if not (pos.kings ^ (white | black)) else MAX_PLIES)
-            if not min_plies <= plies <= limit:
-                continue
+        if want == WIN and not min_plies <= plies <= rules_allow(v):
+            continue
         fen = to_fen(pos)
         if fen not in seen:
             seen.add(fen)
             found.append((fen, plies))
     return found
+
+
+def rules_allow(v: Variant) -> int:
+    """Plies within which no counting rule can end a won ending first: the king-move rule's, and where lone-king
+    rules apply, the 5-move rule's (a capture on the way may start it afresh, so the shortest limit counts)."""
+    return min(v.king_move_limit, ENDGAME_5_PLIES if v.endgame_limits else MAX_PLIES)
 
 
 def play_out(job: tuple[str, str, float]) -> tuple[str, str, int]:
@@ -90,7 +97,7 @@ def main() -> int:
     parser.add_argument("--pieces", type=int, default=4)
     parser.add_argument("--won", type=int, default=50)
     parser.add_argument("--drawn", type=int, default=50)
-    parser.add_argument("--min-plies", type=int, default=9, help="won positions at least this far from the end")
+    parser.add_argument("--min-plies", type=int, default=7, help="won positions at least this far from the end")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)

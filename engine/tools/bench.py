@@ -57,7 +57,7 @@ def run_positions(tt_mb: float = 64) -> list[BenchLine]:
     lines = []
     for name, (depth, fens) in POSITIONS.items():
         v = variant(name)
-        searcher = Searcher(game_type(v.name), tt_mb=tt_mb)
+        searcher = Searcher(game_type(v.name), tt_mb=tt_mb, endgames=False)  # the same nodes on every machine
         searcher.warm_up()
         for fen in fens:
             searcher.clear()
