@@ -41,7 +41,7 @@ from numba import njit
 from engine.draughts import kernel
 from engine.draughts.endgames import (DRAW, FORMAT, INVALID, L_BITS, L_HALF, L_SIZE, L_SQUARES, LOSS, WIN, Endgames,
                                       Layout, index, paths, probe, rotate)
-from engine.draughts.evaluation import popcount
+from engine.draughts.kernel import popcount
 from engine.draughts.variants import Variant
 
 U0 = np.uint64(0)

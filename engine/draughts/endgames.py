@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from engine.draughts import kernel
-from engine.draughts.evaluation import popcount
+from engine.draughts.kernel import popcount
 from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 from engine.game import Color

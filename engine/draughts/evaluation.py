@@ -40,10 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from engine.draughts.kernel import bit_index, lsb, step
+from engine.draughts.kernel import bit_index, lsb, popcount, step
 from engine.draughts.variants import Variant
 
 U0 = np.uint64(0)
@@ -312,22 +311,6 @@ def _coords(v: Variant) -> np.ndarray:
         bit = v.bit(s).bit_length() - 1
         coords[0, bit], coords[1, bit] = v.row_col(s)
     return coords
-
-
-@intrinsic
-def _ctpop(typingctx, x):
-    """LLVM's population count (one popcnt instruction where the CPU has it)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    """The number of set bits of a bitboard."""
-    return np.int64(_ctpop(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")

@@ -43,7 +43,8 @@ from numba.core.errors import NumbaWarning
 
 from engine.draughts import endgames as eg
 from engine.draughts import kernel
-from engine.draughts.evaluation import evaluate, popcount
+from engine.draughts.evaluation import evaluate
+from engine.draughts.kernel import popcount
 from engine.tablut import kernel as tk
 
 # The clock poll holds the GIL for a moment; the rest of the search runs without it.
