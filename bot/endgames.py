@@ -12,20 +12,14 @@ import logging
 import os
 import sys
 
-from engine.draughts.endgames import Endgames, default_directory
-from engine.draughts.variants import VARIANTS
+from engine.games import GAMES
 
 log = logging.getLogger(__name__)
 
 
 def missing(pieces: int) -> list[str]:
-    """The variants without a database of ``pieces`` pieces."""
-    out = []
-    for name, v in VARIANTS.items():
-        held = Endgames.open(v, pieces)
-        if held is None or held.pieces < pieces:
-            out.append(name)
-    return out
+    """The games whose endgame databases of ``pieces`` pieces are not built."""
+    return [name for name, game in GAMES.items() if game.endgames_missing(pieces)]
 
 
 async def build_missing(pieces: int) -> None:
@@ -50,7 +44,7 @@ async def build_missing(pieces: int) -> None:
             log.error("endgame database build for %s failed: %s", name, err.decode(errors="replace").strip()[-500:])
             return
         log.info("endgame databases built: %s", out.decode(errors="replace").strip().splitlines()[-1])
-    log.info("endgame databases up to %d pieces ready in %s", pieces, default_directory())
+    log.info("endgame databases up to %d pieces ready", pieces)
 
 
 def _low_priority() -> None:

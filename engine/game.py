@@ -229,6 +229,11 @@ class GameType(ABC, Generic[P, M]):
     def fallback_move(self, position: P, rng: random.Random) -> M:
         """A move from a shallow search in this process, for when the search processes fail."""
 
+    def endgames_missing(self, pieces: int) -> bool:
+        """Whether this game has endgame databases of up to ``pieces`` pieces that are not built yet
+        (``python -m engine egtb build --variant NAME``); a game without databases has none missing."""
+        return False
+
 
 class GameRecord(ABC, Generic[P, M]):
     """A game being played: the start, the moves, a position per ply, and the result.

@@ -11,6 +11,7 @@ import random
 from functools import lru_cache
 
 from engine.draughts.baseline import minimax_move
+from engine.draughts.endgames import Endgames
 from engine.draughts.evaluation import Evaluator
 from engine.draughts import fen, notation, rules
 from engine.draughts.fen import parse_fen, to_fen
@@ -93,6 +94,10 @@ class Draughts(GameType[Position, Move]):
 
     def fallback_move(self, position: Position, rng: random.Random) -> Move:
         return minimax_move(position, FALLBACK_DEPTH, rng)
+
+    def endgames_missing(self, pieces: int) -> bool:
+        held = Endgames.open(self.variant, pieces)
+        return held is None or held.pieces < pieces
 
 
 @lru_cache(maxsize=16)

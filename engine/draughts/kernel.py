@@ -31,8 +31,8 @@ Two numba lessons measured here:
 """
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 U0 = np.uint64(0)
@@ -91,7 +91,7 @@ def _cttz(typingctx, x):
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))  # x == 0 is never asked
+        return builder.cttz(args[0], cgutils.true_bit)  # true: x == 0 is never asked
     return sig, codegen
 
 
