@@ -4,7 +4,8 @@ Two players meet over balanced openings, each opening twice with colours
 swapped, at a fixed budget per move. A player is written as
 
 - ``level:N``: our engine at difficulty level N (6 is full strength), with
-  optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,tt=64``),
+  optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,tt=64``; ``endgames=0``
+  plays without the endgame databases),
   a learned weights file (``weights=my.npz``, as ``python -m engine train --out`` writes) or single
   hand-set weights (``king=130``);
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
@@ -52,6 +53,7 @@ BALANCED = 40  # an opening is balanced if a depth-6 search scores it within thi
 
 SEARCH_SETTINGS: dict[str, Callable[[str], object]] = {
     "lmr": float, "futility": int, "extend": lambda text: bool(int(text)), "tt": float,
+    "endgames": lambda text: bool(int(text)),
 }
 
 
@@ -64,8 +66,8 @@ class PlayerSpec:
     arg: str
     """The level number, the minimax depth or the Hub command."""
     search: dict
-    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB); for a Hub engine, its
-    fixed ``depth`` if any."""
+    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB, endgames); for a Hub
+    engine, its fixed ``depth`` if any."""
     weights_file: str | None = None
     """A learned weights file (.npz) to use instead of the variant's own."""
     weights: dict | None = None
