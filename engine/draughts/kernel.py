@@ -339,30 +339,6 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
 
 
 @njit(cache=True, inline="always")
-def quiet_move(me, opp, kings, side, rules, frm, to):
-    """Whether ``frm``-``to`` is one of the side's quiet moves: its crowning flag (1 or 0), or -1 if not.
-    Captures are not looked for: the caller knows there are none (else no quiet move is legal)."""
-    half, half1, board, promo, flying, _ = _geometry(rules, side)
-    empty = board & ~(me | opp)
-    if not (me & frm) or not (empty & to):
-        return np.int64(-1)
-    if kings & frm:
-        for d in range(4):
-            t = step(frm, d, half, half1) & empty
-            while t:
-                if t == to:
-                    return np.int64(0)
-                if not flying:
-                    break
-                t = step(t, d, half, half1) & empty
-        return np.int64(-1)
-    for d in range(4):
-        if ((d < 2) == (side == WHITE)) and step(frm, d, half, half1) == to:
-            return np.int64(1) if (to & promo) else np.int64(0)
-    return np.int64(-1)
-
-
-@njit(cache=True, inline="always")
 def make(me, opp, kings, frm, to, captured, crown):
     """Play a move; returns the new (me, opp, kings) before the side changes."""
     ft = frm ^ to

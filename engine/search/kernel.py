@@ -113,7 +113,6 @@ F_COUNT = 11  # moves searched so far
 F_RED = 12  # reduction applied to the current child
 F_STATE = 13  # where to resume after the child returns
 F_CHILD_DEPTH = 14
-F_STAGED = 15  # 1 while the list holds only the table's quiet move, the other quiet moves not generated yet
 FRAME_COLS = 16
 
 S_NULL = 1  # child searched with a null window (maybe reduced)
@@ -298,33 +297,6 @@ def _capture_order(game, st, p, out, i):
     return _O_CAPTURE + (1 + np.int64(cap > np.uint64(0xFF)) + np.int64(cap > np.uint64(0xFFFF))) * 1000
 
 
-@njit(cache=True, inline="always")
-def _order(game, st, p, side, out, order, lo, hi, tt_from, tt_to, tt_hash, killers, history):
-    """Ordering keys of moves ``lo`` to ``hi``: the table's move, captures (more first), crownings, killers,
-    then history."""
-    k0 = killers[p, 0, 0]
-    k0t = killers[p, 0, 1]
-    k1 = killers[p, 1, 0]
-    k1t = killers[p, 1, 1]
-    for i in range(lo, hi):
-        frm = out[i, 0]
-        to = out[i, 1]
-        cap = out[i, 2]
-        if (tt_from >= 0 and _square(game, frm) == tt_from and _square(game, to) == tt_to
-                and _move_hash(out, i) == tt_hash):
-            order[i] = _O_TT
-        elif cap != U0:
-            order[i] = _capture_order(game, st, p, out, i)
-        elif out[i, 3] != U0:
-            order[i] = _O_CROWN
-        elif frm == k0 and to == k0t:
-            order[i] = _O_KILLER + 1
-        elif frm == k1 and to == k1t:
-            order[i] = _O_KILLER
-        else:
-            order[i] = history[side, _square(game, frm), _square(game, to)]
-
-
 @njit(cache=True)
 def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to, chash):
     mask = np.uint64(tt_key.shape[0] - 2)
@@ -386,7 +358,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     deadline = clock[0]
     legal = np.int64(kernel.MODE_LEGAL)
     captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)
-    quiet_only = np.int64(kernel.MODE_QUIET_ONLY)
     nodes = ctl[C_NODES]
     node_limit = ctl[C_NODE_LIMIT]
     tt_mask = np.uint64(tt_key.shape[0] - 2)
@@ -458,7 +429,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             tt_from = np.int64(-1)
             tt_to = np.int64(-1)
             tt_hash = U0
-            staged = 0
             if d <= 0:
                 # quiescence: captures are compulsory, so a side with a capture must play one
                 end = _generate(game, st, p, side, rules, captures_only, out, start, work, paths, plen)
@@ -489,25 +459,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                             ret = t_score
                             action = _RETURN
                             continue
-                if game == GAME_DRAUGHTS and tt_from >= 0 and tt_hash == U0:
-                    # The table's move is quiet: if nothing is to be taken and it is a legal quiet move, try it
-                    # before generating the others (a cut by it saves the rest).
-                    end = _generate(game, st, p, side, rules, captures_only, out, start, work, paths, plen)
-                    if end == start:
-                        fb = U1 << np.uint64(tt_from)
-                        tb = U1 << np.uint64(tt_to)
-                        crown = kernel.quiet_move(st[p, 0], st[p, 1], st[p, 2], side, rules, fb, tb)
-                        if crown >= 0:
-                            out[start, 0] = fb
-                            out[start, 1] = tb
-                            out[start, 2] = U0
-                            out[start, 3] = np.uint64(crown)
-                            end = start + 1
-                            staged = 1
-                        else:
-                            end = _generate(game, st, p, side, rules, quiet_only, out, start, work, paths, plen)
-                else:
-                    end = _generate(game, st, p, side, rules, legal, out, start, work, paths, plen)
+                end = _generate(game, st, p, side, rules, legal, out, start, work, paths, plen)
                 if end == start:
                     ret = -(WIN - p)  # no legal move: lost
                     action = _RETURN
@@ -521,11 +473,28 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                         ret = static - margin * d
                         action = _RETURN
                         continue
-            if end - start > 1:  # one move needs no order
-                _order(game, st, p, side, out, order, start, end, tt_from, tt_to, tt_hash, killers, history)
-            else:
-                order[start] = _O_TT if staged else 0
-            frames[p, F_STAGED] = staged
+            # order the moves
+            k0 = killers[p, 0, 0]
+            k0t = killers[p, 0, 1]
+            k1 = killers[p, 1, 0]
+            k1t = killers[p, 1, 1]
+            for i in range(start, end if end - start > 1 else start):  # one move needs no order
+                frm = out[i, 0]
+                to = out[i, 1]
+                cap = out[i, 2]
+                if (tt_from >= 0 and _square(game, frm) == tt_from and _square(game, to) == tt_to
+                        and _move_hash(out, i) == tt_hash):
+                    order[i] = _O_TT
+                elif cap != U0:
+                    order[i] = _capture_order(game, st, p, out, i)
+                elif out[i, 3] != U0:
+                    order[i] = _O_CROWN
+                elif frm == k0 and to == k0t:
+                    order[i] = _O_KILLER + 1
+                elif frm == k1 and to == k1t:
+                    order[i] = _O_KILLER
+                else:
+                    order[i] = history[side, _square(game, frm), _square(game, to)]
             frames[p, F_ALPHA] = a
             frames[p, F_BETA] = b
             frames[p, F_END] = end
@@ -542,20 +511,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             end = frames[p, F_END]
             d = frames[p, F_DEPTH]
             side = root_side ^ (p & 1)
-            if i >= end and frames[p, F_STAGED] != 0:
-                # the table's move did not cut: now the other quiet moves, without it again
-                frames[p, F_STAGED] = 0
-                start = frames[p, F_START]
-                more = _generate(game, st, p, side, rules, quiet_only, out, end, work, paths, plen)
-                for j in range(end, more):
-                    if out[j, 0] == out[start, 0] and out[j, 1] == out[start, 1]:
-                        more -= 1
-                        for c in range(kernel.MOVE_COLS):
-                            out[j, c] = out[more, c]
-                        break
-                _order(game, st, p, side, out, order, end, more, np.int64(-1), np.int64(-1), U0, killers, history)
-                frames[p, F_END] = more
-                end = more
             if i >= end:
                 best = frames[p, F_BEST]
                 br = frames[p, F_BEST_ROW]
@@ -611,7 +566,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             b = frames[p, F_BETA]
             if d <= 0:
                 cd = np.int64(0)
-            elif end - frames[p, F_START] == 1 and p < ext_limit and frames[p, F_STAGED] == 0:
+            elif end - frames[p, F_START] == 1 and p < ext_limit:
                 cd = d  # one legal reply: no ply is spent on it
             else:
                 cd = d - 1
@@ -690,5 +645,4 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                             hv = _HISTORY_MAX
                         history[side, fi, ti] = hv
                     frames[p, F_NEXT] = end
-                    frames[p, F_STAGED] = 0  # a cut: the moves not generated yet are not needed
         action = _NEXT
