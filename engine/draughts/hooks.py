@@ -63,6 +63,8 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         return self._endgames.arrays() if self._endgames is not None else sk.NO_ENDGAMES
 
     def held(self, position: Position) -> bool:
+        if self.variant.endgame_limits:
+            return False  # the databases' long wins are not trusted under the lone-king rules: search on
         self.endgames()
         return self._endgames is not None and (position.white | position.black).bit_count() <= self._endgames.pieces
 

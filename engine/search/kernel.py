@@ -246,11 +246,17 @@ def _ending_limit(game, st, p):
     return np.int64(0)
 
 
+_RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
+
+
 @njit(cache=True)
 def _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
-    has) when they do not hold it. A win or loss that International's lone-king rules would draw first (more
-    plies than the ending has left) is a draw."""
+    has) when they do not hold it. The databases know no move counters. Where International's lone-king rules
+    apply (``endings``), a win or loss that takes more plies than the current lone-king ending has left is a
+    draw; outside such an ending, one longer than the 5-move rule's plies is not trusted (its way may lead
+    into such an ending, which the rules may draw), and the search goes on as without databases. Draws are
+    always draws: the rules only add draws."""
     if game != GAME_DRAUGHTS or popcount(st[p, 0] | st[p, 1]) > tb_layout[eg.L_PIECES]:
         return np.int64(1)
     v, plies = eg.probe(st[p, 0], st[p, 1], st[p, 2], side, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
@@ -258,8 +264,13 @@ def _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_bin
         return np.int64(1)
     if v == eg.DRAW:
         return np.int64(DRAW)
-    if endings and rev[p, R_ENDING_LIMIT] > 0 and plies > rev[p, R_ENDING_LIMIT] - rev[p, R_ENDING]:
-        return np.int64(DRAW)
+    if endings:
+        limit = rev[p, R_ENDING_LIMIT]
+        if limit > 0:
+            if plies > limit - rev[p, R_ENDING]:
+                return np.int64(DRAW)
+        elif plies > _RULES_CANNOT_DRAW:
+            return np.int64(1)  # the way to the end may pass through a lone-king ending that the rules draw first
     if v == eg.WIN:
         return ENDING_WIN - p - plies
     return -(ENDING_WIN - p - plies)
