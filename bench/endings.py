@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.draughts.endgame_build import position_at  # noqa: E402
+from engine.draughts.endgame_solve import position_at  # noqa: E402
 from engine.draughts.endgames import DRAW, WIN, Endgames  # noqa: E402
 from engine.draughts.fen import to_fen  # noqa: E402
 from engine.draughts.game import ENDGAME_5_PLIES, Game  # noqa: E402

@@ -16,9 +16,10 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_build.py",
+SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
            "tablut/kernel.py", "search/kernel.py")
-DEPENDENT = ("draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_build.py", "search/kernel.py")  # modules whose compiled code inlines other modules'
+# modules whose compiled code inlines other modules'
+DEPENDENT = ("draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py", "search/kernel.py")
 
 
 def sources_digest() -> str:

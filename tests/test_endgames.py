@@ -21,7 +21,8 @@ import pytest
 
 from bot.core.state import score_words
 from engine import Game, parse_fen, variant
-from engine.draughts.endgame_build import _unpack, build, position_at, verify
+from engine.draughts.endgame_build import build, unpack, verify
+from engine.draughts.endgame_solve import position_at
 from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, Layout
 from engine.draughts.position import Position
 from engine.draughts.rules import legal_moves
@@ -60,7 +61,7 @@ def table_stats(endgames: Endgames, signature, where):
     """Counts of (where(position), value) over a table's positions with the mover to move and no capture on."""
     lay = endgames.layout
     v = lay.variant
-    val = _unpack(np.asarray(endgames.wdl), lay.positions)
+    val = unpack(np.asarray(endgames.wdl), lay.positions)
     (a, b, c, d, base, size), = [t for t in lay.tables if t[:4] == signature]
     counts: dict[tuple[bool, int], int] = {}
     for local in range(size):
