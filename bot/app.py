@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -35,8 +36,12 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
             yield store, pool
         finally:
             build.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
                 await build
+            except asyncio.CancelledError:
+                pass
+            except Exception:  # a failed build must not stop the bot's shutdown: the next start tries again
+                logging.getLogger(__name__).exception("endgame database build failed")
     finally:
         pool.close()
         store.close()

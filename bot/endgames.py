@@ -8,6 +8,7 @@ find the files when it has written them (they look again now and then), so nothi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -31,9 +32,15 @@ async def build_missing(pieces: int) -> None:
     print(f"Building the endgame databases up to {pieces} pieces ({', '.join(names)}) in the background; "
           f"the bot plays meanwhile.", file=sys.stderr, flush=True)
     for name in names:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "engine", "egtb", "build", "--variant", name, "--pieces", str(pieces), "--quiet",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, preexec_fn=_low_priority)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "engine", "egtb", "build", "--variant", name, "--pieces", str(pieces),
+                "--quiet", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        except OSError as error:
+            log.error("could not start the endgame database build: %s", error)
+            return
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, 10)  # below the search processes
         try:
             out, err = await process.communicate()
         except asyncio.CancelledError:
@@ -43,9 +50,7 @@ async def build_missing(pieces: int) -> None:
         if process.returncode != 0:
             log.error("endgame database build for %s failed: %s", name, err.decode(errors="replace").strip()[-500:])
             return
-        log.info("endgame databases built: %s", out.decode(errors="replace").strip().splitlines()[-1])
+        lines = out.decode(errors="replace").strip().splitlines()
+        log.info("endgame databases built: %s", lines[-1] if lines else name)
     log.info("endgame databases up to %d pieces ready", pieces)
 
-
-def _low_priority() -> None:
-    os.nice(10)

@@ -28,7 +28,7 @@ from engine.draughts.position import Position
 from engine.draughts.rules import legal_moves
 from engine.game import Color
 from engine.games import game_type
-from engine.search import ENDING_BOUND, WIN_BOUND, Limits, Searcher
+from engine.search import ENDING_BOUND, WIN_BOUND, History, Limits, Searcher
 from engine.tools.cli import main as cli
 
 NAMES = ("english", "international", "brazilian", "russian")
@@ -112,10 +112,9 @@ def test_values_are_the_same_from_either_side(built):
     eg = held("international", built)
     v = variant("international")
     white = parse_fen(v, "W:WK7,K18:B44")
-    black = parse_fen(v, "B:WK7:BK33,44")  # nothing alike: the other side's own ending
     turned = parse_fen(v, "B:W7:BK33,K44")  # ``white`` turned half a turn with colours swapped
     assert eg.value(white) == eg.value(turned)
-    assert eg.value(black)[0] in (WIN, LOSS, DRAW)
+    assert eg.value(white)[0] in (WIN, LOSS, DRAW)
 
 
 def test_the_build_goes_on_from_the_piece_count_already_built(built, tmp_path, capsys):
@@ -196,14 +195,47 @@ def test_the_search_wins_won_endings_by_the_shortest_way(searched_with, name, fe
     assert len(game.moves) == plies
 
 
-def test_the_search_holds_a_drawn_ending_it_would_lose_without_the_databases(searched_with):
+def test_the_search_scores_a_drawn_ending_as_a_draw_and_holds_it(searched_with):
     # International: a lone king on the long diagonal against two kings; the databases say draw
     fen = "B:WK1,K2:BK46"
-    assert held("international", searched_with).value(parse_fen(variant("international"), fen))[0] == DRAW
-    found = Searcher(game_type("international"), tt_mb=4).search(parse_fen(variant("international"), fen),
-                                                                  Limits(time=0.2))
+    pos = parse_fen(variant("international"), fen)
+    assert held("international", searched_with).value(pos)[0] == DRAW
+    found = Searcher(game_type("international"), tt_mb=4).search(pos, Limits(time=0.2))
     assert found.score == 0
     assert play_out("international", fen).result().winner is None
+
+
+def won_lone_king_ending(directory):
+    """An International position of two kings against one, the two to move, won in 5 plies or more."""
+    eg = held("international", directory)
+    lay = eg.layout
+    v = variant("international")
+    (a, b, c, d, base, size), = [t for t in lay.tables if t[:4] == (0, 2, 0, 1)]
+    for local in range(size):
+        me, opp, kings, valid = position_at(a, b, c, d, local, lay.vector, lay.binom)
+        pos = Position(v, int(me), int(opp), int(kings), Color.WHITE)
+        if valid and eg.value(pos)[0] == WIN and eg.value(pos)[1] >= 5:
+            return pos, eg.value(pos)[1]
+    raise AssertionError("no such position")
+
+
+def test_a_win_the_lone_king_rule_would_draw_first_is_not_claimed(searched_with):
+    pos, plies = won_lone_king_ending(searched_with)
+    searcher = Searcher(game_type("international"), tt_mb=4)
+    assert ENDING_BOUND < searcher.search(pos, Limits(time=0.2), History()).score < WIN_BOUND
+    searcher.clear()
+    late = History(ending=10 - plies + 1)  # one ply too few left of the 5-move rule's 10
+    assert searcher.search(pos, Limits(time=0.2), late).score < ENDING_BOUND
+
+
+def test_a_root_the_databases_hold_is_not_searched_deeper_unless_the_king_move_rule_is_near(searched_with):
+    pos = parse_fen(variant("english"), "B:WK7:B12,18")
+    value, plies = held("english", searched_with).value(pos)
+    assert value == WIN
+    searcher = Searcher(game_type("english"), tt_mb=4)
+    assert searcher.search(pos, Limits(time=2)).depth == 2
+    near = History(reversible=variant("english").king_move_limit - plies + 1)
+    assert searcher.search(pos, Limits(time=0.3), near).depth > 2
 
 
 def test_without_the_databases_the_search_sees_no_won_ending(searched_with):

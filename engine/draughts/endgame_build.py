@@ -28,8 +28,11 @@ still undecided).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -152,16 +155,27 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
 
 
 def _save(path: Path, arr: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    with _whole(path) as f:
         np.save(f, arr)
-    tmp.replace(path)
 
 
 def _save_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+    with _whole(path) as f:
+        f.write(text.encode())
+
+
+@contextlib.contextmanager
+def _whole(path: Path):
+    """A file written whole or not at all: into a temporary file of its own (two builders at once never share
+    one), renamed into place when complete."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def verify(endgames: Endgames, progress: Progress | None = None) -> tuple[int, int, str]:

@@ -7,12 +7,12 @@ import time
 
 import numpy as np
 
-from engine.draughts.endgames import MAX_PIECES, Endgames
+from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames
 from engine.draughts.evaluation import Evaluator
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import ZOBRIST, key
 from engine.draughts.variants import Variant
-from engine.game import Color
+from engine.game import Color, History
 from engine.search import kernel as sk
 from engine.search.hooks import SearchHooks
 
@@ -62,11 +62,11 @@ class DraughtsHooks(SearchHooks[Position, Move]):
             self._endgames = Endgames.open(self.variant) or self._endgames
         return self._endgames.arrays() if self._endgames is not None else sk.NO_ENDGAMES
 
-    def held(self, position: Position) -> bool:
-        if self.variant.endgame_limits:
+    def held(self, position: Position, history: History) -> bool:
+        if self.variant.endgame_limits or self._endgames is None:
             return False  # the databases' long wins are not trusted under the lone-king rules: search on
-        self.endgames()
-        return self._endgames is not None and (position.white | position.black).bit_count() <= self._endgames.pieces
+        value, plies = self._endgames.value(position)
+        return value == DRAW or (value in (WIN, LOSS) and plies <= self.variant.king_move_limit - history.reversible)
 
     def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant

@@ -13,6 +13,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from engine.game import History
 from engine.search import kernel as sk
 
 P = TypeVar("P")
@@ -50,8 +51,9 @@ class SearchHooks(ABC, Generic[P, M]):
         none unless the game has them."""
         return sk.NO_ENDGAMES
 
-    def held(self, position: P) -> bool:
-        """Whether the endgame databases hold ``position`` itself (then its moves' values are exact at once)."""
+    def held(self, position: P, history: History) -> bool:
+        """Whether the endgame databases last given by ``endgames`` hold ``position`` itself, and no counting
+        rule can draw its value first (then its moves' values are exact at once)."""
         return False
 
     @abstractmethod

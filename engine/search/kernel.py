@@ -250,13 +250,14 @@ _RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count can
 
 
 @njit(cache=True)
-def _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
+def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
-    has) when they do not hold it. The databases know no move counters. Where International's lone-king rules
-    apply (``endings``), a win or loss that takes more plies than the current lone-king ending has left is a
-    draw; outside such an ending, one longer than the 5-move rule's plies is not trusted (its way may lead
-    into such an ending, which the rules may draw), and the search goes on as without databases. Draws are
-    always draws: the rules only add draws."""
+    has) when they do not hold it or cannot be trusted. The databases know no move counters, so a win or loss
+    counts only where no counting rule can draw it first: within the plies the king-move rule has left, and
+    where International's lone-king rules apply (``endings``), within the plies the current lone-king ending
+    has left, or outside such an ending within the 5-move rule's plies (the way may lead into an ending the
+    rules draw). Otherwise the search goes on as without databases, counting. Draws are always draws: the
+    rules only add draws."""
     if game != GAME_DRAUGHTS or popcount(st[p, 0] | st[p, 1]) > tb_layout[eg.L_PIECES]:
         return np.int64(1)
     v, plies = eg.probe(st[p, 0], st[p, 1], st[p, 2], side, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
@@ -264,11 +265,13 @@ def _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_bin
         return np.int64(1)
     if v == eg.DRAW:
         return np.int64(DRAW)
+    if plies > rev_limit - rev[p, R_REVERSIBLE]:
+        return np.int64(1)  # the king-move rule may draw it first: search on, counting
     if endings:
         limit = rev[p, R_ENDING_LIMIT]
         if limit > 0:
             if plies > limit - rev[p, R_ENDING]:
-                return np.int64(DRAW)
+                return np.int64(1)  # the ending's count may draw it first (or a sacrifice restart it): search on
         elif plies > _RULES_CANNOT_DRAW:
             return np.int64(1)  # the way to the end may pass through a lone-king ending that the rules draw first
     if v == eg.WIN:
@@ -427,7 +430,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     ret = a
                     action = _RETURN
                     continue
-                known = _ending_score(game, st, p, side, rev, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
+                known = _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom,
+                                      tb_wdl, tb_dist)
                 if known != 1:
                     ret = known
                     action = _RETURN
@@ -477,7 +481,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     continue
                 margin = ctl[C_FUTILITY]
                 if (margin > 0 and d <= 2 and frames[p, F_PV] == 0 and out[start, 2] == U0
-                        and abs(b) < WIN_BOUND):
+                        and abs(b) < ENDING_BOUND):
                     # a quiet position far above beta near the leaves: assume it holds
                     static = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
                     if static - margin * d >= b:

@@ -242,7 +242,7 @@ class Searcher(Generic[P, M]):
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         rules, zobrist, weights, geometry, cones, coords, patterns = self.hooks.tables()
         endgames = self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES
-        held = self.endgames and self.hooks.held(position)
+        held = self.endgames and self.hooks.held(position, history)
         best: _Iteration | None = None
         score = 0
         for depth in range(1, max_depth + 1):

@@ -43,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(v, pieces: int, directory: Path, quiet: bool) -> int:
     """Build every piece count up to ``pieces`` that is not built yet (each one is a point to resume from)."""
+    if v.size == 10 and pieces > 4:
+        print(f"{v.name}: databases stop at 4 pieces on 10x10 (5 would be 1.9 G positions, about 8 GB of memory "
+              "to build)", file=sys.stderr)
+        return 2
     for n in range(2, pieces + 1):
         held = Endgames.open(v, n, directory)
         if held is not None and held.pieces == n:
