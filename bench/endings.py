@@ -24,10 +24,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.draughts.endgame_solve import position_at  # noqa: E402
-from engine.draughts.endgames import DRAW, WIN, Endgames  # noqa: E402
+from engine.draughts.endgames import DRAW, L_BITS, WIN, Endgames, rotate  # noqa: E402
 from engine.draughts.fen import to_fen  # noqa: E402
 from engine.draughts.game import ENDGAME_5_PLIES, Game  # noqa: E402
 from engine.draughts.position import Position  # noqa: E402
@@ -54,7 +56,7 @@ def sample(held: Endgames, want: int, count: int, min_plies: int, pieces: int, r
             continue
         turn = rng.choice((Color.WHITE, Color.BLACK))
         if turn == Color.BLACK:  # the tables are stored as if White moved: turn the board for Black
-            me, opp, kings = (v.mask(v.squares + 1 - s for s in v.squares_of(int(x))) for x in (me, opp, kings))
+            me, opp, kings = (rotate(np.uint64(x), lay.vector[L_BITS]) for x in (me, opp, kings))
         white, black = (int(me), int(opp)) if turn == Color.WHITE else (int(opp), int(me))
         pos = Position(v, white, black, int(kings), turn)
         value, plies = held.value(pos)

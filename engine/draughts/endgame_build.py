@@ -43,7 +43,10 @@ import numpy as np
 from engine.draughts import kernel
 from engine.draughts.endgame_solve import UNKNOWN, check_table, farthest, init_table, position_at, retro_pass, settle
 from engine.draughts.endgames import DRAW, FORMAT, INVALID, LOSS, WIN, Endgames, Layout, paths
+from engine.draughts.fen import to_fen
+from engine.draughts.position import Position
 from engine.draughts.variants import Variant
+from engine.game import Color
 
 
 Progress = Callable[[str, int, int], None]  # (what, positions done, positions in all)
@@ -180,7 +183,7 @@ def _whole(path: Path):
 
 def verify(endgames: Endgames, progress: Progress | None = None) -> tuple[int, int, str]:
     """Check every position against its successors' stored values: (positions checked, positions wrong, the
-    first wrong one as a FEN-like text or '')."""
+    first wrong one as its table, index and FEN (stored as if White moved), or '')."""
     layout = endgames.layout
     out = np.zeros((kernel.MAX_MOVES, kernel.MOVE_COLS), dtype=np.uint64)
     work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
@@ -192,7 +195,8 @@ def verify(endgames: Endgames, progress: Progress | None = None) -> tuple[int, i
                             endgames.wdl, endgames.dist, out, work)
         if n and not first:
             me, opp, kings, _ = position_at(*t[:4], i - t[4], layout.vector, layout.binom)
-            first = f"table {t[:4]} index {i}: mover {int(me):#x}, other {int(opp):#x}, kings {int(kings):#x}"
+            pos = Position(layout.variant, int(me), int(opp), int(kings), Color.WHITE)
+            first = f"table {t[:4]} index {i}: {to_fen(pos)}"
         wrong += n
         checked += t[5]
         if progress:

@@ -49,6 +49,7 @@ LOSS = 2
 INVALID = 3
 
 MAX_PIECES = 5  # the largest databases the layout allows (counts 0-5 per group)
+MAX_PIECES_10X10 = 4  # 5 on 10x10 would be 1.9 G positions, about 8 GB of memory to build
 _SIG = MAX_PIECES + 1  # the offset table's side: counts 0..MAX_PIECES
 NOT_FOUND = np.int64(-1)
 
@@ -155,8 +156,9 @@ class Layout:
 
     @classmethod
     def of(cls, variant: Variant, pieces: int) -> Layout:
-        if not 2 <= pieces <= MAX_PIECES:
-            raise ValueError(f"databases hold 2 to {MAX_PIECES} pieces, not {pieces}")
+        most = largest(variant)
+        if not 2 <= pieces <= most:
+            raise ValueError(f"{variant.name} databases hold 2 to {most} pieces, not {pieces}")
         n, half = variant.squares, variant.half
         binom = np.array([[comb(i, k) for k in range(MAX_PIECES + 1)] for i in range(65)], dtype=np.int64)
         offsets = np.full(_SIG**4, -1, dtype=np.int64)
@@ -165,7 +167,7 @@ class Layout:
         for total in range(2, pieces + 1):
             for a, b, c, d in signatures(total):
                 size = comb(n - half, a) * comb(n, b) * comb(n - half, c) * comb(n, d)
-                offsets[((a * _SIG + b) * _SIG + c) * _SIG + d] = at
+                offsets[signature(a, b, c, d)] = at
                 tables.append((a, b, c, d, at, size))
                 at += size
         top = variant.bit(n).bit_length()
@@ -173,6 +175,11 @@ class Layout:
         for arr in (vector, offsets, binom):
             arr.flags.writeable = False
         return cls(variant, pieces, vector, offsets, binom, tuple(tables), at)
+
+
+def largest(variant: Variant) -> int:
+    """The most pieces a database of ``variant`` may hold."""
+    return MAX_PIECES_10X10 if variant.size == 10 else MAX_PIECES
 
 
 def signatures(total: int) -> list[tuple[int, int, int, int]]:
@@ -209,7 +216,7 @@ class Endgames:
     def open(cls, variant: Variant, pieces: int | None = None, directory: Path | None = None) -> Endgames | None:
         """The largest database of ``variant`` found (up to ``pieces``), or None."""
         directory = directory or default_directory()
-        for n in range(pieces or MAX_PIECES, 1, -1):
+        for n in range(min(pieces or MAX_PIECES, largest(variant)), 1, -1):
             wdl_path, dist_path, info_path = paths(variant, n, directory)
             try:
                 info = json.loads(info_path.read_text())
@@ -247,14 +254,3 @@ class Endgames:
         lay = self.layout
         return lay.vector, lay.offsets, lay.binom, self.wdl, self.dist
 
-
-def no_endgames() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The compiled search's database arrays when there is none: a layout holding no pieces."""
-    vector = np.zeros(LAYOUT_LEN, dtype=np.int64)
-    offsets = np.full(1, -1, dtype=np.int64)
-    binom = np.zeros((1, 1), dtype=np.int64)
-    wdl = np.zeros(1, dtype=np.uint8)
-    dist = np.zeros(1, dtype=np.uint8)
-    for arr in (vector, offsets, binom, wdl, dist):
-        arr.flags.writeable = False  # as mapped files are: the same types, so one compiled search
-    return vector, offsets, binom, wdl, dist

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames
+from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, largest
 from engine.draughts.evaluation import Evaluator
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import ZOBRIST, key
@@ -57,7 +57,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         ``LOOK_AGAIN`` seconds while a larger one may come (a build may finish while the bot runs); opening maps
         the files, so it costs no wait."""
         now = time.monotonic()
-        if (self._endgames is None or self._endgames.pieces < MAX_PIECES) and now >= self._next_look:
+        if (self._endgames is None or self._endgames.pieces < largest(self.variant)) and now >= self._next_look:
             self._next_look = now + LOOK_AGAIN
             self._endgames = Endgames.open(self.variant) or self._endgames
         return self._endgames.arrays() if self._endgames is not None else sk.NO_ENDGAMES

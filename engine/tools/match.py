@@ -51,9 +51,12 @@ OPENING_PLIES = {"english": 3, "international": 2, "russian": 2, "brazilian": 2}
 BALANCED = 40  # an opening is balanced if a depth-6 search scores it within this many hundredths
 
 
+def _switch(text: str) -> bool:
+    return bool(int(text))
+
+
 SEARCH_SETTINGS: dict[str, Callable[[str], object]] = {
-    "lmr": float, "futility": int, "extend": lambda text: bool(int(text)), "tt": float,
-    "endgames": lambda text: bool(int(text)),
+    "lmr": float, "futility": int, "extend": _switch, "tt": float, "endgames": _switch,
 }
 
 
