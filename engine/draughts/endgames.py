@@ -96,7 +96,7 @@ def _rank(group, lo, size, binom):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def index(me, opp, kings, layout, offsets, binom):
     """Index of a position (the mover moving up the board, as White does) in the databases, or -1 if none holds it."""
     size = layout[L_SIZE]
@@ -122,7 +122,7 @@ def index(me, opp, kings, layout, offsets, binom):
     return base + r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def probe(me, opp, kings, side, layout, offsets, binom, wdl, dist):
     """(value, plies to the end) of a position for the side to move, ``side`` moving up if 0 (White) and down
     if 1; value -1 when the databases do not hold it. Plies are 0 for draws."""

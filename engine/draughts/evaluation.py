@@ -372,7 +372,7 @@ def _phase(white, black, geo):
     return min(popcount(white | black), start) * PHASE_ONE // start
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     """Score of the position for ``side`` (0 White, 1 Black), in hundredths of a man."""
     cw = _counts(white, black, kings, 0, geo, cones)
@@ -447,7 +447,7 @@ def learned_positions(white, black, kings, w, geo):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kings_ending(white, black, white_strong, w, geo, coords):
     """Bonus for the side with more kings in a kings-only ending: close in, keep the weak out of the double corner."""
     strong, weak = (white, black) if white_strong else (black, white)

@@ -38,8 +38,11 @@ import time
 import warnings
 
 import numpy as np
-from numba import njit, objmode
+from llvmlite import ir
+from numba import njit, objmode, types
+from numba.core import cgutils
 from numba.core.errors import NumbaWarning
+from numba.extending import intrinsic
 
 from engine.draughts import endgames as eg
 from engine.draughts import kernel
@@ -67,7 +70,7 @@ DRAW = 0
 GAME_DRAUGHTS = 0
 GAME_TABLUT = 1
 
-# --- transposition table entry (two uint64 arrays: key, data) ---------------
+# --- transposition table: rows (key ^ data, data), two rows a bucket, a bucket in one cache line ---
 BOUND_UPPER = 1
 BOUND_LOWER = 2
 BOUND_EXACT = 3
@@ -180,7 +183,7 @@ def _make(game, st, p, out, i):
         tk.make(st, p, out, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _key_after(game, key, st, p, side, out, i, zob):
     """Zobrist key after move ``i`` of ``side`` from ``st[p]`` (the kernel's ``zobrist`` layout)."""
     if game != GAME_DRAUGHTS:
@@ -210,7 +213,7 @@ def _reversible(game, st, p, out, i):
     return out[i, 2] == U0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     score = np.int64(0)
     if game == GAME_DRAUGHTS:
@@ -227,7 +230,7 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ending_limit(game, st, p):
     """Plies allowed in the position's ending by the 16-move (three pieces with a king) and
     5-move (at most two with a king) rules against a lone king; 0 when they do not apply."""
@@ -249,7 +252,7 @@ def _ending_limit(game, st, p):
 _RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
     has) when they do not hold it or cannot be trusted. The databases know no move counters, so a win or loss
@@ -311,25 +314,53 @@ def _capture_order(game, st, p, out, i):
     return _O_CAPTURE + (1 + np.int64(cap > np.uint64(0xFF)) + np.int64(cap > np.uint64(0xFFFF))) * 1000
 
 
-@njit(cache=True)
-def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to, chash):
-    mask = np.uint64(tt_key.shape[0] - 2)
-    e = np.int64(key & mask)
-    if tt_key[e] != key and tt_key[e + 1] != key:
-        # replace the shallower entry, or one from an older search
-        d0 = np.int64((tt_data[e] >> np.uint64(16)) & np.uint64(0xFF))
-        d1 = np.int64((tt_data[e + 1] >> np.uint64(16)) & np.uint64(0xFF))
-        g0 = np.int64((tt_data[e] >> np.uint64(26)) & np.uint64(0x3F))
-        g1 = np.int64((tt_data[e + 1] >> np.uint64(26)) & np.uint64(0x3F))
+@njit(cache=True, inline="always")
+def _tt_slot(tt, key):
+    """The table's slot holding ``key``, or -1. A slot is (key ^ data, data): a slot whose two words were written
+    by two searches at once fails the check instead of giving one position's data for another's."""
+    e = np.int64(key & np.uint64(tt.shape[0] - 2))
+    if tt[e, 0] ^ tt[e, 1] == key:
+        return e
+    if tt[e + 1, 0] ^ tt[e + 1, 1] == key:
+        return e + 1
+    return np.int64(-1)
+
+
+@intrinsic
+def _prefetch(typingctx, tt, e):
+    """Ask the CPU to fetch row ``e`` of the table into the cache, without waiting for it."""
+    sig = types.void(tt, e)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1], context.get_constant(types.intp, 0)])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep in all levels, data
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+@njit(cache=True, _nrt=False)
+def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
+    e = _tt_slot(tt, key)
+    if e < 0:
+        # replace the shallower entry of the bucket, or one from an older search
+        e = np.int64(key & np.uint64(tt.shape[0] - 2))
+        d0 = np.int64((tt[e, 1] >> np.uint64(16)) & np.uint64(0xFF))
+        d1 = np.int64((tt[e + 1, 1] >> np.uint64(16)) & np.uint64(0xFF))
+        g0 = np.int64((tt[e, 1] >> np.uint64(26)) & np.uint64(0x3F))
+        g1 = np.int64((tt[e + 1, 1] >> np.uint64(26)) & np.uint64(0x3F))
         v0 = d0 + (64 if g0 == gen else 0)
         v1 = d1 + (64 if g1 == gen else 0)
         if v1 < v0:
             e += 1
-    elif tt_key[e] != key:
-        e += 1
-    elif not has_move:
-        # keep the move of an earlier search of this position
-        old = tt_data[e]
+    elif not has_move and e == np.int64(key & np.uint64(tt.shape[0] - 2)):
+        # keep the move of an earlier search of this position (in the bucket's first slot only: keeping it in
+        # the second too cost International three plies in 1 s from the start, measured)
+        old = tt[e, 1]
         if (old >> np.uint64(60)) & U1:
             has_move = True
             frm = np.int64((old >> np.uint64(32)) & np.uint64(0x7F))
@@ -344,13 +375,13 @@ def _tt_store(tt_key, tt_data, key, score, depth, bound, gen, has_move, frm, to,
         data |= np.uint64(to) << np.uint64(39)
         data |= chash << np.uint64(46)
         data |= U1 << np.uint64(60)
-    tt_key[e] = key
-    tt_data[e] = data
+    tt[e, 0] = key ^ data
+    tt[e, 1] = data
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
-                     pv, pvlen, killers, history, tt_key, tt_data, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock,
+                     pv, pvlen, killers, history, tt, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock,
                      tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) to ``depth``.
 
@@ -360,8 +391,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     ``ctl[C_ABORTED]`` is set and the score is meaningless; the root's best
     move so far is in ``pv[0, 0]`` if ``ctl[C_ROOT_UPDATED]`` is set.
     """
-    paths = np.empty((0, 0), dtype=np.uint64)
-    plen = np.empty(0, dtype=np.int64)
+    paths = work[:0]  # no capture paths wanted (views: this function allocates nothing)
+    plen = ctl[:0]
     h0 = ctl[C_HIST_LEN]
     rev_limit = ctl[C_REV_LIMIT]
     lmr = ctl[C_LMR] != 0
@@ -374,7 +405,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)
     nodes = ctl[C_NODES]
     node_limit = ctl[C_NODE_LIMIT]
-    tt_mask = np.uint64(tt_key.shape[0] - 2)
     ctl[C_ABORTED] = 0
     ctl[C_ROOT_UPDATED] = 0
 
@@ -452,11 +482,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     action = _RETURN
                     continue
             else:
-                e = np.int64(key & tt_mask)
-                if tt_key[e] != key:
-                    e += 1
-                if tt_key[e] == key:
-                    data = tt_data[e]
+                e = _tt_slot(tt, key)
+                if e >= 0:
+                    data = tt[e, 1]
                     t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
                     t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
                     t_bound = np.int64((data >> np.uint64(24)) & np.uint64(0x3))
@@ -548,7 +576,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                         fi = _square(game, out[br, 0])
                         ti = _square(game, out[br, 1])
                         mh = _move_hash(out, br)
-                    _tt_store(tt_key, tt_data, keys[h0 + p], s, d, bound, gen, has, fi, ti, mh)
+                    _tt_store(tt, keys[h0 + p], s, d, bound, gen, has, fi, ti, mh)
                 ret = best
                 action = _RETURN
                 continue
@@ -569,7 +597,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             frames[p, F_NEXT] = i + 1
             frames[p, F_CUR] = i
             _make(game, st, p, out, i)
-            keys[h0 + p + 1] = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
+            child_key = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
+            keys[h0 + p + 1] = child_key
+            _prefetch(tt, np.int64(child_key & np.uint64(tt.shape[0] - 2)))  # the child looks there first
             rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if _reversible(game, st, p, out, i) else 0
             if endings:
                 limit = _ending_limit(game, st, p + 1)

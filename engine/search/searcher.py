@@ -96,23 +96,29 @@ class SearchResult(Generic[M]):
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
 
 
+def _cache_aligned(shape: tuple[int, int]) -> np.ndarray:
+    """Zeroed uint64 rows starting on a 64-byte boundary, so that a table bucket (two rows) is one cache line."""
+    n = shape[0] * shape[1]
+    raw = np.zeros(n + 8, dtype=np.uint64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + n].reshape(shape)
+
+
 @dataclass(frozen=True)
 class _Tables:
     """What a search learns and reuses: the transposition table and the move-ordering tables."""
 
-    tt_key: np.ndarray
-    tt_data: np.ndarray
+    tt: np.ndarray  # rows (key ^ data, data); see engine.search.kernel
     history: np.ndarray
     killers: np.ndarray
 
     @classmethod
     def of_size(cls, tt_mb: float, squares: int) -> _Tables:
         entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
-        return cls(np.zeros(entries, dtype=np.uint64), np.zeros(entries, dtype=np.uint64),
-                   np.zeros((2, squares, squares), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
+        return cls(_cache_aligned((entries, 2)), np.zeros((2, squares, squares), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
 
     def clear(self) -> None:
-        for table in (self.tt_key, self.tt_data, self.history, self.killers):
+        for table in (self.tt, self.history, self.killers):
             table[:] = 0
 
 
@@ -164,7 +170,7 @@ class Searcher(Generic[P, M]):
 
     @property
     def tt_entries(self) -> int:
-        return int(self._main.tt_key.shape[0])
+        return int(self._main.tt.shape[0])
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
@@ -254,7 +260,7 @@ class Searcher(Generic[P, M]):
                 value = sk.search_iteration(
                     self.hooks.game, self._st, int(position.turn), depth, alpha, beta, rules,
                     self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
-                    tables.killers, tables.history, tables.tt_key, tables.tt_data, zobrist, weights, geometry,
+                    tables.killers, tables.history, tables.tt, zobrist, weights, geometry,
                     cones, coords, patterns, self._lmr_table, ctl, self._clock, *endgames)
                 if ctl[sk.C_ABORTED]:
                     break
