@@ -183,7 +183,7 @@ def _make(game, st, p, out, i):
         tk.make(st, p, out, i)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _key_after(game, key, st, p, side, out, i, zob):
     """Zobrist key after move ``i`` of ``side`` from ``st[p]`` (the kernel's ``zobrist`` layout)."""
     if game != GAME_DRAUGHTS:
@@ -213,7 +213,7 @@ def _reversible(game, st, p, out, i):
     return out[i, 2] == U0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     score = np.int64(0)
     if game == GAME_DRAUGHTS:
@@ -230,7 +230,7 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _ending_limit(game, st, p):
     """Plies allowed in the position's ending by the 16-move (three pieces with a king) and
     5-move (at most two with a king) rules against a lone king; 0 when they do not apply."""
@@ -252,7 +252,7 @@ def _ending_limit(game, st, p):
 _RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
     """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
     has) when they do not hold it or cannot be trusted. The databases know no move counters, so a win or loss
@@ -343,7 +343,7 @@ def _prefetch(typingctx, tt, e):
     return sig, codegen
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
     e = _tt_slot(tt, key)
     if e < 0:
