@@ -97,6 +97,21 @@ def test_stop_ends_an_infinite_search_with_a_move(engine):
     assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
 
 
+def test_a_gui_may_ask_for_two_search_threads_and_stop_them(engine):
+    engine.send("hub")
+    assert any(line.startswith("param name=threads") for line in engine.until("wait"))
+    engine.send("set-param name=variant value=english", "set-param name=threads value=0", "init")
+    assert "threads takes 1 to" in engine.until("error")[-1]
+    engine.send("set-param name=threads value=2", "init")
+    engine.until("ready")
+    pos = start_position(variant("english"))
+    engine.send(f"pos pos={hub_position(pos)}", "level infinite", "go think")
+    engine.until("info")
+    engine.send("stop")
+    done = parse_line(engine.until("done", timeout=5)[-1])[1]
+    assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
+
+
 def test_moves_after_the_position_are_played_and_depth_limits(engine):
     engine.send("hub", "set-param name=variant value=english", "init")
     engine.until("ready")

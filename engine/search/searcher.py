@@ -19,6 +19,7 @@ iteration's move is played, or a better root move found by the unfinished one.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ import numpy as np
 
 from engine.game import History
 from engine.search import kernel as sk
+from engine.search.stack import Fixed, Stack, Tables
 
 if TYPE_CHECKING:
     from engine.game import GameType, MoveLike, PositionLike
@@ -43,7 +45,6 @@ MAX_DEPTH = sk.MAX_PLY // 2
 
 # Time kept back from a budget for returning the move (Python work after the deadline).
 SAFETY = 0.004
-ASPIRATION = 30  # half-width of the first aspiration window, hundredths of a man
 
 
 @dataclass(frozen=True)
@@ -96,32 +97,6 @@ class SearchResult(Generic[M]):
 FRESH_TT_MB = 2  # table size for fresh searches (the shallow levels)
 
 
-def _cache_aligned(shape: tuple[int, int]) -> np.ndarray:
-    """Zeroed uint64 rows starting on a 64-byte boundary, so that a table bucket (two rows) is one cache line."""
-    n = shape[0] * shape[1]
-    raw = np.zeros(n + 8, dtype=np.uint64)
-    skip = (-raw.ctypes.data % 64) // 8
-    return raw[skip:skip + n].reshape(shape)
-
-
-@dataclass(frozen=True)
-class _Tables:
-    """What a search learns and reuses: the transposition table and the move-ordering tables."""
-
-    tt: np.ndarray  # rows (key ^ data, data); see engine.search.kernel
-    history: np.ndarray
-    killers: np.ndarray
-
-    @classmethod
-    def of_size(cls, tt_mb: float, squares: int) -> _Tables:
-        entries = max(2, 1 << int(np.log2(max(2, tt_mb * 2**20 / 16))))
-        return cls(_cache_aligned((entries, 2)), np.zeros((2, squares, squares), dtype=np.int64), np.zeros((sk.MAX_PLY + 2, 2, 3), dtype=np.uint64))
-
-    def clear(self) -> None:
-        for table in (self.tt, self.history, self.killers):
-            table[:] = 0
-
-
 @dataclass(frozen=True)
 class _Iteration:
     score: int
@@ -141,11 +116,15 @@ class Searcher(Generic[P, M]):
     near the leaves whose static score is far above beta (0: off; None: the
     game's own), ``extend`` spends no depth on a node with a single legal move,
     ``endgames`` reads the game's endgame databases where they are built
-    (``python -m engine egtb build``).
+    (``python -m engine egtb build``). ``threads`` above 1 adds helper
+    threads to searches limited by time or not at all (lazy SMP: they search the same
+    position and share the transposition table, so the main search finds more
+    of its tree already searched); the result is then not reproducible. It
+    may be changed between searches.
     """
 
     def __init__(self, game: GameType[P, M], tt_mb: float = 16, weights: object = None, lmr: float = 1.2,
-                 futility: int | None = None, extend: bool = False, endgames: bool = True):
+                 futility: int | None = None, extend: bool = False, endgames: bool = True, threads: int = 1):
         self.game = game
         self.hooks = game.search_hooks(weights)
         self.lmr = lmr
@@ -153,20 +132,24 @@ class Searcher(Generic[P, M]):
         self.extend = extend
         self.endgames = endgames
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
-        self._main = _Tables.of_size(tt_mb, self.hooks.squares)
-        self._scratch: _Tables | None = None  # for fresh searches, made when first needed
+        self._main = Tables.of_size(tt_mb, self.hooks.squares)
+        self._scratch: Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
-        n = sk.MAX_PLY + 2
-        self._st = np.zeros((n, self.hooks.state_cols), dtype=np.uint64)
-        self._out = np.zeros((sk.MOVES_CAPACITY, sk.MOVE_COLS), dtype=np.uint64)
-        self._order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
-        self._work = np.zeros((sk.MAX_PATH, sk.WORK_COLS), dtype=np.uint64)
-        self._frames = np.zeros((n, sk.FRAME_COLS), dtype=np.int64)
-        self._rev = np.zeros((n, 3), dtype=np.int64)
-        self._pv = np.zeros((n, n, sk.MOVE_COLS), dtype=np.uint64)
-        self._pvlen = np.zeros(n, dtype=np.int64)
-        self._ctl = np.zeros(sk.CTL_LEN, dtype=np.int64)
         self._clock = np.zeros(1, dtype=np.float64)
+        self._stack = Stack(self.hooks.state_cols)
+        self._helpers: list[tuple[Stack, Tables]] = []  # made when first needed, kept
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """Threads a search limited by time or not at all uses (the main one and its helpers)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        if threads < 1:
+            raise ValueError("a search needs at least one thread")
+        self._threads = threads
 
     @property
     def tt_entries(self) -> int:
@@ -175,6 +158,8 @@ class Searcher(Generic[P, M]):
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
         self._main.clear()
+        for _, tables in self._helpers:
+            tables.clear()
 
     def warm_up(self) -> None:
         """Load the compiled code and the clock poll now, so that the first real move pays nothing."""
@@ -183,7 +168,7 @@ class Searcher(Generic[P, M]):
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to return now."""
-        self._ctl[sk.C_STOP] = 1
+        self._stack.ctl[sk.C_STOP] = 1
 
     def search(self, position: P, limits: Limits, history: History = History(),
                on_iteration: Callable[[SearchResult[M]], None] | None = None, noise: int = 0,
@@ -209,7 +194,7 @@ class Searcher(Generic[P, M]):
         tables = self._main
         if fresh:
             if self._scratch is None:
-                self._scratch = _Tables.of_size(FRESH_TT_MB, self.hooks.squares)
+                self._scratch = Tables.of_size(FRESH_TT_MB, self.hooks.squares)
             tables = self._scratch
             tables.clear()
         if len(moves) == 1 and (limits.time is not None or limits.depth is None):
@@ -221,20 +206,23 @@ class Searcher(Generic[P, M]):
         return self._run(position, limits, history, t0, on_iteration, moves, tables, noise, seed)
 
     def _run(self, position: P, limits: Limits, history: History, t0: float,
-             on_iteration: Callable[[SearchResult[M]], None] | None, moves: list[M], tables: _Tables,
+             on_iteration: Callable[[SearchResult[M]], None] | None, moves: list[M], tables: Tables,
              noise: int, seed: int) -> SearchResult[M]:
-        ctl = self._ctl
+        stack = self._stack
+        ctl = stack.ctl
         ctl[:] = 0  # the stop flag too: a stop asked before this search began is for an earlier one
+        for helper, _ in self._helpers:
+            helper.ctl[sk.C_NODES] = 0
         if tables is self._main:
             self._generation = (self._generation + 1) % 64  # entries of earlier searches age
         np.right_shift(tables.history, 1, out=tables.history)  # older history counts for less
         keys_hist = history.keys[-min(len(history.keys), history.reversible):] if history.reversible else ()
         h0 = len(keys_hist)
-        keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
-        keys[:h0] = keys_hist
-        keys[h0] = self.hooks.load(position, self._st[0], ctl)
-        self._rev[0, sk.R_REVERSIBLE] = history.reversible
-        self._rev[0, sk.R_ENDING] = history.ending
+        stack.keys = np.zeros(h0 + sk.MAX_PLY + 2, dtype=np.uint64)
+        stack.keys[:h0] = keys_hist
+        stack.keys[h0] = self.hooks.load(position, stack.st[0], ctl)
+        stack.rev[0, sk.R_REVERSIBLE] = history.reversible
+        stack.rev[0, sk.R_ENDING] = history.ending
         ctl[sk.C_HIST_LEN] = h0
         ctl[sk.C_NOISE] = noise
         ctl[sk.C_NOISE_SEED] = seed & 0x7FFFFFFFFFFFFFFF
@@ -246,56 +234,71 @@ class Searcher(Generic[P, M]):
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        rules, zobrist, weights, geometry, cones, coords, patterns = self.hooks.tables()
-        endgames = self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES
+        rules, zobrist, *evaluation = self.hooks.tables()
+        fixed = Fixed(self.hooks.game, int(position.turn), rules, zobrist, tuple(evaluation), self._lmr_table,
+                      self._clock, self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES)
         held = self.endgames and self.hooks.held(position, history)
+        # helpers make a search's result depend on timing: not where depth or nodes alone limit it
+        helping = (tables is self._main and not held and limits.nodes is None
+                   and (limits.time is not None or limits.depth is None))
+        threads = self._start_helpers(fixed, max_depth) if helping else []
         best: _Iteration | None = None
         score = 0
-        for depth in range(1, max_depth + 1):
-            if time.perf_counter() >= deadline:
-                break
-            window = ASPIRATION
-            alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < WIN_BOUND else (-sk.INF, sk.INF)
-            while True:
-                value = sk.search_iteration(
-                    self.hooks.game, self._st, int(position.turn), depth, alpha, beta, rules,
-                    self._out, self._order, self._work, self._frames, keys, self._rev, self._pv, self._pvlen,
-                    tables.killers, tables.history, tables.tt, zobrist, weights, geometry,
-                    cones, coords, patterns, self._lmr_table, ctl, self._clock, *endgames)
-                if ctl[sk.C_ABORTED]:
+        try:
+            for depth in range(1, max_depth + 1):
+                if time.perf_counter() >= deadline:
                     break
-                if value <= alpha and alpha > -sk.INF:
-                    window *= 4
-                    alpha = max(-sk.INF, value - window)
-                elif value >= beta and beta < sk.INF:
-                    window *= 4
-                    beta = min(sk.INF, value + window)
-                else:
+                value = stack.iterate(depth, score, tables, fixed)
+                if stack.aborted:
+                    if best is not None and ctl[sk.C_ROOT_UPDATED] and stack.pvlen[0] > 0:
+                        # the unfinished iteration found a better root move than the last one: play it
+                        raw = stack.pv[0, : stack.pvlen[0]].copy()
+                        if tuple(raw[0]) != tuple(best.pv[0]):
+                            best = _Iteration(int(stack.frames[0, sk.F_BEST]), best.depth, raw)
                     break
-            if ctl[sk.C_ABORTED]:
-                if best is not None and ctl[sk.C_ROOT_UPDATED] and self._pvlen[0] > 0:
-                    # the unfinished iteration found a better root move than the last one: play it
-                    raw = self._pv[0, : self._pvlen[0]].copy()
-                    if tuple(raw[0]) != tuple(best.pv[0]):
-                        best = _Iteration(int(self._frames[0, sk.F_BEST]), best.depth, raw)
-                break
-            score = int(value)
-            best = _Iteration(score, depth, self._pv[0, : self._pvlen[0]].copy())
-            if on_iteration is not None:
-                on_iteration(self._result(position, best, moves, t0))
-            if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
-                break  # a forced result seen to its end
-            if held and depth >= 2:
-                break  # the databases valued every move at the root: deeper is no wiser
+                score = value
+                best = _Iteration(score, depth, stack.pv[0, : stack.pvlen[0]].copy())
+                if on_iteration is not None:
+                    on_iteration(self._result(position, best, moves, t0))
+                if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
+                    break  # a forced result seen to its end
+                if held and depth >= 2:
+                    break  # the databases valued every move at the root: deeper is no wiser
+        finally:
+            self._stop_helpers(threads)
         if best is None:
             # not even depth 1 finished (a tiny budget): the first legal move
-            return SearchResult(moves[0], 0, 0, (moves[0],), int(ctl[sk.C_NODES]), time.perf_counter() - t0)
+            return SearchResult(moves[0], 0, 0, (moves[0],), self._nodes(), time.perf_counter() - t0)
         return self._result(position, best, moves, t0)
+
+    def _start_helpers(self, fixed: Fixed, max_depth: int) -> list[threading.Thread]:
+        """Start the helper threads on the main stack's root; every other one a ply ahead, so that the helpers
+        do not all search what the main search is about to."""
+        while len(self._helpers) < self.threads - 1:
+            self._helpers.append((Stack(self.hooks.state_cols), self._main.sharing_tt(self.hooks.squares)))
+        threads = []
+        for k, (stack, tables) in enumerate(self._helpers[:self.threads - 1]):
+            stack.copy_root(self._stack)
+            np.right_shift(tables.history, 1, out=tables.history)
+            thread = threading.Thread(target=stack.help, args=(1 + (k + 1) % 2, max_depth, tables, fixed), daemon=True)
+            thread.start()
+            threads.append(thread)
+        return threads
+
+    def _stop_helpers(self, threads: list[threading.Thread]) -> None:
+        for stack, _ in self._helpers[:len(threads)]:
+            stack.ctl[sk.C_STOP] = 1
+        for thread in threads:
+            thread.join()
+
+    def _nodes(self) -> int:
+        """Nodes of the last search, its helpers' included."""
+        return int(self._stack.ctl[sk.C_NODES]) + sum(int(stack.ctl[sk.C_NODES]) for stack, _ in self._helpers)
 
     def _result(self, position: P, it: _Iteration, moves: list[M], t0: float) -> SearchResult[M]:
         pv = self._pv_moves(position, it.pv, moves) or [moves[0]]
-        return SearchResult(pv[0], it.score, it.depth, tuple(pv), int(self._ctl[sk.C_NODES]),
-                            time.perf_counter() - t0, int(self._ctl[sk.C_SELDEPTH]))
+        return SearchResult(pv[0], it.score, it.depth, tuple(pv), self._nodes(), time.perf_counter() - t0,
+                            int(self._stack.ctl[sk.C_SELDEPTH]))
 
     def _pv_moves(self, position: P, raw: np.ndarray, moves: list[M]) -> list[M]:
         """The compiled search's principal variation (rows of from, to, captured, crown) as moves, each checked

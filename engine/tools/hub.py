@@ -13,6 +13,7 @@ every board: ``32-28``, and captures ``from x to x captured x captured ...``
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import sys
@@ -35,6 +36,7 @@ NAME = "Dambot"
 VERSION = "0.1"
 # The protocol's own variant names (Scan 3's): "normal" is International draughts. Ours are accepted too.
 HUB_VARIANTS = {"normal": "international"}
+MAX_THREADS = os.cpu_count() or 1  # search threads a GUI may ask for (lazy SMP)
 _PIECES = {"w": (Color.WHITE, False), "W": (Color.WHITE, True), "b": (Color.BLACK, False), "B": (Color.BLACK, True)}
 
 
@@ -108,7 +110,7 @@ class HubEngine:
 
     def __init__(self, out: IO[str] = sys.stdout):
         self.out = out
-        self.params = {"variant": "normal", "tt-size": "64", "level": "6"}
+        self.params = {"variant": "normal", "tt-size": "64", "level": "6", "threads": "1"}
         self.searcher: Searcher | None = None
         self.game: Game | None = None
         self.limits = Limits(time=1.0)
@@ -137,6 +139,7 @@ class HubEngine:
                 self.send(f"param name=variant value={self.params['variant']} type=enum values=\"{names}\"")
                 self.send(f"param name=tt-size value={self.params['tt-size']} type=int min=1 max=4096")
                 self.send(f"param name=level value={self.params['level']} type=int min=1 max=6")
+                self.send(f"param name=threads value={self.params['threads']} type=int min=1 max={MAX_THREADS}")
                 self.send("wait")
             elif command == "set-param":
                 name, value = args.get("name"), args.get("value", "")
@@ -182,7 +185,10 @@ class HubEngine:
         """Set up the search and run it once, so that the first ``go`` after a cold start has the compiled code
         loaded and spends its budget searching."""
         v = _variant(self.params["variant"])
-        self.searcher = Searcher(game_type(v.name), tt_mb=float(self.params["tt-size"]))
+        threads = int(self.params["threads"])
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads takes 1 to {MAX_THREADS}")
+        self.searcher = Searcher(game_type(v.name), tt_mb=float(self.params["tt-size"]), threads=threads)
         self.searcher.warm_up()
 
     def _game(self, pos: str, moves: str) -> Game:

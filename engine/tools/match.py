@@ -55,8 +55,15 @@ def _switch(text: str) -> bool:
     return bool(int(text))
 
 
+def _positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise ValueError(f"{number} is below 1")
+    return number
+
+
 SEARCH_SETTINGS: dict[str, Callable[[str], object]] = {
-    "lmr": float, "futility": int, "extend": _switch, "tt": float, "endgames": _switch,
+    "lmr": float, "futility": int, "extend": _switch, "tt": float, "endgames": _switch, "threads": _positive,
 }
 
 
@@ -69,7 +76,7 @@ class PlayerSpec:
     arg: str
     """The level number, the minimax depth or the Hub command."""
     search: dict
-    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB, endgames); for a Hub
+    """Searcher settings that differ from the defaults (lmr, futility, extend, tt in MB, endgames, threads); for a Hub
     engine, its fixed ``depth`` if any."""
     weights_file: str | None = None
     """A learned weights file (.npz) to use instead of the variant's own."""
