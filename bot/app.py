@@ -23,7 +23,7 @@ from engine import games
 async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
     """The database and the warmed-up search processes, closed again at the end."""
     store = Store(config.database)
-    pool = SearchPool(config.workers, config.queue_limit, config.tt_mb)
+    pool = SearchPool(config.workers, config.queue_limit, config.tt_mb, config.search_threads)
     try:
         print(f"Starting {config.workers} search process{'es' if config.workers > 1 else ''} ...", file=sys.stderr)
         await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(present.warm_up),

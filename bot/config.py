@@ -22,6 +22,11 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def default_search_threads() -> int:
+    """Two threads for a search running alone where there are two cores or more (measured: see BENCHMARKS.md)."""
+    return min(2, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings of one bot process."""
@@ -32,6 +37,8 @@ class Config:
     """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing)."""
     workers: int = field(default_factory=default_workers)
     """BOT_WORKERS: search processes."""
+    search_threads: int = field(default_factory=default_search_threads)
+    """BOT_SEARCH_THREADS: threads a search may use when it is the only one running (lazy SMP)."""
     move_time: float = 1.0
     """BOT_MOVE_TIME: the bot's default seconds per move."""
     max_move_time: float = 10.0
@@ -79,7 +86,7 @@ class Config:
 # Environment key of each field.
 KEYS = {
     "token": "DISCORD_TOKEN", "database": "BOT_DATABASE", "workers": "BOT_WORKERS",
-    "move_time": "BOT_MOVE_TIME", "max_move_time": "BOT_MAX_MOVE_TIME", "log_level": "BOT_LOG_LEVEL",
+    "search_threads": "BOT_SEARCH_THREADS",    "move_time": "BOT_MOVE_TIME", "max_move_time": "BOT_MAX_MOVE_TIME", "log_level": "BOT_LOG_LEVEL",
     "queue_limit": "BOT_QUEUE_LIMIT", "games_per_user": "BOT_GAMES_PER_USER",
     "matches_per_server": "BOT_MATCHES_PER_SERVER", "input_limit": "BOT_INPUT_LIMIT",
     "remind_after": "BOT_REMIND_AFTER", "abandon_after": "BOT_ABANDON_AFTER",
@@ -136,6 +143,8 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError(f"BOT_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
     if config.workers < 1:
         raise ConfigError("BOT_WORKERS must be at least 1")
+    if config.search_threads < 1:
+        raise ConfigError("BOT_SEARCH_THREADS must be at least 1")
     try:
         shards = config.shards
     except ValueError:

@@ -24,7 +24,7 @@ import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
 
@@ -59,10 +59,12 @@ class _Entry:
 class SearchPool:
     """A fair queue in front of a pool of search processes."""
 
-    def __init__(self, workers: int, queue_limit: int = 40, tt_mb: int = 64):
+    def __init__(self, workers: int, queue_limit: int = 40, tt_mb: int = 64, threads: int = 1):
         self.workers = workers
         self.queue_limit = queue_limit
         self.tt_mb = tt_mb
+        self.threads = threads
+        """Threads a search may use when it is the only one running or waiting (lazy SMP)."""
         self._executor: ProcessPoolExecutor | None = None
         self._pings: list[Future] = []  # the current processes' first jobs: done once each has warmed up
         self._lock = threading.Lock()  # the executor is replaced from the watching thread or the event loop
@@ -190,9 +192,12 @@ class SearchPool:
         assert self._executor is not None
         executor = self._executor
         entry.tries += 1
+        job = entry.job
+        if self._running == 0 and not self._queues and self.threads > 1:
+            job = replace(job, threads=self.threads)  # alone: the cores no other search needs help it
         self._running += 1
         try:
-            done = executor.submit(worker.think, entry.job)
+            done = executor.submit(worker.think, job)
         except (BrokenProcessPool, RuntimeError) as error:  # RuntimeError: shut down, being replaced just now
             done = Future()
             done.set_exception(BrokenProcessPool(str(error)))

@@ -37,6 +37,8 @@ class Job:
     """Seconds for the move."""
     seed: int | None = None
     """A seed makes levels 1-5 repeat their choice."""
+    threads: int = 1
+    """Threads the search may use (the pool gives more to a search running alone)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class Answer:
     nodes: int
     time: float
     pid: int
+    threads: int
+    """Threads the search used."""
 
 
 def start(tt_mb: int) -> None:
@@ -93,9 +97,11 @@ def think(job: Job) -> Answer:
     game = game_type(job.variant)
     position = game.read_position(job.fen)
     rng = random.Random(job.seed)
-    result = choose_move(searcher(job.variant), position, level(job.level), job.budget, job.history, rng)
+    s = searcher(job.variant)
+    s.threads = job.threads
+    result = choose_move(s, position, level(job.level), job.budget, job.history, rng)
     return Answer(game.write_move(position, result.move, full=True), result.score, result.depth, result.nodes,
-                  result.time, os.getpid())
+                  result.time, os.getpid(), job.threads)
 
 
 def ping() -> int:

@@ -52,6 +52,7 @@ def test_a_dotenv_line_without_an_equals_sign_is_refused_by_its_number_never_its
 
 @pytest.mark.parametrize("env, expected", [
     ({"BOT_WORKERS": "two"}, "BOT_WORKERS must be a whole number"), ({"BOT_WORKERS": "0"}, "at least 1"),
+    ({"BOT_SEARCH_THREADS": "0"}, "BOT_SEARCH_THREADS must be at least 1"),
     ({"BOT_MOVE_TIME": "-1"}, "BOT_MOVE_TIME must not be negative"), ({"BOT_LOG_LEVEL": "loud"}, "BOT_LOG_LEVEL"),
 ])
 def test_bad_settings_name_the_key(env, expected):
@@ -144,6 +145,18 @@ async def test_a_full_queue_says_busy(pool):
         assert (await first).move and (await second).move
     finally:
         pool.queue_limit = saved
+
+
+async def test_a_search_running_alone_gets_the_spare_threads_and_one_with_others_waiting_does_not(pool):
+    saved, pool.threads = pool.threads, 2
+    try:
+        alone = await pool.think("a", _job(0.2))
+        assert alone.threads == 2 and alone.move
+        answers = await asyncio.gather(*[pool.think(f"threads {c}", _job(0.2)) for c in "abc"])
+        # the first starts alone; of the two left waiting, the one started first has the other still waiting
+        assert answers[0].threads == 2 and sorted(a.threads for a in answers[1:]) == [1, 2]
+    finally:
+        pool.threads = saved
 
 
 def test_the_terminal_chat_plays_from_piped_input(tmp_path):
