@@ -12,6 +12,8 @@ from pathlib import Path
 
 from dotenv.parser import parse_stream
 
+from engine.search import spare_threads
+
 
 class ConfigError(ValueError):
     """A setting that cannot be read; the message names the key."""
@@ -20,11 +22,6 @@ class ConfigError(ValueError):
 def default_workers() -> int:
     """One search process per core, keeping one core for the event loop; at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
-
-
-def default_search_threads() -> int:
-    """Two threads for a search running alone where there are two cores or more (measured: see BENCHMARKS.md)."""
-    return min(2, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -37,7 +34,7 @@ class Config:
     """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing)."""
     workers: int = field(default_factory=default_workers)
     """BOT_WORKERS: search processes."""
-    search_threads: int = field(default_factory=default_search_threads)
+    search_threads: int = field(default_factory=spare_threads)
     """BOT_SEARCH_THREADS: threads a search may use when it is the only one running (lazy SMP)."""
     move_time: float = 1.0
     """BOT_MOVE_TIME: the bot's default seconds per move."""

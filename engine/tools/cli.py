@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", type=int, choices=range(1, 7), help="the engine plays the other side at this level")
     p.add_argument("--second", action="store_true", help="you take the side that moves second")
     p.add_argument("--time", type=float, default=1.0, help="the engine's seconds per move; default 1")
+    p.add_argument("--threads", type=_threads, default=None,
+                   help="the engine's search threads (lazy SMP); default 2 on two cores or more, else 1")
 
     p = sub.add_parser("hub", help="speak the Hub protocol (version 2) on standard input and output")
 
@@ -115,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             return _perft(v, _position(v, args.fen), args.depth, args.divide)
         if args.command == "moves":
             return _moves(v, args.fen, args.json)
-        return _play(v, args.fen, args.level, args.second, args.time)
+        return _play(v, args.fen, args.level, args.second, args.time, args.threads)
     except FenError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -170,6 +172,12 @@ def _train(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _threads(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a number of threads, 1 or more, not {text!r}")
+    return int(text)
 
 
 def _variant_args(p: argparse.ArgumentParser) -> None:
@@ -232,20 +240,20 @@ def _move_json(pos: Position, m: Move) -> dict:
 
 
 def _play(v: Variant, fen: str | None, level_number: int | None = None, second: bool = False,
-          budget: float = 1.0) -> int:
+          budget: float = 1.0, threads: int | None = None) -> int:
     game = Game(v, fen)
     interactive = sys.stdin.isatty()
     print(f"{v.name.capitalize()} draughts. Type moves such as {example_move(v)}; "
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
     engine_side = None
     if level_number is not None:
-        from engine.search import Searcher
+        from engine.search import Searcher, spare_threads
         from engine.search.levels import choose_move, level
 
         lvl = level(level_number)
         engine_side = v.first if second else v.first.opponent
         print("Getting the engine ready (the first run on a machine compiles it: about 15 s)...", flush=True)
-        searcher = Searcher(game_type(v.name))
+        searcher = Searcher(game_type(v.name), threads=threads or spare_threads())
         searcher.warm_up()
         rng = random.Random()
         print(f"You play {engine_side.opponent}; I play {engine_side} at level {lvl.number} ({lvl.name}).")
