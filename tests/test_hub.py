@@ -86,15 +86,20 @@ def test_a_gui_names_international_as_the_protocol_does_and_the_first_search_use
     assert parse_hub_move(pos, parse_line(lines[-1])[1]["move"]) in legal_moves(pos)
 
 
-def test_stop_ends_an_infinite_search_with_a_move(engine):
-    engine.send("hub", "set-param name=variant value=english", "init")
-    engine.until("ready")
+def _stop_an_infinite_search(engine):
+    """Start an endless search from English's start, stop it, and check that a legal move comes at once."""
     pos = start_position(variant("english"))
     engine.send(f"pos pos={hub_position(pos)}", "level infinite", "go think")
     engine.until("info")
     engine.send("stop")
     done = parse_line(engine.until("done", timeout=5)[-1])[1]
     assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
+
+
+def test_stop_ends_an_infinite_search_with_a_move(engine):
+    engine.send("hub", "set-param name=variant value=english", "init")
+    engine.until("ready")
+    _stop_an_infinite_search(engine)
 
 
 def test_a_gui_may_ask_for_two_search_threads_and_stop_them(engine):
@@ -104,12 +109,7 @@ def test_a_gui_may_ask_for_two_search_threads_and_stop_them(engine):
     assert "threads takes 1 to" in engine.until("error")[-1]
     engine.send("set-param name=threads value=2", "init")
     engine.until("ready")
-    pos = start_position(variant("english"))
-    engine.send(f"pos pos={hub_position(pos)}", "level infinite", "go think")
-    engine.until("info")
-    engine.send("stop")
-    done = parse_line(engine.until("done", timeout=5)[-1])[1]
-    assert parse_hub_move(pos, done["move"]) in legal_moves(pos)
+    _stop_an_infinite_search(engine)
 
 
 def test_moves_after_the_position_are_played_and_depth_limits(engine):
