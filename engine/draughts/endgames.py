@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from engine.compiled import hot
 from engine.draughts import kernel
 from engine.draughts.kernel import popcount
 from engine.draughts.position import Position
@@ -96,7 +97,7 @@ def _rank(group, lo, size, binom):
     return r
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def index(me, opp, kings, layout, offsets, binom):
     """Index of a position (the mover moving up the board, as White does) in the databases, or -1 if none holds it."""
     size = layout[L_SIZE]
@@ -122,7 +123,7 @@ def index(me, opp, kings, layout, offsets, binom):
     return base + r
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def probe(me, opp, kings, side, layout, offsets, binom, wdl, dist):
     """(value, plies to the end) of a position for the side to move, ``side`` moving up if 0 (White) and down
     if 1; value -1 when the databases do not hold it. Plies are 0 for draws."""

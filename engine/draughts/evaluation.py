@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from engine.compiled import hot
 from engine.draughts.kernel import bit_index, lsb, popcount, step
 from engine.draughts.variants import Variant
 
@@ -372,7 +373,7 @@ def _phase(white, black, geo):
     return min(popcount(white | black), start) * PHASE_ONE // start
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     """Score of the position for ``side`` (0 White, 1 Black), in hundredths of a man."""
     cw = _counts(white, black, kings, 0, geo, cones)
@@ -447,7 +448,7 @@ def learned_positions(white, black, kings, w, geo):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _kings_ending(white, black, white_strong, w, geo, coords):
     """Bonus for the side with more kings in a kings-only ending: close in, keep the weak out of the double corner."""
     strong, weak = (white, black) if white_strong else (black, white)

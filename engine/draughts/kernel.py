@@ -28,7 +28,7 @@ Three numba lessons measured here:
 - Pass integers with fixed types (``np.int64(0)``, not a bare literal) at
   call sites between kernels: each literal type compiled another
   specialization, and pinning them cut the cold compile from 14 s to 4 s.
-- Hot functions that allocate nothing are compiled with ``_nrt=False``.
+- Hot functions that allocate nothing are compiled with ``_nrt=False`` (``engine.compiled.hot``).
   Otherwise numba counts references to every array argument on entry and
   exit of each call, with atomic (locked) instructions: a quarter of the
   search's time under perf, and 2.1 M against 2.7 M bench nodes/s.
@@ -38,6 +38,8 @@ import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from engine.compiled import hot
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -142,7 +144,7 @@ def _put(out, end, frm, to, captured, crown):
     return end + 1
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _record(frm, to, captured, n, crown, start, end, best, majority, mode, out, work, paths, plen):
     """Add one finished capture to the list; return the new (end, best)."""
     if majority:
@@ -186,7 +188,7 @@ def _geometry(rules, side):
     return half, half + U1, rules[R_BOARD], promo, rules[R_FLYING] != U0, rules[R_MEN_BACK] != U0
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best, out, work, paths, plen):
     """Every complete capture of the piece on ``frm``, depth first on an explicit stack.
 
@@ -270,7 +272,7 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
     return end, best
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     """Write the legal moves of the side to move into ``out[start:]``.
 

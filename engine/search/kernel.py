@@ -44,6 +44,7 @@ from numba.core import cgutils
 from numba.core.errors import NumbaWarning
 from numba.extending import intrinsic
 
+from engine.compiled import hot
 from engine.draughts import endgames as eg
 from engine.draughts import kernel
 from engine.draughts.evaluation import evaluate
@@ -379,7 +380,7 @@ def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
     tt[e, 1] = data
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@hot(nogil=True)
 def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
                      pv, pvlen, killers, history, tt, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock,
                      tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):

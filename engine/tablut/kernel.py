@@ -17,6 +17,8 @@ moves, so the side to move there has lost, as the search reads it.
 import numpy as np
 from numba import njit
 
+from engine.compiled import hot
+
 SIZE = 9
 CELLS = 81
 THRONE = 40
@@ -82,7 +84,7 @@ def _after(st, p, x, frm, to, piece):
     return st[p, x]
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def captures(st, p, frm, to):
     """The captures of the move from ``frm`` to ``to``, packed a byte each (square + 1)."""
     piece = st[p, frm]
@@ -119,14 +121,14 @@ def captures(st, p, frm, to):
     return packed
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def over(st, p):
     """The king is captured or has escaped: no one moves any more."""
     king = np.int64(st[p, KING_SQ])
     return king == NO_KING or ESCAPE[king] == 1
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def generate(st, p, side, out, start):
     """Write the legal moves of ``side`` into ``out`` from row ``start``; the row after the last."""
     if over(st, p):
@@ -152,7 +154,7 @@ def generate(st, p, side, out, start):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def make(st, p, out, i):
     """Write the position after move ``i`` into ``st[p + 1]``."""
     for c in range(STATE_COLS):
@@ -178,7 +180,7 @@ def make(st, p, out, i):
         st[p + 1, sq] = EMPTY
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def key_after(key, st, p, out, i, zob):
     """The Zobrist key after move ``i`` from ``st[p]`` (kinds: 0 white soldier, 1 black, 2 king)."""
     key ^= zob[4, 0]
@@ -194,7 +196,7 @@ def key_after(key, st, p, out, i, zob):
     return key
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def zobrist(st, p, side, zob):
     key = np.uint64(0)
     for sq in range(CELLS):
@@ -206,7 +208,7 @@ def zobrist(st, p, side, zob):
     return key
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def open_lines(st, p, sq):
     """Straight lines from ``sq`` over empty squares to an escape square."""
     n = 0
@@ -220,7 +222,7 @@ def open_lines(st, p, sq):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def evaluate(st, p, side, w):
     """The position for ``side`` (to move), in hundredths of a white soldier."""
     king = np.int64(st[p, KING_SQ])
