@@ -19,7 +19,6 @@ iteration's move is played, or a better root move found by the unfinished one.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -314,12 +313,6 @@ class Searcher(Generic[P, M]):
             out.append(move)
             pos = self.game.make(pos, move)
         return out
-
-
-def spare_threads() -> int:
-    """Threads for a search that has the machine to itself: two where there are two cores or more (two are
-    measured; see BENCHMARKS.md), else one."""
-    return min(2, os.cpu_count() or 1)
 
 
 def allocate(time_left: float, moves_left: int | None = None, increment: float = 0.0) -> float:
