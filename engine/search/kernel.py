@@ -600,7 +600,6 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             _make(game, st, p, out, i)
             child_key = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
             keys[h0 + p + 1] = child_key
-            _prefetch(tt, np.int64(child_key & np.uint64(tt.shape[0] - 2)))  # the child looks there first
             rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if _reversible(game, st, p, out, i) else 0
             if endings:
                 limit = _ending_limit(game, st, p + 1)
@@ -617,6 +616,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             else:
                 cd = d - 1
             frames[p, F_CHILD_DEPTH] = cd
+            if cd > 0:
+                _prefetch(tt, np.int64(child_key & np.uint64(tt.shape[0] - 2)))  # the child looks there first
             red = np.int64(0)
             if count == 0 or d <= 0:
                 _child(frames, p, -b, -a, frames[p, F_PV], cd, end)
