@@ -82,7 +82,8 @@ class Config:
 # Environment key of each field.
 KEYS = {
     "token": "DISCORD_TOKEN", "database": "BOT_DATABASE", "workers": "BOT_WORKERS",
-    "search_threads": "BOT_SEARCH_THREADS",    "move_time": "BOT_MOVE_TIME", "max_move_time": "BOT_MAX_MOVE_TIME", "log_level": "BOT_LOG_LEVEL",
+    "search_threads": "BOT_SEARCH_THREADS", "move_time": "BOT_MOVE_TIME", "max_move_time": "BOT_MAX_MOVE_TIME",
+    "log_level": "BOT_LOG_LEVEL",
     "queue_limit": "BOT_QUEUE_LIMIT", "games_per_user": "BOT_GAMES_PER_USER",
     "matches_per_server": "BOT_MATCHES_PER_SERVER", "input_limit": "BOT_INPUT_LIMIT",
     "remind_after": "BOT_REMIND_AFTER", "abandon_after": "BOT_ABANDON_AFTER",
@@ -139,8 +140,9 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError(f"BOT_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
     if config.workers < 1:
         raise ConfigError("BOT_WORKERS must be at least 1")
-    if config.search_threads < 1:
-        raise ConfigError("BOT_SEARCH_THREADS must be at least 1")
+    cores = os.cpu_count() or 1
+    if not 1 <= config.search_threads <= cores:
+        raise ConfigError(f"BOT_SEARCH_THREADS must be 1 to {cores} (this machine's cores)")
     try:
         shards = config.shards
     except ValueError:

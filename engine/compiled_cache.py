@@ -6,8 +6,8 @@ after an edit of one of those it would load a search compiled from the old
 code (measured here: a segmentation fault when the evaluation's tables
 changed layout). ``refresh`` runs before any kernel is first called: when the
 kernels' sources differ from those the cache was built from, it drops the
-cache entries of the modules that inline others, and numba compiles them
-anew.
+cache entries of the modules that inline others (and of those whose compile
+options come from ``engine.compiled``), and numba compiles them anew.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-SOURCES = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
-           "tablut/kernel.py", "search/kernel.py")
-# modules whose compiled code inlines other modules'
-DEPENDENT = ("draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py", "search/kernel.py")
+SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py",
+           "draughts/endgame_solve.py", "tablut/kernel.py", "search/kernel.py")
+# modules whose compiled code inlines other modules' or takes its compile options from ``compiled``
+DEPENDENT = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
+             "tablut/kernel.py", "search/kernel.py")
 
 
 def sources_digest() -> str:

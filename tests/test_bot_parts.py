@@ -52,7 +52,8 @@ def test_a_dotenv_line_without_an_equals_sign_is_refused_by_its_number_never_its
 
 @pytest.mark.parametrize("env, expected", [
     ({"BOT_WORKERS": "two"}, "BOT_WORKERS must be a whole number"), ({"BOT_WORKERS": "0"}, "at least 1"),
-    ({"BOT_SEARCH_THREADS": "0"}, "BOT_SEARCH_THREADS must be at least 1"),
+    ({"BOT_SEARCH_THREADS": "0"}, "BOT_SEARCH_THREADS must be 1 to"),
+    ({"BOT_SEARCH_THREADS": str((os.cpu_count() or 1) + 1)}, "this machine's cores"),
     ({"BOT_MOVE_TIME": "-1"}, "BOT_MOVE_TIME must not be negative"), ({"BOT_LOG_LEVEL": "loud"}, "BOT_LOG_LEVEL"),
 ])
 def test_bad_settings_name_the_key(env, expected):

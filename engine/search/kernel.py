@@ -75,7 +75,7 @@ GAME_TABLUT = 1
 BOUND_UPPER = 1
 BOUND_LOWER = 2
 BOUND_EXACT = 3
-# data bits: score+32768 (16) | depth (8) | bound (2) | generation (6) | from (6) | to (6) | captured hash (16) | has move (1)
+# data bits: score+32768 (16) | depth (8) | bound (2) | generation (6) | from (7) | to (7) | captured hash (14) | has move (1)
 _SCORE_OFF = 32768
 
 # --- control vector (int64), shared with Python -------------------------------
@@ -317,14 +317,30 @@ def _capture_order(game, st, p, out, i):
 
 @njit(cache=True, inline="always")
 def _tt_slot(tt, key):
-    """The table's slot holding ``key``, or -1. A slot is (key ^ data, data): a slot whose two words were written
-    by two searches at once fails the check instead of giving one position's data for another's."""
+    """The table's slot holding ``key``, or -1, for the store. A slot is (key ^ data, data): a slot whose two words
+    were written by two searches at once fails the check. The store reads the slot again after it; if another
+    thread rewrote it meanwhile, it may keep that position's move, which is only tried where it is legal."""
     e = np.int64(key & np.uint64(tt.shape[0] - 2))
     if tt[e, 0] ^ tt[e, 1] == key:
         return e
     if tt[e + 1, 0] ^ tt[e + 1, 1] == key:
         return e + 1
     return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def _tt_probe(tt, key):
+    """The data stored for ``key``, or 0 (no entry's data is 0: its score field never is). Each row's data is
+    read once and checked against its key word, so an entry that another thread rewrites meanwhile is a miss,
+    never another position's data."""
+    e = np.int64(key & np.uint64(tt.shape[0] - 2))
+    data = tt[e, 1]
+    if tt[e, 0] ^ data == key:
+        return data
+    data = tt[e + 1, 1]
+    if tt[e + 1, 0] ^ data == key:
+        return data
+    return U0
 
 
 @intrinsic
@@ -483,9 +499,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     action = _RETURN
                     continue
             else:
-                e = _tt_slot(tt, key)
-                if e >= 0:
-                    data = tt[e, 1]
+                data = _tt_probe(tt, key)
+                if data != U0:
                     t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
                     t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
                     t_bound = np.int64((data >> np.uint64(24)) & np.uint64(0x3))

@@ -241,10 +241,12 @@ class Searcher(Generic[P, M]):
         # helpers make a search's result depend on timing: not where depth or nodes alone limit it
         helping = (tables is self._main and not held and limits.nodes is None
                    and (limits.time is not None or limits.depth is None))
-        threads = self._start_helpers(fixed, max_depth) if helping else []
+        threads: list[threading.Thread] = []
         best: _Iteration | None = None
         score = 0
         try:
+            if helping:
+                self._start_helpers(fixed, max_depth, threads)
             for depth in range(1, max_depth + 1):
                 if time.perf_counter() >= deadline:
                     break
@@ -271,19 +273,18 @@ class Searcher(Generic[P, M]):
             return SearchResult(moves[0], 0, 0, (moves[0],), self._nodes(), time.perf_counter() - t0)
         return self._result(position, best, moves, t0)
 
-    def _start_helpers(self, fixed: Fixed, max_depth: int) -> list[threading.Thread]:
-        """Start the helper threads on the main stack's root; every other one a ply ahead, so that the helpers
-        do not all search what the main search is about to."""
+    def _start_helpers(self, fixed: Fixed, max_depth: int, threads: list[threading.Thread]) -> None:
+        """Start the helper threads on the main stack's root, each added to ``threads`` as it starts (so that
+        those started are stopped even if a later one fails to start); every other one a ply ahead, so that the
+        helpers do not all search what the main search is about to."""
         while len(self._helpers) < self.threads - 1:
             self._helpers.append((Stack(self.hooks.state_cols), self._main.sharing_tt(self.hooks.squares)))
-        threads = []
         for k, (stack, tables) in enumerate(self._helpers[:self.threads - 1]):
             stack.copy_root(self._stack)
             np.right_shift(tables.history, 1, out=tables.history)
             thread = threading.Thread(target=stack.help, args=(1 + (k + 1) % 2, max_depth, tables, fixed), daemon=True)
             thread.start()
             threads.append(thread)
-        return threads
 
     def _stop_helpers(self, threads: list[threading.Thread]) -> None:
         for stack, _ in self._helpers[:len(threads)]:
