@@ -12,6 +12,8 @@ from pathlib import Path
 
 from dotenv.parser import parse_stream
 
+from engine.search import spare_threads
+
 
 class ConfigError(ValueError):
     """A setting that cannot be read; the message names the key."""
@@ -32,9 +34,8 @@ class Config:
     """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing)."""
     workers: int = field(default_factory=default_workers)
     """BOT_WORKERS: search processes."""
-    search_threads: int = 1
-    """BOT_SEARCH_THREADS: threads a search may use when it is the only one running (lazy SMP; its Elo is not
-    measured yet, so one by default)."""
+    search_threads: int = field(default_factory=spare_threads)
+    """BOT_SEARCH_THREADS: threads a search may use when it is the only one running (lazy SMP)."""
     move_time: float = 1.0
     """BOT_MOVE_TIME: the bot's default seconds per move."""
     max_move_time: float = 10.0

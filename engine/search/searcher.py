@@ -19,6 +19,7 @@ iteration's move is played, or a better root move found by the unfinished one.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -314,6 +315,12 @@ class Searcher(Generic[P, M]):
             out.append(move)
             pos = self.game.make(pos, move)
         return out
+
+
+def spare_threads() -> int:
+    """Threads for a search that has the machine to itself: two where there are two cores or more, else one.
+    Two against one at 0.1 s a move, 200 games each: English +40 Elo, International +14 (BENCHMARKS.md)."""
+    return min(2, os.cpu_count() or 1)
 
 
 def allocate(time_left: float, moves_left: int | None = None, increment: float = 0.0) -> float:

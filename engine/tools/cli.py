@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", type=int, choices=range(1, 7), help="the engine plays the other side at this level")
     p.add_argument("--second", action="store_true", help="you take the side that moves second")
     p.add_argument("--time", type=float, default=1.0, help="the engine's seconds per move; default 1")
-    p.add_argument("--threads", type=_threads, default=1,
-                   help="the engine's search threads (lazy SMP, not yet measured in Elo); default 1")
+    p.add_argument("--threads", type=_threads, default=None,
+                   help="the engine's search threads (lazy SMP); default 2 on two cores or more, else 1")
 
     p = sub.add_parser("hub", help="speak the Hub protocol (version 2) on standard input and output")
 
@@ -240,20 +240,20 @@ def _move_json(pos: Position, m: Move) -> dict:
 
 
 def _play(v: Variant, fen: str | None, level_number: int | None = None, second: bool = False,
-          budget: float = 1.0, threads: int = 1) -> int:
+          budget: float = 1.0, threads: int | None = None) -> int:
     game = Game(v, fen)
     interactive = sys.stdin.isatty()
     print(f"{v.name.capitalize()} draughts. Type moves such as {example_move(v)}; "
           "'moves' lists them, 'undo' takes one back, 'fen' prints the position, 'quit' ends.")
     engine_side = None
     if level_number is not None:
-        from engine.search import Searcher
+        from engine.search import Searcher, spare_threads
         from engine.search.levels import choose_move, level
 
         lvl = level(level_number)
         engine_side = v.first if second else v.first.opponent
         print("Getting the engine ready (the first run on a machine compiles it: about 15 s)...", flush=True)
-        searcher = Searcher(game_type(v.name), threads=threads)
+        searcher = Searcher(game_type(v.name), threads=threads or spare_threads())
         searcher.warm_up()
         rng = random.Random()
         print(f"You play {engine_side.opponent}; I play {engine_side} at level {lvl.number} ({lvl.name}).")
