@@ -316,31 +316,18 @@ def _capture_order(game, st, p, out, i):
 
 
 @njit(cache=True, inline="always")
-def _tt_slot(tt, key):
-    """The table's slot holding ``key``, or -1, for the store. A slot is (key ^ data, data): a slot whose two words
-    were written by two searches at once fails the check. The store reads the slot again after it; if another
-    thread rewrote it meanwhile, it may keep that position's move, which is only tried where it is legal."""
-    e = np.int64(key & np.uint64(tt.shape[0] - 2))
-    if tt[e, 0] ^ tt[e, 1] == key:
-        return e
-    if tt[e + 1, 0] ^ tt[e + 1, 1] == key:
-        return e + 1
-    return np.int64(-1)
-
-
-@njit(cache=True, inline="always")
-def _tt_probe(tt, key):
-    """The data stored for ``key``, or 0 (no entry's data is 0: its score field never is). Each row's data is
-    read once and checked against its key word, so an entry that another thread rewrites meanwhile is a miss,
-    never another position's data."""
+def _tt_find(tt, key):
+    """(slot, data) of the entry for ``key``, or (-1, 0) (no entry's data is 0: its score field never is). A slot
+    is (key ^ data, data); each slot's data is read once and checked against its key word, so a slot that two
+    searches wrote at once, or that another thread rewrites meanwhile, is a miss, never another position's data."""
     e = np.int64(key & np.uint64(tt.shape[0] - 2))
     data = tt[e, 1]
     if tt[e, 0] ^ data == key:
-        return data
+        return e, data
     data = tt[e + 1, 1]
     if tt[e + 1, 0] ^ data == key:
-        return data
-    return U0
+        return e + 1, data
+    return np.int64(-1), U0
 
 
 @intrinsic
@@ -362,7 +349,7 @@ def _prefetch(typingctx, tt, e):
 
 @njit(cache=True, inline="always")
 def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
-    e = _tt_slot(tt, key)
+    e, old = _tt_find(tt, key)
     if e < 0:
         # replace the shallower entry of the bucket, or one from an older search
         e = np.int64(key & np.uint64(tt.shape[0] - 2))
@@ -377,7 +364,6 @@ def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
     elif not has_move and e == np.int64(key & np.uint64(tt.shape[0] - 2)):
         # keep the move of an earlier search of this position (in the bucket's first slot only: keeping it in
         # the second too cost International three plies in 1 s from the start, measured)
-        old = tt[e, 1]
         if (old >> np.uint64(60)) & U1:
             has_move = True
             frm = np.int64((old >> np.uint64(32)) & np.uint64(0x7F))
@@ -499,8 +485,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     action = _RETURN
                     continue
             else:
-                data = _tt_probe(tt, key)
-                if data != U0:
+                e, data = _tt_find(tt, key)
+                if e >= 0:
                     t_score = np.int64(data & np.uint64(0xFFFF)) - _SCORE_OFF
                     t_depth = np.int64((data >> np.uint64(16)) & np.uint64(0xFF))
                     t_bound = np.int64((data >> np.uint64(24)) & np.uint64(0x3))
