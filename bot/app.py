@@ -16,6 +16,9 @@ from bot.core import Core
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.terminal import Terminal, chat
+from bot.web.hub import Hub
+from bot.web.seats import SeatKeys, load_key
+from bot.web.server import serve
 from engine import games
 
 
@@ -47,18 +50,45 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
         store.close()
 
 
+@contextlib.asynccontextmanager
+async def web_page(config: Config, links_in_chat: bool) -> AsyncIterator[Hub | None]:
+    """The web page's hub, its server listening, closed again at the end; None with BOT_WEB off, or when the
+    server cannot listen (the chat runs on without it, and says why)."""
+    if not config.web:
+        yield None
+        return
+    hub = Hub(SeatKeys(load_key(config.database, config.web_secret)), config.web_base, links_in_chat)
+    try:
+        runner = await serve(hub, config.web_host, config.web_port)
+    except OSError as error:
+        print(f"The web page could not start on {config.web_host}:{config.web_port} ({error.strerror or error}). "
+              "The chat runs without it; set BOT_WEB_PORT to a free port, or BOT_WEB=false.", file=sys.stderr)
+        yield None
+        return
+    try:
+        yield hub
+    finally:
+        hub.close()
+        await runner.cleanup()
+
+
 async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    async with services(config) as (store, pool):
+    async with services(config) as (store, pool), web_page(config, links_in_chat=True) as hub:
         terminal = Terminal(image_dir)
-        core = Core(config, store, pool, terminal.send)
+        core = Core(config, store, pool, hub.send_for(terminal.send) if hub else terminal.send)
+        if hub:
+            hub.attach(core)
         clock = asyncio.create_task(core.run_clock())
         try:
             print(f"Draughts bot, terminal chat. Games are kept in {config.database}; board images go to "
                   f"{image_dir}.\nType `help` for the commands, `new` to play me, `as NAME` to type as someone "
-                  "else.\n", flush=True)
+                  "else.", flush=True)
+            if hub:
+                print(f"Web page: {config.web_base}/ (play by clicking, watch games live).", flush=True)
+            print(flush=True)
             restored = await core.start()
             for table in restored:
                 print(f"Restored game {table.id}: {table.title()}, {len(table.game.moves)} moves played.", flush=True)
@@ -72,7 +102,7 @@ async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
     from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
-    async with services(config) as (store, pool):
-        bot = DraughtsBot(config, store, pool)
+    async with services(config) as (store, pool), web_page(config, links_in_chat=False) as hub:
+        bot = DraughtsBot(config, store, pool, hub=hub)
         async with bot:
             await bot.start(config.token)

@@ -73,6 +73,21 @@ class Config:
     endgame_pieces: int = 4
     """BOT_ENDGAME_PIECES: build the draughts endgame databases up to this many pieces at start-up, in the
     background, where they are missing (0: none)."""
+    web: bool = True
+    """BOT_WEB: serve the web page (watch live, replay, play by clicking) beside the chat."""
+    web_host: str = "127.0.0.1"
+    """BOT_WEB_HOST: the address the web server listens on (0.0.0.0 for every network)."""
+    web_port: int = 8080
+    """BOT_WEB_PORT: its port."""
+    web_url: str = ""
+    """BOT_WEB_URL: the public address of the web page, for the links the chat gives (default: host and port)."""
+    web_secret: str = field(default="", repr=False)
+    """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept beside the database)."""
+
+    @property
+    def web_base(self) -> str:
+        """The web page's address as links give it."""
+        return (self.web_url or f"http://{self.web_host}:{self.web_port}").rstrip("/")
 
     @property
     def shards(self) -> tuple[int, ...]:
@@ -91,6 +106,8 @@ KEYS = {
     "challenge_expiry": "BOT_CHALLENGE_EXPIRY", "takebacks": "BOT_TAKEBACKS", "tt_mb": "BOT_TT_MB",
     "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
     "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
+    "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
+    "web_secret": "BOT_WEB_SECRET",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -150,6 +167,10 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError(f"BOT_SHARD_IDS must be shard numbers separated by commas, not {config.shard_ids!r}") from None
     if config.endgame_pieces not in (0, 2, 3, 4):
         raise ConfigError("BOT_ENDGAME_PIECES must be 0 (no databases) or 2 to 4")
+    if not 0 < config.web_port < 65536:
+        raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
+    if config.web_url and not config.web_url.startswith(("http://", "https://")):
+        raise ConfigError("BOT_WEB_URL must start with http:// or https://")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config

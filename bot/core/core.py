@@ -146,6 +146,15 @@ class Core:
         table = self.state.tables.get(channel)
         return list(table.game.type.legal_texts(table.game.position)) if table is not None else []
 
+    def table(self, channel: str) -> Table | None:
+        """The game on in ``channel``, for a front end that shows a game whole (the web page), or None. Front ends
+        read it; only the core changes it."""
+        return self.state.tables.get(channel)
+
+    def tables(self) -> list[Table]:
+        """Every game on."""
+        return list(self.state.tables.values())
+
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""
         table = self.state.tables.get(channel)

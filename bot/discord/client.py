@@ -35,6 +35,7 @@ from bot.discord.views import ActionButton, MoveMenu, answer_view, game_view
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import Buttons, Message, Reply, User
+from bot.web.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the
 class DraughtsBot(ext.AutoShardedBot):
     """The bot on Discord: one core, its search pool and database, and the chat around them."""
 
-    def __init__(self, config: Config, store: Store, pool: SearchPool, **options):
+    def __init__(self, config: Config, store: Store, pool: SearchPool, hub: Hub | None = None, **options):
         intents = discord.Intents.default()
         intents.message_content = config.message_content
         if config.shards:
@@ -56,7 +57,9 @@ class DraughtsBot(ext.AutoShardedBot):
                          **options)
         self.config = config
         self.store = store
-        self.core = Core(config, store, pool, self.deliver)
+        self.core = Core(config, store, pool, hub.send_for(self.deliver) if hub else self.deliver)
+        if hub:
+            hub.attach(self.core)
         self.clock: asyncio.Task | None = None
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background

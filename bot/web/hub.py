@@ -1,0 +1,281 @@
+"""The web front end's side of the core: it sees every reply the core sends, keeps each watched game's page up
+to date, and turns what a page does (a move, a command, a new game) into core messages.
+
+The hub sits between the core and the chat front end (``Hub.send_for``): replies go on to the chat as before,
+except those of games started on the page (their channel is the page's own) and private answers to the page,
+which go back to the page that asked. A move made on the page is a message like any other, by the seat's
+player, so it passes the same checks and locks and is stored and announced the same way; the chat shows it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.core import Core
+from bot.core.core import OUT_OF_DATE
+from bot.core.state import Send
+from bot.tables import Kind, Message, Reply, Table, User
+from bot.web import views
+from bot.web.seats import SeatKeys
+from engine import Color
+
+log = logging.getLogger(__name__)
+
+GUILD = "web"
+CHANNEL_PREFIX = "web-"  # the channels of games started on the page
+FINISHED_KEPT = 200  # finished games kept for their replay pages
+QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
+COMMANDS = ("resign", "draw", "takeback", "accept", "decline")
+
+
+@dataclass(frozen=True)
+class WebOrigin:
+    """Marks a message sent from a page: the core hands it back in its replies, and private ones go to ``notice``."""
+
+    notice: Callable[[str], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open page: the game it shows, the seat it holds (if its link had the secret), its outgoing queue."""
+
+    game: int
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    seat: tuple[Color, User] | None = None
+
+    def put(self, text: str | None) -> bool:
+        """Queue a message for the page; False if the page is too slow to keep up (it should be closed)."""
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    async def notice(self, text: str) -> None:
+        self.put(json.dumps({"type": "notice", "text": text}))
+
+    def finish(self) -> None:
+        """End the page's connection once what is waiting has been sent."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        """End the page's connection: what is waiting is thrown away, and the writer stops."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Hub:
+    """Every page of one bot process, and the games they show."""
+
+    def __init__(self, keys: SeatKeys, base_url: str, links_in_chat: bool = False):
+        self.keys = keys
+        self.base_url = base_url.rstrip("/")
+        self.links_in_chat = links_in_chat
+        self.core: Core | None = None
+        self._chat: Send | None = None
+        self._watchers: dict[int, set[Watcher]] = {}
+        self._live: dict[int, Table] = {}  # games seen on, by id
+        self._seen: dict[int, list[Any]] = {}  # the moves each game's pages were last sent
+        self._finished: OrderedDict[int, views.Finished] = OrderedDict()
+
+    # wiring
+
+    def send_for(self, chat: Send | None) -> Send:
+        """The ``send`` to give the core: replies reach ``chat`` (None: no chat) and the pages."""
+        self._chat = chat
+        return self._deliver
+
+    def attach(self, core: Core) -> None:
+        self.core = core
+
+    def game_url(self, game: int) -> str:
+        return f"{self.base_url}/g/{game}"
+
+    def seat_path(self, game: int, colour: Color, user: User) -> str:
+        """A player's private link to their game, without the server's address (the secret is in the fragment,
+        which browsers never send to a server)."""
+        return f"/g/{game}#seat={self.keys.secret(game, colour, user.id)}"
+
+    def seat_url(self, game: int, colour: Color, user: User) -> str:
+        return self.base_url + self.seat_path(game, colour, user)
+
+    # replies from the core
+
+    async def _deliver(self, reply: Reply) -> None:
+        origin = reply.to.origin if reply.to is not None else None
+        from_page = isinstance(origin, WebOrigin)
+        if reply.private and isinstance(origin, WebOrigin):
+            await origin.notice(reply.text)
+            return
+        if self._chat is not None and not reply.channel.startswith(CHANNEL_PREFIX):
+            await self._chat(replace(reply, to=None) if from_page else reply)
+            if self.links_in_chat:
+                await self._announce(reply)
+        self._publish(reply)
+
+    async def _announce(self, reply: Reply) -> None:
+        """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
+        assert self.core is not None and self._chat is not None
+        table = self.core.table(reply.channel)
+        if reply.board is None or table is None or table.id in self._live:
+            return
+        lines = [f"Watch live: {self.game_url(table.id)}"]
+        for colour, seat in table.seats.items():
+            if seat.user is not None:
+                lines.append(f"Seat link for {seat.user.name} ({colour}), to play from the page: "
+                             f"{self.seat_url(table.id, colour, seat.user)}")
+        await self._chat(Reply(reply.channel, "\n".join(lines)))
+
+    def _publish(self, reply: Reply) -> None:
+        """Bring the pages of the game ``reply`` is about up to date."""
+        assert self.core is not None
+        if reply.replay is not None and reply.game is not None:
+            self._end(reply.game, reply.replay, reply.text, reply.pdn or "")
+            return
+        table = self.core.table(reply.channel)
+        if table is None or reply.private:
+            return
+        self._live[table.id] = table
+        if table.id in self._watchers:
+            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, reply.text)))
+
+    def _end(self, game_id: int, record: Any, said: str, pdn: str) -> None:
+        table = self._live.pop(game_id, None)
+        players = ({c: s.name for c, s in table.seats.items()} if table is not None
+                   else {c: str(c) for c in Color})
+        kind = table.kind if table is not None else Kind.PEOPLE
+        finished = views.Finished(game_id, record, players, kind, said, pdn)
+        self._finished[game_id] = finished
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
+        if game_id in self._watchers:
+            self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
+        self._seen.pop(game_id, None)
+
+    def _update(self, game_id: int, record: Any, status: dict) -> str:
+        """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
+        first move that changed (a takeback rewinds), and the status."""
+        old = self._seen.get(game_id)
+        first = 0  # the first position the pages have not seen as it is now
+        if old is not None:
+            same = 0
+            while same < min(len(old), len(record.moves)) and old[same] == record.moves[same]:
+                same += 1
+            first = same + 1
+        self._seen[game_id] = list(record.moves)
+        entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
+        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status})
+
+    def _broadcast(self, game_id: int, text: str) -> None:
+        for watcher in list(self._watchers.get(game_id, ())):
+            if not watcher.put(text):
+                self.leave(watcher)
+                watcher.drop()
+
+    # pages
+
+    def find(self, game_id: int) -> Table | views.Finished | None:
+        """The game on (or recently finished) with this id."""
+        assert self.core is not None
+        table = self._live.get(game_id)
+        if table is not None and self.core.table(table.channel) is table:
+            return table
+        for table in self.core.tables():
+            if table.id == game_id:
+                self._live[game_id] = table
+                return table
+        return self._finished.get(game_id)
+
+    def join(self, game_id: int) -> Watcher | None:
+        """A new page on game ``game_id``, sent the whole game first; None if there is no such game."""
+        found = self.find(game_id)
+        if found is None:
+            return None
+        watcher = Watcher(game_id)
+        record = found.record if isinstance(found, views.Finished) else found.game
+        if game_id in self._watchers and self._seen.get(game_id) != list(record.moves):
+            # the pages already open get what they missed first, so that every page has seen the same moves
+            self._broadcast(game_id, self._update(game_id, record, views.status(found)))
+        self._seen[game_id] = list(record.moves)
+        first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
+                 "entries": [views.entry(record, ply) for ply in range(len(record.moves) + 1)],
+                 "status": views.status(found)}
+        watcher.put(json.dumps(first))
+        self._watchers.setdefault(game_id, set()).add(watcher)
+        return watcher
+
+    def leave(self, watcher: Watcher) -> None:
+        watchers = self._watchers.get(watcher.game)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self._watchers[watcher.game]
+                self._seen.pop(watcher.game, None)
+
+    def watchers(self, game_id: int) -> int:
+        return len(self._watchers.get(game_id, ()))
+
+    def take_seat(self, watcher: Watcher, secret: str) -> bool:
+        """Seat the page as the player whose link carries ``secret``; False if it is no seat's secret."""
+        found = self.find(watcher.game)
+        if not isinstance(found, Table):
+            return False
+        for colour, seat in found.seats.items():
+            if seat.user is not None and self.keys.check(found.id, colour, seat.user.id, secret):
+                watcher.seat = (colour, seat.user)
+                watcher.put(json.dumps({"type": "seat", "colour": str(colour), "name": seat.user.name}))
+                return True
+        return False
+
+    async def act(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
+        """A move (or one of ``COMMANDS``) from a seated page, as its player's message in the game's channel."""
+        assert self.core is not None
+        found = self.find(watcher.game)
+        if not isinstance(found, Table):
+            await watcher.notice("That game is over.")
+            return
+        if watcher.seat is None:
+            await watcher.notice("This page only watches: open your own seat link to play.")
+            return
+        if ply is not None and ply != len(found.game.moves):
+            await watcher.notice(OUT_OF_DATE)
+            return
+        _, user = watcher.seat
+        await self.core.handle(Message(found.guild, found.channel, user, text, channel_name=found.channel_name,
+                                       origin=WebOrigin(watcher.notice)))
+
+    async def start(self, user: User, command: str) -> tuple[int | None, list[str]]:
+        """Start a game from the page with a chat command (``new ...`` or ``watch ...``) in a channel of its own:
+        (its id, or None, and what the core answered privately)."""
+        assert self.core is not None
+        notes: list[str] = []
+
+        async def note(text: str) -> None:
+            notes.append(text)
+
+        channel = CHANNEL_PREFIX + secrets.token_urlsafe(9)
+        await self.core.handle(Message(GUILD, channel, user, command, channel_name="web", origin=WebOrigin(note)))
+        return self.core.game_in(channel), notes
+
+    def listing(self) -> list[dict]:
+        """The games on, for the front page: id, game, players, moves played."""
+        assert self.core is not None
+        return [{"id": t.id, "game": t.game.type.title, "title": t.title(), "ply": len(t.game.moves),
+                 "kind": t.kind.value, "watchers": self.watchers(t.id)} for t in self.core.tables()]
+
+    def close(self) -> None:
+        for watchers in list(self._watchers.values()):
+            for watcher in list(watchers):
+                watcher.drop()
+        self._watchers.clear()

@@ -1,0 +1,118 @@
+// Draws a board as SVG from what the server sends: the layout, one position (an entry) and a theme.
+// Everything is built with DOM calls and textContent, never from markup, so no text can become markup.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 60;   // one square, in SVG units
+const EDGE = 22;   // the frame, where coordinates are written
+
+function svg(tag, attrs, parent) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function sameCell(a, b) { return a[0] === b[0] && a[1] === b[1]; }
+
+// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...]}
+// returns the svg element; its cellAt(clientX, clientY) gives the board cell under a point, or null.
+function drawBoard(container, options) {
+  const { layout, colours, entry, flipped } = options;
+  const n = layout.size;
+  const side = n * CELL + 2 * EDGE;
+  const root = svg("svg", { viewBox: `0 0 ${side} ${side}`, role: "img" });
+  const place = (r, c) => flipped ? [n - 1 - r, n - 1 - c] : [r, c];
+  const xy = (r, c) => { const [pr, pc] = place(r, c); return [EDGE + pc * CELL, EDGE + pr * CELL]; };
+  const centre = (r, c) => { const [x, y] = xy(r, c); return [x + CELL / 2, y + CELL / 2]; };
+  const playable = new Set(layout.playable.map(([r, c]) => r * n + c));
+  const allPlayed = layout.playable.length === 0;
+
+  svg("rect", { x: 0, y: 0, width: side, height: side, fill: colours.frame }, root);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const [x, y] = xy(r, c);
+      const dark = !allPlayed && playable.has(r * n + c);
+      svg("rect", { x, y, width: CELL, height: CELL, fill: dark ? colours.dark : colours.light,
+                    stroke: allPlayed ? colours.dark : "none", "stroke-width": 1, "data-cell": `${r},${c}` }, root);
+    }
+  }
+  const markFill = { throne: colours.dark, camp: colours.highlight, escape: colours.target };
+  for (const [r, c, kind] of layout.marks) {
+    const [x, y] = xy(r, c);
+    svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: markFill[kind] || colours.dark,
+                  opacity: 0.35, class: `mark-${kind}` }, root);
+  }
+  for (const [r, c, text] of layout.labels) {
+    const [x, y] = xy(r, c);
+    const t = svg("text", { x: x + 3, y: y + 12, "font-size": 11, fill: colours.square_text }, root);
+    t.textContent = text;
+  }
+  const files = flipped ? [...layout.files].reverse() : [...layout.files];
+  files.forEach((f, i) => {
+    for (const y of [EDGE - 6, side - 6]) {
+      const t = svg("text", { x: EDGE + i * CELL + CELL / 2, y, "font-size": 13, fill: colours.frame_text,
+                              "text-anchor": "middle" }, root);
+      t.textContent = f;
+    }
+  });
+  const ranks = flipped ? [...layout.ranks].reverse() : [...layout.ranks];
+  ranks.forEach((rk, i) => {
+    for (const x of [EDGE / 2, side - EDGE / 2]) {
+      const t = svg("text", { x, y: EDGE + i * CELL + CELL / 2 + 5, "font-size": 13, fill: colours.frame_text,
+                              "text-anchor": "middle" }, root);
+      t.textContent = rk;
+    }
+  });
+
+  const move = entry.move;
+  if (move) {
+    for (const [r, c] of move.path) {
+      const [x, y] = xy(r, c);
+      svg("rect", { x, y, width: CELL, height: CELL, fill: colours.highlight, opacity: 0.55, class: "last-move" }, root);
+    }
+  }
+  const drawPiece = (r, c, kind, extra) => {
+    const [cx, cy] = centre(r, c);
+    const white = kind === "w" || kind === "W";
+    const g = svg("g", Object.assign({ class: "piece", "data-piece": kind, "data-cell": `${r},${c}` }, extra || {}), root);
+    svg("circle", { cx, cy, r: CELL * 0.4, fill: white ? colours.white_piece : colours.black_piece,
+                    stroke: white ? colours.white_edge : colours.black_edge, "stroke-width": 2.5 }, g);
+    if (kind === "W" || kind === "B") {
+      svg("circle", { cx, cy, r: CELL * 0.2, fill: "none", stroke: white ? colours.white_crown : colours.black_crown,
+                      "stroke-width": 4 }, g);
+    }
+    return g;
+  };
+  if (move) {
+    for (const [r, c, kind] of move.captured) {
+      if (kind) drawPiece(r, c, kind, { opacity: colours.ghost_alpha, class: "piece captured" });
+    }
+    if (move.path.length > 1) {
+      const points = move.path.map(([r, c]) => centre(r, c).join(",")).join(" ");
+      svg("polyline", { points, fill: "none", stroke: colours.path, "stroke-width": 4, opacity: 0.7,
+                        "stroke-linecap": "round", "stroke-linejoin": "round" }, root);
+    }
+  }
+  for (const [r, c, kind] of entry.pieces) drawPiece(r, c, kind);
+  for (const [r, c] of options.selected || []) {
+    const [x, y] = xy(r, c);
+    svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: colours.target,
+                  "stroke-width": 4, class: "selected" }, root);
+  }
+  for (const [r, c] of options.targets || []) {
+    const [cx, cy] = centre(r, c);
+    svg("circle", { cx, cy, r: CELL * 0.13, fill: colours.target, class: "target", "data-cell": `${r},${c}` }, root);
+  }
+
+  root.cellAt = (clientX, clientY) => {
+    const box = root.getBoundingClientRect();
+    const px = (clientX - box.left) / box.width * side - EDGE;
+    const py = (clientY - box.top) / box.height * side - EDGE;
+    const pc = Math.floor(px / CELL), pr = Math.floor(py / CELL);
+    if (pr < 0 || pc < 0 || pr >= n || pc >= n) return null;
+    return flipped ? [n - 1 - pr, n - 1 - pc] : [pr, pc];
+  };
+  container.replaceChildren(root);
+  return root;
+}

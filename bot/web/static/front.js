@@ -1,0 +1,56 @@
+// The front page: the games on, and the forms that start a game against the bot or a bot match.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+async function refresh() {
+  try {
+    const response = await fetch("/api/games");
+    const data = await response.json();
+    for (const select of document.querySelectorAll("select.variants")) {
+      if (select.options.length) continue;
+      for (const name of data.variants) {
+        const option = document.createElement("option");
+        option.value = option.textContent = name;
+        select.appendChild(option);
+      }
+    }
+    const list = $("games");
+    list.replaceChildren();
+    for (const game of data.games) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/g/${game.id}`;
+      link.textContent = `${game.title} (${game.ply} moves, ${game.watchers} watching)`;
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    if (!data.games.length) list.textContent = "None right now.";
+  } catch (error) {
+    $("error").textContent = "The server is not answering; trying again.";
+  }
+}
+
+async function start(body) {
+  $("error").textContent = "";
+  const response = await fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
+                                             body: JSON.stringify(body) });
+  const data = await response.json();
+  if (data.url) location.href = data.url;
+  else $("error").textContent = data.error || "The game did not start.";
+}
+
+$("play").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = e.target.elements;
+  start({ kind: "bot", variant: f.variant.value, level: Number(f.level.value), colour: f.colour.value,
+          time: Number(f.time.value), name: f.name.value });
+});
+$("match").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = e.target.elements;
+  start({ kind: "match", variant: f.variant.value, levels: [Number(f.level1.value), Number(f.level2.value)],
+          delay: Number(f.delay.value) });
+});
+refresh();
+setInterval(refresh, 5000);

@@ -1,0 +1,208 @@
+// A game's page: follows the game live over a WebSocket, steps through it, and moves for a seated player.
+"use strict";
+
+const gameId = Number(location.pathname.split("/").pop());
+const seatSecret = new URLSearchParams(location.hash.slice(1)).get("seat");
+const page = {
+  game: null,       // {board, themes, entries, status} from the server
+  view: -1,         // the entry shown; -1 follows the game
+  flipped: null,    // null: chosen by the seat
+  theme: localStorage.getItem("theme") || "wood",
+  seat: null,       // {colour, name} once the server accepts the seat link
+  clicks: [],       // cells of the move being chosen
+  socket: null,
+};
+const $ = (id) => document.getElementById(id);
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}/ws/${gameId}`);
+  page.socket = socket;
+  socket.onopen = () => {
+    setConnected(true);
+    if (seatSecret) socket.send(JSON.stringify({ type: "seat", secret: seatSecret }));
+  };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => { setConnected(false); setTimeout(connect, 2000); };
+}
+
+function setConnected(on) {
+  const el = $("connection");
+  el.textContent = on ? "live" : "reconnecting…";
+  el.className = on ? "on" : "off";
+}
+
+function receive(message) {
+  if (message.type === "game") {
+    page.game = message;
+    page.clicks = [];
+  } else if (message.type === "update" && page.game) {
+    page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
+    page.game.status = message.status;
+    page.clicks = [];
+    if (page.view >= page.game.entries.length) page.view = -1;
+    $("notice").textContent = "";
+  } else if (message.type === "seat") {
+    page.seat = message;
+  } else if (message.type === "notice") {
+    $("notice").textContent = message.text;
+  }
+  render();
+}
+
+function shown() {
+  const last = page.game.entries.length - 1;
+  return page.view < 0 ? last : Math.min(page.view, last);
+}
+
+function myTurn() {
+  const status = page.game.status;
+  return page.seat !== null && page.view < 0 && !status.result && status.turn === page.seat.colour
+    && status.legal.length > 0;
+}
+
+function flipped() {
+  if (page.flipped !== null) return page.flipped;
+  return page.seat !== null && page.seat.colour === "Black";
+}
+
+function candidates() {
+  const clicks = page.clicks;
+  return page.game.status.legal.filter((m) => clicks.every((cell, i) => i < m.path.length && sameCell(m.path[i], cell)));
+}
+
+function render() {
+  if (!page.game) return;
+  const { board, themes, status } = page.game;
+  const colours = themes[page.theme] || themes.wood;
+  const index = shown();
+  let targets = [];
+  if (page.clicks.length && myTurn()) {
+    const k = page.clicks.length;
+    targets = candidates().filter((m) => m.path.length > k).map((m) => m.path[k]);
+  }
+  const svgEl = drawBoard($("board"), { layout: board, colours, entry: page.game.entries[index], flipped: flipped(),
+                                        selected: page.clicks, targets });
+  svgEl.addEventListener("pointerdown", (e) => { e.preventDefault(); press(svgEl.cellAt(e.clientX, e.clientY), false); });
+  svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
+
+  document.title = `Draughts bot: game ${page.game.id}`;
+  $("title").textContent = `${board.title} · game ${page.game.id}`;
+  const names = Object.entries(status.players).map(([colour, name]) => `${colour}: ${name}`);
+  $("players").textContent = names.join(" · ") + (status.seconds ? ` · the bot takes ${status.seconds} s a move` : "");
+  let words;
+  if (status.result) words = status.result;
+  else if (page.view >= 0) words = `Looking at move ${index} of ${page.game.entries.length - 1}. ⏭ goes back to the game.`;
+  else if (myTurn()) words = `Your move (${status.turn}): click a piece, then where it goes.`;
+  else words = `${status.turn} to move (${status.to_move}).`;
+  if (status.evaluation && !status.result) words += ` Bot's ${status.evaluation}.`;
+  $("status").textContent = words;
+  $("said").textContent = status.said || "";
+  $("seat-controls").hidden = !(page.seat && !status.result);
+
+  const list = $("moves");
+  list.replaceChildren();
+  page.game.entries.forEach((entry, i) => {
+    if (!entry.move) return;
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.textContent = entry.move.text;
+    button.dataset.ply = i;
+    if (i === index) button.className = "current";
+    button.addEventListener("click", () => goTo(i));
+    item.appendChild(button);
+    list.appendChild(item);
+  });
+  $("pdn").href = `/g/${page.game.id}.pdn`;
+  $("gif").href = `/g/${page.game.id}.gif`;
+}
+
+let pressed = null;
+function press(cell, release) {
+  if (!cell || !page.game) return;
+  if (release) {
+    // a drag ends on another square: that square is the next click
+    if (pressed && !sameCell(pressed, cell)) choose(cell);
+    pressed = null;
+    return;
+  }
+  pressed = cell;
+  choose(cell);
+}
+
+function choose(cell) {
+  if (!myTurn()) return;
+  const legal = page.game.status.legal;
+  const startsHere = legal.some((m) => sameCell(m.path[0], cell));
+  if (page.clicks.length === 0 || (page.clicks.length === 1 && startsHere && !sameCell(page.clicks[0], cell))) {
+    page.clicks = startsHere ? [cell] : [];
+    if (!startsHere && legal.length) $("notice").textContent = "That piece has no move; the lit pieces' moves come first.";
+    render();
+    return;
+  }
+  if (page.clicks.length === 1 && sameCell(page.clicks[0], cell)) return;  // the piece chosen again: keep it
+  const before = candidates();
+  page.clicks = page.clicks.concat([cell]);
+  let left = candidates();
+  if (left.length === 0) {
+    // a click on a move's last square, skipping those between, when only one move ends there
+    const ending = before.filter((m) => sameCell(m.path[m.path.length - 1], cell));
+    page.clicks = page.clicks.slice(0, -1);
+    if (ending.length === 1) return play(ending[0]);
+    $("notice").textContent = ending.length ? "More than one way leads there: click each square on the way." : "";
+    render();
+    return;
+  }
+  const texts = new Set(left.map((m) => m.text));
+  if (texts.size === 1) return play(left[0]);
+  render();
+}
+
+function play(move) {
+  page.clicks = [];
+  send({ type: "move", text: move.text, ply: page.game.entries.length - 1 });
+  render();
+}
+
+function send(message) {
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+  else $("notice").textContent = "Not connected: trying again…";
+}
+
+function goTo(i) {
+  const last = page.game.entries.length - 1;
+  page.view = i >= last ? -1 : Math.max(0, i);
+  page.clicks = [];
+  render();
+}
+
+function setUp() {
+  $("first").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(shown() - 1));
+  $("forward").addEventListener("click", () => goTo(shown() + 1));
+  $("last").addEventListener("click", () => goTo(Infinity));
+  $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
+  const select = $("theme");
+  for (const name of ["wood", "contrast"]) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    select.appendChild(option);
+  }
+  select.value = page.theme;
+  select.addEventListener("change", () => { page.theme = select.value; localStorage.setItem("theme", page.theme); render(); });
+  document.addEventListener("keydown", (e) => {
+    if (!page.game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowLeft") goTo(shown() - 1);
+    else if (e.key === "ArrowRight") goTo(shown() + 1);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(Infinity);
+    else return;
+    e.preventDefault();
+  });
+  for (const button of document.querySelectorAll("#seat-controls button")) {
+    button.addEventListener("click", () => send({ type: "command", name: button.dataset.command }));
+  }
+  connect();
+}
+
+setUp();

@@ -1,0 +1,84 @@
+"""What the web page is sent: a game's board, its positions move by move, and who is to move, as JSON values.
+
+Plain functions of the core's values (a ``Table``, a finished ``GameRecord``); the page draws everything itself
+from these, so nothing a person typed is ever sent as markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.state import score_words
+from bot.tables import Kind, Table
+from engine import Color, GameRecord, GameType
+from renders.themes import THEMES
+
+
+def layout(game_type: GameType[Any, Any]) -> dict:
+    """The empty board: its size, dark cells, square numbers, edge names and special cells."""
+    grid = game_type.grid()
+    return {"name": game_type.name, "title": game_type.title, "size": grid.size,
+            "playable": sorted(grid.playable), "labels": [[*cell, text] for cell, text in grid.labels],
+            "files": grid.files, "ranks": list(grid.ranks), "marks": [[*cell, kind] for cell, kind in grid.marks]}
+
+
+def entry(game: GameRecord[Any, Any], ply: int) -> dict:
+    """Position ``ply`` of a game: its pieces, the move that led to it (its path and what it took), whose turn."""
+    t = game.type
+    position = game.positions[ply]
+    move = None
+    if ply > 0:
+        before, played = game.positions[ply - 1], game.moves[ply - 1]
+        taken = {cell: kind for cell, kind in t.pieces(before)}
+        move = {"text": t.write_move(before, played), "path": [list(c) for c in t.path(played)],
+                "captured": [[*t.cell(sq), taken.get(t.cell(sq), "")] for sq in played.captures]}
+    return {"pieces": [[*cell, kind] for cell, kind in t.pieces(position)], "move": move, "turn": str(position.turn)}
+
+
+def legal(game_type: GameType[Any, Any], position: Any) -> list[dict]:
+    """The legal moves as the page offers them: each one's squares in order and the text that plays it."""
+    return [{"path": [list(c) for c in game_type.path(m)], "text": game_type.write_move(position, m, full=True)}
+            for m in game_type.legal_moves(position)]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A game that has ended, as its last chat message told it."""
+
+    id: int
+    record: GameRecord[Any, Any]
+    players: dict[Color, str]
+    kind: Kind
+    result: str
+    """What the chat said at the end: 'Draw (agreed).', 'ana (White) wins: ...'."""
+    pdn: str
+    """The record the chat gave with it, result included."""
+
+
+def status(table: Table | Finished, said: str = "") -> dict:
+    """Who plays, whose turn, the bot's evaluation and time, the legal moves of a person to move, the result."""
+    if isinstance(table, Finished):
+        game = table.record
+        return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
+                "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [],
+                "result": table.result, "said": said, "evaluation": None, "seconds": None}
+    game = table.game
+    seat = table.to_move
+    person_to_move = not seat.is_bot and table.kind is not Kind.MATCH
+    bots = [s for s in table.seats.values() if s.is_bot]
+    return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
+            "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
+            "legal": legal(game.type, game.position) if person_to_move else [],
+            "result": None, "said": said,
+            "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
+            "seconds": table.budget if bots else None}
+
+
+def themes() -> dict:
+    """The board colours of every theme the images have, as CSS colours."""
+    def css(rgb: tuple[int, int, int]) -> str:
+        return "#%02x%02x%02x" % rgb
+
+    return {name: {key: css(value) for key, value in vars(t).items() if isinstance(value, tuple)} | {
+        "ghost_alpha": t.ghost_alpha} for name, t in THEMES.items()}

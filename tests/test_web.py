@@ -1,0 +1,266 @@
+"""The web page's server and its WebSocket, against a real bot core and search process (no browser here)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import pytest_asyncio
+from aiohttp import WSMsgType
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core import Core
+from bot.core.core import OUT_OF_DATE
+from bot.store import Store
+from bot.web import views
+from bot.web.hub import CHANNEL_PREFIX, Hub
+from bot.web.seats import SeatKeys, load_key
+from bot.web.server import MESSAGE_LIMIT, make_app
+from chat import ANA, BEN, CONFIG, Chat
+from engine import Color
+from engine.games import GAMES
+
+
+class WebChat(Chat):
+    """A chat whose core's replies pass through a web hub, as ``./run-bot`` wires them."""
+
+    def __init__(self, store: Store, pool):
+        super().__init__(store, pool)
+        self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", links_in_chat=True)
+        self.core = Core(CONFIG, store, pool, self.hub.send_for(self._send), clock=self.clock)
+        self.hub.attach(self.core)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def site(pool):
+    chat = WebChat(Store(":memory:"), pool)
+    client = TestClient(TestServer(make_app(chat.hub)))
+    await client.start_server()
+    yield chat, client
+    chat.hub.close()
+    await client.close()
+    await chat.core.close()
+
+
+async def receive(ws, kind: str, timeout: float = 10.0) -> dict:
+    """The next message of type ``kind`` from the page's socket (others are skipped)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            message = await ws.receive()
+            assert message.type == WSMsgType.TEXT, message
+            data = json.loads(message.data)
+            if data["type"] == kind:
+                return data
+
+
+def seat_secret(chat: WebChat, user=ANA, channel: str = "c1") -> str:
+    table = chat.table(channel)
+    colour = table.colour_of(user)
+    return chat.hub.seat_path(table.id, colour, user).split("#seat=")[1]
+
+
+async def test_a_page_follows_a_game_played_in_chat_move_by_move(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    ws = await client.ws_connect(f"/ws/{game_id}")
+    first = await receive(ws, "game")
+    assert first["board"]["size"] == 8 and len(first["entries"]) == 1
+    assert len(first["entries"][0]["pieces"]) == 24
+    assert first["status"]["players"] == {"White": "Bot (level 1, beginner)", "Black": "ana"}
+    played = await chat.play_any(ANA)
+    update = await receive(ws, "update")
+    assert update["from"] == 1 and update["entries"][0]["move"]["path"]
+    assert played.split("-")[0] in update["entries"][0]["move"]["text"]
+    reply = await receive(ws, "update")  # the bot's answer arrives by itself
+    assert reply["from"] == 2 and reply["status"]["said"].startswith("I played")
+    assert reply["status"]["legal"] and reply["status"]["turn"] == "Black"
+    await ws.close()
+
+
+async def test_a_seat_link_moves_for_its_player_and_the_chat_shows_the_move(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    table = chat.table()
+    ws = await client.ws_connect(f"/ws/{table.id}")
+    game = await receive(ws, "game")
+    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
+    assert (await receive(ws, "seat"))["colour"] == "Black"
+    move = game["status"]["legal"][0]
+    await ws.send_json({"type": "move", "text": move["text"], "ply": 0})
+    update = await receive(ws, "update")
+    assert update["entries"][0]["move"]["path"] == move["path"]
+    assert len(table.game.moves) >= 1
+    said = [r for r in chat.replies if r.text.startswith("ana played")]
+    assert said and said[0].board is not None and not said[0].private  # the chat saw the move made on the page
+    await ws.close()
+
+
+async def test_a_page_without_the_seat_secret_cannot_move(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    table = chat.table()
+    ws = await client.ws_connect(f"/ws/{table.id}")
+    game = await receive(ws, "game")
+    text = game["status"]["legal"][0]["text"]
+    await ws.send_json({"type": "move", "text": text, "ply": 0})
+    assert "only watches" in (await receive(ws, "notice"))["text"]
+    await ws.send_json({"type": "seat", "secret": seat_secret(chat)[:-2] + "xx"})
+    assert "not for this game" in (await receive(ws, "notice"))["text"]
+    # another game's seat secret does not open this one
+    await chat.say(BEN, "new russian level 1 time 0.05", channel="c2")
+    await ws.send_json({"type": "seat", "secret": seat_secret(chat, BEN, "c2")})
+    assert "not for this game" in (await receive(ws, "notice"))["text"]
+    await ws.send_json({"type": "move", "text": text, "ply": 0})
+    await receive(ws, "notice")
+    assert table.game.moves == []
+    await ws.close()
+
+
+async def test_bad_moves_from_a_page_are_answered_on_that_page_and_change_nothing(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    table = chat.table()
+    ws = await client.ws_connect(f"/ws/{table.id}")
+    await receive(ws, "game")
+    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
+    await receive(ws, "seat")
+    before = len(chat.replies)
+    await ws.send_json({"type": "move", "text": "11-19", "ply": 0})
+    notice = await receive(ws, "notice")
+    assert "Legal moves" in notice["text"]
+    await ws.send_json({"type": "move", "text": "9-13", "ply": 3})
+    assert (await receive(ws, "notice"))["text"] == OUT_OF_DATE
+    await ws.send_json({"type": "dance"})
+    assert "not one the page sends" in (await receive(ws, "notice"))["text"]
+    await ws.send_str("{not json")
+    assert "not readable" in (await receive(ws, "notice"))["text"]
+    assert table.game.moves == [] and len(chat.replies) == before  # nothing reached the chat, nothing changed
+    await ws.close()
+
+
+async def test_sockets_from_other_sites_oversized_messages_and_floods_are_refused(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    response = await client.get(f"/ws/{game_id}", headers={
+        "Origin": "http://evil.example", "Connection": "Upgrade", "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+    assert response.status == 403
+    ws = await client.ws_connect(f"/ws/{game_id}")
+    await receive(ws, "game")
+    await ws.send_str("x" * (MESSAGE_LIMIT + 1))
+    closed = await ws.receive()
+    assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING) and ws.close_code == 1009
+    flood = await client.ws_connect(f"/ws/{game_id}")
+    await receive(flood, "game")
+    for _ in range(120):
+        await flood.send_json({"type": "seat", "secret": "guess"})
+    notices = []
+    async with asyncio.timeout(10):
+        while (message := await flood.receive()).type == WSMsgType.TEXT:
+            notices.append(json.loads(message.data)["text"])
+    assert flood.close_code == 1008
+    assert sum("Slow down" in text for text in notices) == 1
+    assert chat.table().game.moves == []
+
+
+async def test_a_game_started_on_the_page_stays_off_the_chat_and_is_played_from_the_link(site):
+    chat, client = site
+    response = await client.post("/api/new", json={"kind": "bot", "variant": "international", "level": 1,
+                                                    "colour": "white", "time": 0.05, "name": "Zoë"})
+    data = await response.json()
+    assert response.status == 200, data
+    path, secret = data["url"].split("#seat=")
+    ws = await client.ws_connect(path.replace("/g/", "/ws/"))
+    game = await receive(ws, "game")
+    assert game["board"]["size"] == 10 and game["status"]["players"]["White"] == "Zoë"
+    await ws.send_json({"type": "seat", "secret": secret})
+    await receive(ws, "seat")
+    await ws.send_json({"type": "move", "text": game["status"]["legal"][0]["text"], "ply": 0})
+    assert (await receive(ws, "update"))["from"] == 1
+    assert (await receive(ws, "update"))["status"]["said"].startswith("I played")
+    assert not [r for r in chat.replies if r.channel.startswith(CHANNEL_PREFIX)]  # the chat heard nothing of it
+    refused = await client.post("/api/new", json={"kind": "bot", "variant": "chess"})
+    assert refused.status == 400 and "no game" in (await refused.json())["error"]
+    cross = await client.post("/api/new", json={"kind": "bot", "variant": "english"},
+                              headers={"Origin": "http://evil.example"})
+    assert cross.status == 403
+    await ws.close()
+
+
+async def test_a_finished_game_is_replayed_whole_with_its_record(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    ws = await client.ws_connect(f"/ws/{game_id}")
+    await receive(ws, "game")
+    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
+    await receive(ws, "seat")
+    await ws.send_json({"type": "command", "name": "resign"})
+    end = await receive(ws, "update")
+    assert "wins" in end["status"]["result"] and not chat.on("c1")
+    later = await client.ws_connect(f"/ws/{game_id}")
+    replay = await receive(later, "game")
+    assert len(replay["entries"]) == 3 and replay["status"]["result"] == end["status"]["result"]
+    pdn = await (await client.get(f"/g/{game_id}.pdn")).text()
+    assert '[Black "ana"]' in pdn and '[Result "1-0"]' in pdn
+    gif = await client.get(f"/g/{game_id}.gif")
+    assert gif.status == 200 and (await gif.read()).startswith(b"GIF8")
+    assert (await client.get("/g/999")).status == 404
+    await ws.close()
+    await later.close()
+
+
+async def test_a_takeback_rewinds_every_page(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    ws = await client.ws_connect(f"/ws/{game_id}")
+    await receive(ws, "game")
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    await receive(ws, "update")
+    await receive(ws, "update")
+    await chat.say(ANA, "takeback")
+    rewound = await receive(ws, "update")
+    assert rewound["from"] == 1 and rewound["entries"] == [] and rewound["status"]["ply"] == 0
+    await ws.close()
+
+
+def test_every_game_has_a_board_for_the_page():
+    for game_type in GAMES.values():
+        board = views.layout(game_type)
+        record = game_type.new_game()
+        move = record.legal_moves()[0]
+        record.play(move)
+        entry = views.entry(record, 1)
+        assert entry["move"]["path"][0] == list(game_type.cell(move.start))
+        cells = {(r, c) for r, c, _ in entry["pieces"]}
+        assert all(0 <= r < board["size"] and 0 <= c < board["size"] for r, c in cells)
+    assert set(views.themes()) == {"wood", "contrast"}
+
+
+def test_a_capture_shows_what_it_took():
+    game_type = GAMES["english"]
+    record = game_type.new_game("B:W18:B14")
+    record.play(record.legal_moves()[0])
+    entry = views.entry(record, 1)
+    assert entry["move"]["captured"] == [[*game_type.cell(18), "w"]]
+    assert entry["move"]["path"] == [list(game_type.cell(14)), list(game_type.cell(23))]
+
+
+def test_seat_secrets_depend_on_game_colour_and_player_and_the_key_is_kept(tmp_path):
+    keys = SeatKeys(b"a" * 32)
+    secret = keys.secret(5, Color.WHITE, "1")
+    assert keys.check(5, Color.WHITE, "1", secret)
+    assert not keys.check(6, Color.WHITE, "1", secret)
+    assert not keys.check(5, Color.BLACK, "1", secret)
+    assert not keys.check(5, Color.WHITE, "2", secret)
+    database = str(tmp_path / "bot.sqlite3")
+    assert load_key(database) == load_key(database)  # made once, then read back
+    assert (tmp_path / "bot.sqlite3.web-key").stat().st_mode & 0o777 == 0o600
+    assert load_key(database, "configured") != load_key(database)
