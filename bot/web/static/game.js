@@ -91,8 +91,10 @@ function render() {
   const names = Object.entries(status.players).map(([colour, name]) => `${colour}: ${name}`);
   $("players").textContent = names.join(" · ") + (status.seconds ? ` · the bot takes ${status.seconds} s a move` : "");
   let words;
-  if (status.result) words = status.result;
-  else if (page.view >= 0) words = `Looking at move ${index} of ${page.game.entries.length - 1}. ⏭ goes back to the game.`;
+  if (page.view >= 0) {
+    words = `Looking at move ${index} of ${page.game.entries.length - 1}; ▶▶ goes to the end.`;
+    if (status.result) words += ` ${status.result}`;
+  } else if (status.result) words = status.result;
   else if (myTurn()) words = `Your move (${status.turn}): click a piece, then where it goes.`;
   else words = `${status.turn} to move (${status.to_move}).`;
   if (status.evaluation && !status.result) words += ` Bot's ${status.evaluation}.`;
@@ -102,16 +104,19 @@ function render() {
 
   const list = $("moves");
   list.replaceChildren();
+  let item = null;
   page.game.entries.forEach((entry, i) => {
     if (!entry.move) return;
-    const item = document.createElement("li");
+    if (i % 2 === 1) {  // a numbered line per pair of moves, as records write them
+      item = document.createElement("li");
+      list.appendChild(item);
+    }
     const button = document.createElement("button");
     button.textContent = entry.move.text;
     button.dataset.ply = i;
     if (i === index) button.className = "current";
     button.addEventListener("click", () => goTo(i));
     item.appendChild(button);
-    list.appendChild(item);
   });
   $("pdn").href = `/g/${page.game.id}.pdn`;
   $("gif").href = `/g/${page.game.id}.gif`;

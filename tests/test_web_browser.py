@@ -1,0 +1,188 @@
+"""The web page in a real headless Chromium (Debian's chromium and chromium-driver, which ``./run-tests``
+installs where it may): a game played by clicking, a second browser watching, seat links, a reload, a stranger,
+and the replay. The server runs in the test's event loop; the browsers are driven from threads."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from collections.abc import Callable
+
+import pytest
+import pytest_asyncio
+from aiohttp.test_utils import TestServer
+
+from bot.store import Store
+from bot.web.server import make_app
+from chat import ANA
+from test_web import WebChat
+
+CHROMIUM = shutil.which("chromium")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER),
+    reason="no chromium and chromedriver here: ./run-tests installs Debian's chromium and chromium-driver when run "
+           "as root; otherwise install them to run the browser tests")
+
+# Black (the person) to move in English with a double capture, 10x19x28, and a game left to play after it.
+MULTI_CAPTURE = "B:W15,24,30,31,32:B1,2,3,9,10,11"
+
+
+class Browser:
+    """One headless Chromium window; every call blocks, so tests run them in threads."""
+
+    def __init__(self) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1000,900"):
+            options.add_argument(flag)
+        self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+
+    def open(self, url: str) -> None:
+        self.driver.get(url)
+
+    def js(self, script: str):
+        return self.driver.execute_script(script)
+
+    def page(self) -> dict | None:
+        """What the page knows of its game (``page`` in game.js)."""
+        return self.js("return page.game ? {entries: page.game.entries, status: page.game.status, "
+                       "seat: page.seat, clicks: page.clicks, view: page.view} : null")
+
+    def wait(self, test: Callable[[dict], bool], timeout: float = 15.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.page()
+            if state is not None and test(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page did not get there; it shows {state and state['status']}")
+            time.sleep(0.05)
+
+    def click_cell(self, cell: list[int]) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+
+        rect = self.driver.find_element(By.CSS_SELECTOR, f'#board rect[data-cell="{cell[0]},{cell[1]}"]')
+        ActionChains(self.driver).move_to_element(rect).click().perform()
+
+    def text(self, element_id: str) -> str:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.ID, element_id).text
+
+    def key(self, key: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).send_keys(key).perform()
+
+    def close(self) -> None:
+        self.driver.quit()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def served(pool):
+    chat = WebChat(Store(":memory:"), pool)
+    server = TestServer(make_app(chat.hub), host="127.0.0.1")
+    await server.start_server()
+    browsers: list[Browser] = []
+
+    async def browser() -> Browser:
+        b = await asyncio.to_thread(Browser)
+        browsers.append(b)
+        return b
+
+    yield chat, str(server.make_url("")), browser
+    for b in browsers:
+        await asyncio.to_thread(b.close)
+    chat.hub.close()
+    await server.close()
+    await chat.core.close()
+
+
+def my_turn(state: dict) -> bool:
+    return bool(state["status"]["legal"]) and state["seat"] is not None and not state["status"]["result"]
+
+
+def play_by_clicking(b: Browser, choose: Callable[[list[dict]], dict]) -> dict:
+    """Wait for the seated page's turn, click the chosen move's squares one by one until the page plays it;
+    the move."""
+    state = b.wait(my_turn)
+    move = choose(state["status"]["legal"])
+    ply = len(state["entries"])
+    for cell in move["path"]:
+        b.click_cell(cell)
+        if len(b.page()["entries"]) > ply or not b.page()["clicks"]:
+            break
+    b.wait(lambda s: len(s["entries"]) > ply or bool(s["status"]["result"]))
+    return move
+
+
+async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_replayed(served):
+    chat, base, browser = served
+    game_id = chat.store.create_game("g", "c1", "english", MULTI_CAPTURE, "bot",
+                                     {"white": {"level": 1}, "black": {"user": [ANA.id, ANA.name]}},
+                                     {"budget": 0.05, "rated": False})
+    await chat.core.start()
+    table = chat.table()
+    player, watcher = await browser(), await browser()
+    await asyncio.to_thread(player.open, base + chat.hub.seat_path(game_id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(watcher.open, f"{base}/g/{game_id}")
+    await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 1)
+
+    first = await asyncio.to_thread(play_by_clicking, player, lambda legal: max(legal, key=lambda m: len(m["path"])))
+    assert first["text"] == "10x19x28"
+    seen = await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) >= 2)
+    assert len(seen["entries"][1]["move"]["captured"]) == 2  # the watcher saw both men taken
+    assert table.game.moves[0].captures == (15, 24)
+    for _ in range(150):
+        if not chat.on("c1"):
+            break
+        await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
+    assert not chat.on("c1"), "the game did not end in 150 moves"
+    result = chat.replies[-1].text
+    end = await asyncio.to_thread(watcher.wait, lambda s: bool(s["status"]["result"]))
+    assert end["status"]["result"] == result and result in await asyncio.to_thread(watcher.text, "status")
+    assert len(end["entries"]) == len(table.game.moves) + 1  # every move reached the watcher
+
+    # the replay: step back with the arrow key, jump to a move in the list, Home to the start
+    await asyncio.to_thread(watcher.key, "\ue012")  # ArrowLeft
+    back = await asyncio.to_thread(watcher.wait, lambda s: s["view"] == len(s["entries"]) - 2)
+    assert f"Looking at move {len(back['entries']) - 2}" in await asyncio.to_thread(watcher.text, "status")
+    await asyncio.to_thread(watcher.js, "document.querySelector('#moves button[data-ply=\"1\"]').click()")
+    await asyncio.to_thread(watcher.wait, lambda s: s["view"] == 1)
+    ghosts = await asyncio.to_thread(watcher.js, "return document.querySelectorAll('#board .captured').length")
+    assert ghosts == 2  # position 1 shows the two men the double capture took
+    await asyncio.to_thread(watcher.key, "\ue011")  # Home
+    await asyncio.to_thread(watcher.wait, lambda s: s["view"] == 0)
+
+
+async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot_move(served):
+    chat, base, browser = served
+    await chat.say(ANA, "new russian level 1 time 0.05 white", channel="c2")
+    table = chat.table("c2")
+    links = [r.text for r in chat.replies if "Seat link for ana" in r.text]
+    assert links and f"/g/{table.id}#seat=" in links[0]  # the chat gave the link
+    player, stranger = await browser(), await browser()
+    await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
+    assert len(table.game.moves) >= 1
+    await asyncio.to_thread(player.driver.refresh)  # a reload mid-game: the same game, the seat kept
+    state = await asyncio.to_thread(player.wait, lambda s: s["seat"] is not None and len(s["entries"]) >= 2)
+    assert state["seat"]["name"] == "ana"
+    await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[-1])
+    await chat.core.settle()
+    await asyncio.to_thread(stranger.open, f"{base}/g/{table.id}")
+    state = await asyncio.to_thread(stranger.wait, lambda s: len(s["entries"]) == len(table.game.moves) + 1)
+    assert state["seat"] is None and await asyncio.to_thread(stranger.js, "return $('seat-controls').hidden")
+    plies = len(table.game.moves)
+    move = state["status"]["legal"][0]
+    for cell in move["path"]:
+        await asyncio.to_thread(stranger.click_cell, cell)
+    await asyncio.sleep(0.5)
+    assert len(table.game.moves) == plies  # clicking on a watcher's page moves nothing
