@@ -32,11 +32,12 @@ def pointed_at(emulator: DiscordEmulator):
 
 
 @contextlib.asynccontextmanager
-async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG,
+async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG, hub=None,
                   **changes) -> AsyncIterator[DraughtsBot]:
-    """A bot logged in to the emulator and ready; closed at the end."""
+    """A bot logged in to the emulator and ready (its replies passing through the web page's ``hub``, if given);
+    closed at the end."""
     config = replace(config, **changes)
-    bot = DraughtsBot(config, store, pool, guild_ready_timeout=0.05)
+    bot = DraughtsBot(config, store, pool, hub=hub, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config.token))
     try:
         for _ in range(1000):

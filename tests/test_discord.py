@@ -16,6 +16,8 @@ import pytest_asyncio
 
 from bot.discord.views import pages_of
 from bot.store import Store
+from bot.web.hub import Hub
+from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
                               text_of)
 from discord_harness import pointed_at, running
@@ -271,6 +273,27 @@ async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator
         await until(lambda: components(board) == [])
         stale = await emulator.answer(await emulator.choose(ANA, shown, menu(shown)["options"][1]["value"]))
         assert stale["flags"] & EPHEMERAL and "out of date" in text_of(stale)
+
+
+async def test_with_a_public_web_page_boards_link_to_it_and_players_get_their_seat_privately(emulator, store, pool):
+    games = emulator.channel("games")
+    hub = Hub(SeatKeys(b"k" * 32), "https://draughts.example")
+    async with running(emulator, store, pool, hub=hub, web_url="https://draughts.example") as bot:
+        await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
+        board = await latest_board(emulator, games)
+        game = bot.core.game_in(str(games))
+        assert buttons(board)["Watch live"]["url"] == f"https://draughts.example/g/{game}"
+        seat = await emulator.answer(await emulator.press(ANA, board, "Play in browser"))
+        assert seat["flags"] & EPHEMERAL
+        link = text_of(seat).split()[-1]
+        assert link.startswith(f"https://draughts.example/g/{game}#seat=")
+        assert hub.keys.check(game, Color.BLACK, str(ANA["id"]), link.split("#seat=")[1])
+        other = await emulator.answer(await emulator.press(EVE, board, "Play in browser"))
+        assert other["flags"] & EPHEMERAL and "#seat=" not in text_of(other)
+    async with running(emulator, store, pool) as bot:  # without BOT_WEB_URL, no links: the page is not public
+        await emulator.answer(await emulator.slash(BEN, emulator.channel("more-games"), "new", level=1, time=0.05))
+        board = await latest_board(emulator, emulator.channel("more-games"))
+        assert "Watch live" not in buttons(board) and "Play in browser" not in buttons(board)
 
 
 async def test_the_websocket_dropped_mid_game_resumes_with_nothing_lost(emulator, store, pool):

@@ -31,7 +31,7 @@ from bot.discord import commands as slash_commands
 from bot.discord.answers import Answerer
 from bot.discord.messages import compose, cut, guild_of, in_order, name_of, user_of
 from bot.discord.threads import GameThread
-from bot.discord.views import ActionButton, MoveMenu, answer_view, game_view
+from bot.discord.views import ActionButton, MoveMenu, SeatButton, answer_view, game_view, watch_view
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import Buttons, Message, Reply, User
@@ -60,6 +60,7 @@ class DraughtsBot(ext.AutoShardedBot):
         self.core = Core(config, store, pool, hub.send_for(self.deliver) if hub else self.deliver)
         if hub:
             hub.attach(self.core)
+        self.hub = hub if config.web_url else None  # without a public address, Discord's people cannot reach it
         self.clock: asyncio.Task | None = None
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
@@ -67,7 +68,7 @@ class DraughtsBot(ext.AutoShardedBot):
     # life cycle
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, MoveMenu)
+        self.add_dynamic_items(ActionButton, MoveMenu, SeatButton)
         self.tree.add_command(slash_commands.group)
         await self.tree.sync()
         restored = await self.core.start(self.owns)
@@ -157,7 +158,26 @@ class DraughtsBot(ext.AutoShardedBot):
         if refusal:
             await interaction.response.send_message(refusal, ephemeral=True)
             return
-        await interaction.response.edit_message(view=game_view(game, ply, self.core.legal_texts(channel), page))
+        await interaction.response.edit_message(view=game_view(game, ply, self.core.legal_texts(channel), page,
+                                                                watch=self._watch(game)))
+
+    async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
+        """The presser's seat link to the game on the web page, privately; refused to people not playing in it."""
+        table = self.core.table(str(interaction.channel_id))
+        user = user_of(interaction.user)
+        colour = table.colour_of(user) if table is not None and table.id == game else None
+        if table is None or table.id != game:
+            text = "That game is over."
+        elif self.hub is None or colour is None:
+            text = "You are not playing in this game. Watch live shows it to everyone."
+        else:
+            text = (f"Your seat in this game, to move by clicking on the web page (it is yours alone: do not share "
+                    f"it): {self.hub.seat_url(game, colour, user)}")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    def _watch(self, game: int) -> str | None:
+        """The game's web page, when the bot has a public one (BOT_WEB_URL)."""
+        return self.hub.game_url(game) if self.hub is not None else None
 
     def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
                  mentions: tuple[User, ...] = ()) -> Message:
@@ -219,7 +239,7 @@ class DraughtsBot(ext.AutoShardedBot):
                     raise
                 await self._direct(person, self._cannot_write(channel))
                 return
-        await self._keep_track(reply, sent, view is not None)
+        await self._keep_track(reply, sent, reply.controls is not None)
 
     async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
                     permissions: discord.Permissions | None, view: discord.ui.View | None) -> discord.Message | None:
@@ -228,15 +248,15 @@ class DraughtsBot(ext.AutoShardedBot):
             return await answerer.send(False, **kw)
         return await channel.send(**kw)
 
-    @staticmethod
-    def _view(reply: Reply) -> discord.ui.View | None:
-        """The buttons (and move menu) the core gave the reply."""
+    def _view(self, reply: Reply) -> discord.ui.View | None:
+        """The buttons (and move menu) the core gave the reply; under every board, the web page's links."""
         controls = reply.controls
+        watch = self._watch(reply.board.game) if reply.board is not None else None
         if controls is None:
-            return None
+            return watch_view(watch) if watch else None
         if controls.buttons is Buttons.ANSWER:
             return answer_view(controls.game)
-        return game_view(controls.game, controls.ply, list(controls.moves))
+        return game_view(controls.game, controls.ply, list(controls.moves), watch=watch)
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
         """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
@@ -254,7 +274,8 @@ class DraughtsBot(ext.AutoShardedBot):
             last = self.store.board_message(reply.game)
             if last is not None:
                 self.store.set_board_message(reply.game, None)
-                await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True))
+                await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True,
+                                                                          watch=self._watch(reply.game)))
 
     async def _edit_view(self, channel: str, message_id: int, view: discord.ui.View | None) -> None:
         message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)

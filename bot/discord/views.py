@@ -33,12 +33,16 @@ class Presses(Protocol):
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show page ``page`` of the move menu of game ``game`` at ``ply``."""
 
+    async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
+        """Tell the person who pressed, privately, their seat link to game ``game`` on the web page."""
+
 
 def _client(interaction: discord.Interaction) -> Presses:
     return cast(Presses, interaction.client)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:(?P<action>[a-z]+):(?P<game>\d+)"):
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=rf"{PREFIX}:(?P<action>{'|'.join(ACTIONS)}):(?P<game>\d+)"):
     """A button that sends a command (resign, draw, takeback, accept, decline) for one game."""
 
     def __init__(self, action: str, game: int, disabled: bool = False) -> None:
@@ -57,6 +61,23 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFI
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await _client(interaction).pressed(interaction, self.game, None, ACTIONS[self.action][2])
+
+
+class SeatButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:seat:(?P<game>\d+)"):
+    """Gives a player of the game, privately, their seat link: the web page where they can move by clicking."""
+
+    def __init__(self, game: int, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label="Play in browser", style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"{PREFIX}:seat:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,  # type: ignore[override]
+                             match: Any) -> SeatButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await _client(interaction).seat_link(interaction, self.game)
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
@@ -100,14 +121,30 @@ def pages_of(moves: list[str]) -> list[list[str]]:
     return [moves[i:i + size] for i in range(0, len(moves), size)]
 
 
-def game_view(game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False) -> discord.ui.View:
-    """Resign, draw and takeback buttons, and the move menu when someone has moves to choose from."""
+def game_view(game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False,
+              watch: str | None = None) -> discord.ui.View:
+    """Resign, draw and takeback buttons, and the move menu when someone has moves to choose from; with the web
+    page's ``watch`` link, also Play in browser (a player's seat link) and Watch live."""
     view = discord.ui.View(timeout=None)
     if moves:
         view.add_item(MoveMenu(game, ply, moves, page, disabled))
     for action in ("resign", "draw", "takeback"):
         view.add_item(ActionButton(action, game, disabled))
+    if watch:
+        view.add_item(SeatButton(game, disabled))
+        view.add_item(watch_button(watch))
     return view
+
+
+def watch_view(watch: str) -> discord.ui.View:
+    """Only the Watch live link (under a bot match's boards)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(watch_button(watch))
+    return view
+
+
+def watch_button(url: str) -> discord.ui.Button:
+    return discord.ui.Button(label="Watch live", style=discord.ButtonStyle.link, url=url)
 
 
 def answer_view(game: int) -> discord.ui.View:
