@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -165,7 +166,7 @@ class Hub:
 
     def _update(self, game_id: int, record: Any, status: dict) -> str:
         """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
-        first move that changed (a takeback rewinds), and the status."""
+        first move that changed (a takeback rewinds), the status, and when it was made (``at``, for timing)."""
         old = self._seen.get(game_id)
         first = 0  # the first position the pages have not seen as it is now
         if old is not None:
@@ -175,7 +176,7 @@ class Hub:
             first = same + 1
         self._seen[game_id] = list(record.moves)
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
-        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status})
+        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": time.time()})
 
     def _broadcast(self, game_id: int, text: str) -> None:
         for watcher in list(self._watchers.get(game_id, ())):
