@@ -83,7 +83,7 @@ async def serve(args: argparse.Namespace) -> None:
         if game is None:
             raise SystemExit(f"a match did not start: {notes}")
         ids.append(game)
-    print(json.dumps({"port": port, "games": ids}), flush=True)
+    print(json.dumps({"port": port, "pages": [hub.game_path(game) for game in ids]}), flush=True)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
@@ -106,7 +106,7 @@ async def watch(args: argparse.Namespace) -> None:
     try:
         started = json.loads(server.stdout.readline())
         base = f"http://127.0.0.1:{started['port']}"
-        game = started["games"][0]
+        game = started["pages"][0]
         await asyncio.sleep(1.0)
         before = rss_mb(server.pid)
         delays: list[float] = []
@@ -115,7 +115,7 @@ async def watch(args: argparse.Namespace) -> None:
         async with aiohttp.ClientSession(connector=connector) as session:
             sockets = []
             for _ in range(args.watchers):
-                sockets.append(await session.ws_connect(f"{base}/ws/{game}", max_msg_size=0))
+                sockets.append(await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0))
             for ws in sockets:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first

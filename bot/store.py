@@ -91,6 +91,16 @@ class StoredGame:
 
 
 @dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as the database holds it: the game, and how it ended."""
+
+    game: StoredGame
+    winner: str | None
+    reason: str
+    pdn: str
+
+
+@dataclass(frozen=True)
 class Standing:
     """One line of a leaderboard."""
 
@@ -193,6 +203,18 @@ class Store:
             games.append(StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats),
                                     json.loads(settings), moves, updated))
         return games
+
+    def finished_game(self, game: int) -> FinishedGame | None:
+        """A finished game by its id (for its replay), or None if there is none."""
+        row = self.db.execute("SELECT id, guild, channel, variant, start_fen, kind, seats, settings, updated, winner,"
+                              " reason, pdn FROM games WHERE id = ? AND status = 'finished'", (game,)).fetchone()
+        if row is None:
+            return None
+        gid, guild, channel, variant, fen, kind, seats, settings, updated, winner, reason, pdn = row
+        moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (gid,))]
+        stored = StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats), json.loads(settings), moves,
+                            updated)
+        return FinishedGame(stored, winner, reason or "", pdn or "")
 
     # ratings
 

@@ -282,11 +282,11 @@ async def test_with_a_public_web_page_boards_link_to_it_and_players_get_their_se
         await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
         board = await latest_board(emulator, games)
         game = bot.core.game_in(str(games))
-        assert buttons(board)["Watch live"]["url"] == f"https://draughts.example/g/{game}"
+        assert buttons(board)["Watch live"]["url"] == f"https://draughts.example{hub.game_path(game)}"
         seat = await emulator.answer(await emulator.press(ANA, board, "Play in browser"))
         assert seat["flags"] & EPHEMERAL
         link = text_of(seat).split()[-1]
-        assert link.startswith(f"https://draughts.example/g/{game}#seat=")
+        assert link.startswith(f"https://draughts.example{hub.game_path(game)}#seat=")
         assert hub.keys.check(game, Color.BLACK, str(ANA["id"]), link.split("#seat=")[1])
         other = await emulator.answer(await emulator.press(EVE, board, "Play in browser"))
         assert other["flags"] & EPHEMERAL and "#seat=" not in text_of(other)

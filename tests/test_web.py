@@ -11,10 +11,9 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core import Core
-from bot.core.core import OUT_OF_DATE
 from bot.store import Store
 from bot.web import views
-from bot.web.hub import CHANNEL_PREFIX, Hub
+from bot.web.hub import CHANNEL_PREFIX, OUT_OF_DATE, Hub
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import MESSAGE_LIMIT, make_app
 from chat import ANA, BEN, CONFIG, Chat
@@ -27,7 +26,7 @@ class WebChat(Chat):
 
     def __init__(self, store: Store, pool):
         super().__init__(store, pool)
-        self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", links_in_chat=True)
+        self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
         self.core = Core(CONFIG, store, pool, self.hub.send_for(self._send), clock=self.clock)
         self.hub.attach(self.core)
 
@@ -54,6 +53,10 @@ async def receive(ws, kind: str, timeout: float = 10.0) -> dict:
                 return data
 
 
+def socket_path(chat: WebChat, game: int) -> str:
+    return chat.hub.game_path(game).replace("/g/", "/ws/")
+
+
 def seat_secret(chat: WebChat, user=ANA, channel: str = "c1") -> str:
     table = chat.table(channel)
     colour = table.colour_of(user)
@@ -64,7 +67,7 @@ async def test_a_page_follows_a_game_played_in_chat_move_by_move(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     game_id = chat.table().id
-    ws = await client.ws_connect(f"/ws/{game_id}")
+    ws = await client.ws_connect(socket_path(chat, game_id))
     first = await receive(ws, "game")
     assert first["board"]["size"] == 8 and len(first["entries"]) == 1
     assert len(first["entries"][0]["pieces"]) == 24
@@ -83,7 +86,7 @@ async def test_a_seat_link_moves_for_its_player_and_the_chat_shows_the_move(site
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(f"/ws/{table.id}")
+    ws = await client.ws_connect(socket_path(chat, table.id))
     game = await receive(ws, "game")
     await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
     assert (await receive(ws, "seat"))["colour"] == "Black"
@@ -101,7 +104,7 @@ async def test_a_page_without_the_seat_secret_cannot_move(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(f"/ws/{table.id}")
+    ws = await client.ws_connect(socket_path(chat, table.id))
     game = await receive(ws, "game")
     text = game["status"]["legal"][0]["text"]
     await ws.send_json({"type": "move", "text": text, "ply": 0})
@@ -122,7 +125,7 @@ async def test_bad_moves_from_a_page_are_answered_on_that_page_and_change_nothin
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(f"/ws/{table.id}")
+    ws = await client.ws_connect(socket_path(chat, table.id))
     await receive(ws, "game")
     await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
     await receive(ws, "seat")
@@ -144,16 +147,16 @@ async def test_sockets_from_other_sites_oversized_messages_and_floods_are_refuse
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     game_id = chat.table().id
-    response = await client.get(f"/ws/{game_id}", headers={
+    response = await client.get(socket_path(chat, game_id), headers={
         "Origin": "http://evil.example", "Connection": "Upgrade", "Upgrade": "websocket",
         "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
     assert response.status == 403
-    ws = await client.ws_connect(f"/ws/{game_id}")
+    ws = await client.ws_connect(socket_path(chat, game_id))
     await receive(ws, "game")
     await ws.send_str("x" * (MESSAGE_LIMIT + 1))
     closed = await ws.receive()
     assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING) and ws.close_code == 1009
-    flood = await client.ws_connect(f"/ws/{game_id}")
+    flood = await client.ws_connect(socket_path(chat, game_id))
     await receive(flood, "game")
     for _ in range(120):
         await flood.send_json({"type": "seat", "secret": "guess"})
@@ -196,21 +199,22 @@ async def test_a_finished_game_is_replayed_whole_with_its_record(site):
     game_id = chat.table().id
     await chat.play_any(ANA)
     await chat.core.settle()
-    ws = await client.ws_connect(f"/ws/{game_id}")
+    ws = await client.ws_connect(socket_path(chat, game_id))
     await receive(ws, "game")
     await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
     await receive(ws, "seat")
     await ws.send_json({"type": "command", "name": "resign"})
     end = await receive(ws, "update")
     assert "wins" in end["status"]["result"] and not chat.on("c1")
-    later = await client.ws_connect(f"/ws/{game_id}")
+    later = await client.ws_connect(socket_path(chat, game_id))
     replay = await receive(later, "game")
     assert len(replay["entries"]) == 3 and replay["status"]["result"] == end["status"]["result"]
-    pdn = await (await client.get(f"/g/{game_id}.pdn")).text()
+    pdn = await (await client.get(chat.hub.game_path(game_id) + ".pdn")).text()
     assert '[Black "ana"]' in pdn and '[Result "1-0"]' in pdn
-    gif = await client.get(f"/g/{game_id}.gif")
+    gif = await client.get(chat.hub.game_path(game_id) + ".gif")
     assert gif.status == 200 and (await gif.read()).startswith(b"GIF8")
     assert (await client.get("/g/999")).status == 404
+    assert (await client.get(chat.hub.game_path(999))).status == 404
     await ws.close()
     await later.close()
 
@@ -219,7 +223,7 @@ async def test_a_takeback_rewinds_every_page(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     game_id = chat.table().id
-    ws = await client.ws_connect(f"/ws/{game_id}")
+    ws = await client.ws_connect(socket_path(chat, game_id))
     await receive(ws, "game")
     await chat.play_any(ANA)
     await chat.core.settle()
@@ -229,6 +233,73 @@ async def test_a_takeback_rewinds_every_page(site):
     rewound = await receive(ws, "update")
     assert rewound["from"] == 1 and rewound["entries"] == [] and rewound["status"]["ply"] == 0
     await ws.close()
+
+
+async def test_a_page_needs_its_watching_key_and_this_servers_name(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    path = chat.hub.game_path(game_id)
+    page = await client.get(path)
+    assert page.status == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
+    assert (await client.get(f"/g/{game_id}-{'A' * 12}")).status == 404  # ids count up; keys cannot be guessed
+    assert (await client.get(path.replace("/g/", "/ws/")[:-1] + "x")).status == 404
+    assert (await client.get(path, headers={"Host": "rebound.example"})).status == 421
+    listed = (await (await client.get("/api/games")).json())["games"]
+    assert [g["path"] for g in listed] == [path]  # this chat is local: its games are listed
+
+
+async def test_new_games_from_the_page_are_limited_per_address(site):
+    chat, client = site
+    statuses = []
+    for _ in range(8):
+        client.session.cookie_jar.clear()  # a new guest each time: the limit is the address's, not the cookie's
+        response = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
+                                                        "colour": "black", "time": 0.05})
+        statuses.append(response.status)
+    assert statuses == [200] * 6 + [429] * 2
+    await chat.core.settle()
+
+
+async def test_a_bot_match_started_on_the_page_is_stopped_from_its_starters_link(site):
+    chat, client = site
+    response = await client.post("/api/new", json={"kind": "match", "variant": "russian", "levels": [1, 2],
+                                                    "delay": 0.2})
+    data = await response.json()
+    path, secret = data["url"].split("#seat=")
+    ws = await client.ws_connect(path.replace("/g/", "/ws/"))
+    game = await receive(ws, "game")
+    assert game["status"]["kind"] == "match" and not game["status"]["legal"]
+    await ws.send_json({"type": "seat", "secret": secret})
+    assert (await receive(ws, "seat"))["starter"] is True
+    await ws.send_json({"type": "command", "name": "resign"})  # a starter is no player
+    assert "only watches" in (await receive(ws, "notice"))["text"]
+    await ws.send_json({"type": "command", "name": "stop"})
+    while not (await receive(ws, "update"))["status"]["result"]:
+        pass
+    assert chat.hub.web_games() == 0
+    await ws.close()
+
+
+async def test_a_finished_game_is_still_there_after_a_restart(site, pool):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+    restarted = WebChat(chat.store, pool)  # a new process on the same database: nothing in memory
+    later = TestClient(TestServer(make_app(restarted.hub)))
+    await later.start_server()
+    try:
+        ws = await later.ws_connect(socket_path(restarted, game_id))
+        replay = await receive(ws, "game")
+        assert len(replay["entries"]) == 3 and replay["status"]["result"] == "Bot (level 1, beginner) (White) wins: ana resigned."
+        assert '[Result "1-0"]' in await (await later.get(restarted.hub.game_path(game_id) + ".pdn")).text()
+        await ws.close()
+    finally:
+        await later.close()
+        await restarted.core.close()
 
 
 def test_every_game_has_a_board_for_the_page():
@@ -260,6 +331,8 @@ def test_seat_secrets_depend_on_game_colour_and_player_and_the_key_is_kept(tmp_p
     assert not keys.check(6, Color.WHITE, "1", secret)
     assert not keys.check(5, Color.BLACK, "1", secret)
     assert not keys.check(5, Color.WHITE, "2", secret)
+    assert not keys.check(5, Color.WHITE, "1", "ünïcode")  # any text is refused, not an error
+    assert keys.check_watch(5, keys.watch_key(5)) and not keys.check_watch(6, keys.watch_key(5))
     database = str(tmp_path / "bot.sqlite3")
     assert load_key(database) == load_key(database)  # made once, then read back
     assert (tmp_path / "bot.sqlite3.web-key").stat().st_mode & 0o777 == 0o600

@@ -132,7 +132,7 @@ async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_re
     table = chat.table()
     player, watcher = await browser(), await browser()
     await asyncio.to_thread(player.open, base + chat.hub.seat_path(game_id, table.colour_of(ANA), ANA))
-    await asyncio.to_thread(watcher.open, f"{base}/g/{game_id}")
+    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(game_id))
     await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 1)
 
     first = await asyncio.to_thread(play_by_clicking, player, lambda legal: max(legal, key=lambda m: len(m["path"])))
@@ -167,7 +167,7 @@ async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot
     await chat.say(ANA, "new russian level 1 time 0.05 white", channel="c2")
     table = chat.table("c2")
     links = [r.text for r in chat.replies if "Seat link for ana" in r.text]
-    assert links and f"/g/{table.id}#seat=" in links[0]  # the chat gave the link
+    assert links and f"{chat.hub.game_path(table.id)}#seat=" in links[0]  # the chat gave the link
     player, stranger = await browser(), await browser()
     await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
     await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
@@ -177,7 +177,7 @@ async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot
     assert state["seat"]["name"] == "ana"
     await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[-1])
     await chat.core.settle()
-    await asyncio.to_thread(stranger.open, f"{base}/g/{table.id}")
+    await asyncio.to_thread(stranger.open, base + chat.hub.game_path(table.id))
     state = await asyncio.to_thread(stranger.wait, lambda s: len(s["entries"]) == len(table.game.moves) + 1)
     assert state["seat"] is None and await asyncio.to_thread(stranger.js, "return $('seat-controls').hidden")
     plies = len(table.game.moves)

@@ -16,7 +16,7 @@ from bot.core import clock, lobby, play, results
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
-from bot.store import Store
+from bot.store import FinishedGame, Store
 from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
 from bot.user_text import inert
 from engine import MoveError
@@ -154,6 +154,10 @@ class Core:
     def tables(self) -> list[Table]:
         """Every game on."""
         return list(self.state.tables.values())
+
+    def finished(self, game: int) -> FinishedGame | None:
+        """A finished game from the database (for its replay), or None."""
+        return self.state.store.finished_game(game)
 
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""

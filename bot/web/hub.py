@@ -20,12 +20,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core import Core
-from bot.core.core import OUT_OF_DATE
 from bot.core.state import Send
-from bot.tables import Kind, Message, Reply, Table, User
+from bot.tables import Kind, Message, Reply, Seat, Table, User
 from bot.web import views
 from bot.web.seats import SeatKeys
-from engine import Color
+from engine import Color, MoveError, game_type
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +32,8 @@ GUILD = "web"
 CHANNEL_PREFIX = "web-"  # the channels of games started on the page
 FINISHED_KEPT = 200  # finished games kept for their replay pages
 QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
-COMMANDS = ("resign", "draw", "takeback", "accept", "decline")
+COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
+OUT_OF_DATE = "That board is out of date: the game has moved on."
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,10 @@ class Watcher:
     game: int
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     seat: tuple[Color, User] | None = None
+    starter: User | None = None
+    """The person who started the bot match shown, when the page has their link: they may stop it."""
+    dropped: bool = False
+    """The page fell behind (or the server is closing): its connection is to be closed, and it reconnects."""
 
     def put(self, text: str | None) -> bool:
         """Queue a message for the page; False if the page is too slow to keep up (it should be closed)."""
@@ -70,7 +74,8 @@ class Watcher:
             self.drop()
 
     def drop(self) -> None:
-        """End the page's connection: what is waiting is thrown away, and the writer stops."""
+        """End the page's connection now: what is waiting is thrown away, and the writer closes the socket."""
+        self.dropped = True
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)
@@ -79,10 +84,12 @@ class Watcher:
 class Hub:
     """Every page of one bot process, and the games they show."""
 
-    def __init__(self, keys: SeatKeys, base_url: str, links_in_chat: bool = False):
+    def __init__(self, keys: SeatKeys, base_url: str, local_chat: bool = False):
+        """``local_chat``: the chat is this machine's terminal, so its games are listed on the front page and the
+        chat is given the links (on Discord, players get them from buttons, and only the page's games are listed)."""
         self.keys = keys
         self.base_url = base_url.rstrip("/")
-        self.links_in_chat = links_in_chat
+        self.local_chat = local_chat
         self.core: Core | None = None
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
@@ -100,13 +107,24 @@ class Hub:
     def attach(self, core: Core) -> None:
         self.core = core
 
+    def game_path(self, game: int) -> str:
+        """A game's page, without the server's address: its id and its watching key."""
+        return f"/g/{game}-{self.keys.watch_key(game)}"
+
     def game_url(self, game: int) -> str:
-        return f"{self.base_url}/g/{game}"
+        return self.base_url + self.game_path(game)
 
     def seat_path(self, game: int, colour: Color, user: User) -> str:
         """A player's private link to their game, without the server's address (the secret is in the fragment,
         which browsers never send to a server)."""
-        return f"/g/{game}#seat={self.keys.secret(game, colour, user.id)}"
+        return f"{self.game_path(game)}#seat={self.keys.secret(game, colour, user.id)}"
+
+    def game_of(self, ref: str) -> int | None:
+        """The game a page's address names (``ID-KEY``), or None if the key is not that game's."""
+        number, _, key = ref.partition("-")
+        if not number.isdigit() or len(number) > 12 or not self.keys.check_watch(int(number), key):
+            return None
+        return int(number)
 
     def seat_url(self, game: int, colour: Color, user: User) -> str:
         return self.base_url + self.seat_path(game, colour, user)
@@ -121,7 +139,7 @@ class Hub:
             return
         if self._chat is not None and not reply.channel.startswith(CHANNEL_PREFIX):
             await self._chat(replace(reply, to=None) if from_page else reply)
-            if self.links_in_chat:
+            if self.local_chat:
                 await self._announce(reply)
         self._publish(reply)
 
@@ -148,6 +166,8 @@ class Hub:
         if table is None or reply.private:
             return
         self._live[table.id] = table
+        if reply.board is None and (reply.controls is None or reply.controls.game != table.id):
+            return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
             self._broadcast(table.id, self._update(table.id, table.game, views.status(table, reply.text)))
 
@@ -157,9 +177,7 @@ class Hub:
                    else {c: str(c) for c in Color})
         kind = table.kind if table is not None else Kind.PEOPLE
         finished = views.Finished(game_id, record, players, kind, said, pdn)
-        self._finished[game_id] = finished
-        while len(self._finished) > FINISHED_KEPT:
-            self._finished.popitem(last=False)
+        self._keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
         self._seen.pop(game_id, None)
@@ -187,7 +205,7 @@ class Hub:
     # pages
 
     def find(self, game_id: int) -> Table | views.Finished | None:
-        """The game on (or recently finished) with this id."""
+        """The game on, or finished, with this id."""
         assert self.core is not None
         table = self._live.get(game_id)
         if table is not None and self.core.table(table.channel) is table:
@@ -196,7 +214,38 @@ class Hub:
             if table.id == game_id:
                 self._live[game_id] = table
                 return table
-        return self._finished.get(game_id)
+        finished = self._finished.get(game_id) or self._stored(game_id)
+        return finished
+
+    def _stored(self, game_id: int) -> views.Finished | None:
+        """A finished game from the database (one that ended before this process started, or long ago)."""
+        assert self.core is not None
+        stored = self.core.finished(game_id)
+        if stored is None:
+            return None
+        game = stored.game
+        record = game_type(game.variant).new_game(game.start_fen)
+        try:
+            for text in game.moves:
+                record.play_text(text)
+        except MoveError:
+            log.warning("finished game %d cannot be replayed", game_id)
+            return None
+        players = {Color.WHITE: Seat.from_json(game.seats["white"]).name,
+                   Color.BLACK: Seat.from_json(game.seats["black"]).name}
+        if stored.winner is None:
+            words = f"Game over ({stored.reason})." if stored.reason else "Game over."
+        else:
+            colour = Color.WHITE if stored.winner == "white" else Color.BLACK
+            words = f"{players[colour]} ({colour}) wins: {stored.reason}."
+        finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn)
+        self._keep(finished)
+        return finished
+
+    def _keep(self, finished: views.Finished) -> None:
+        self._finished[finished.id] = finished
+        while len(self._finished) > FINISHED_KEPT:
+            self._finished.popitem(last=False)
 
     def join(self, game_id: int) -> Watcher | None:
         """A new page on game ``game_id``, sent the whole game first; None if there is no such game."""
@@ -237,7 +286,17 @@ class Hub:
                 watcher.seat = (colour, seat.user)
                 watcher.put(json.dumps({"type": "seat", "colour": str(colour), "name": seat.user.name}))
                 return True
+        starter = found.starter
+        if found.kind is Kind.MATCH and starter is not None and self.keys.check(found.id, Color.WHITE, starter.id,
+                                                                                  secret):
+            watcher.starter = starter
+            watcher.put(json.dumps({"type": "seat", "colour": None, "name": starter.name, "starter": True}))
+            return True
         return False
+
+    def starter_path(self, game: int, user: User) -> str:
+        """The link of the person who started a bot match: it lets them stop it."""
+        return f"{self.game_path(game)}#seat={self.keys.secret(game, Color.WHITE, user.id)}"
 
     async def act(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
         """A move (or one of ``COMMANDS``) from a seated page, as its player's message in the game's channel."""
@@ -246,13 +305,16 @@ class Hub:
         if not isinstance(found, Table):
             await watcher.notice("That game is over.")
             return
-        if watcher.seat is None:
+        if text == "stop" and watcher.starter is not None:
+            user = watcher.starter
+        elif watcher.seat is None:
             await watcher.notice("This page only watches: open your own seat link to play.")
             return
+        else:
+            _, user = watcher.seat
         if ply is not None and ply != len(found.game.moves):
             await watcher.notice(OUT_OF_DATE)
             return
-        _, user = watcher.seat
         await self.core.handle(Message(found.guild, found.channel, user, text, channel_name=found.channel_name,
                                        origin=WebOrigin(watcher.notice)))
 
@@ -270,10 +332,17 @@ class Hub:
         return self.core.game_in(channel), notes
 
     def listing(self) -> list[dict]:
-        """The games on, for the front page: id, game, players, moves played."""
+        """The games on that the front page lists (those started on the page, and the terminal's): their page,
+        game, players, moves played and watchers."""
         assert self.core is not None
-        return [{"id": t.id, "game": t.game.type.title, "title": t.title(), "ply": len(t.game.moves),
-                 "kind": t.kind.value, "watchers": self.watchers(t.id)} for t in self.core.tables()]
+        return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
+                 "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
+                for t in self.core.tables() if self.local_chat or t.guild == GUILD]
+
+    def web_games(self) -> int:
+        """Games on that were started on the page."""
+        assert self.core is not None
+        return sum(1 for t in self.core.tables() if t.guild == GUILD)
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):

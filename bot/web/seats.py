@@ -41,14 +41,24 @@ def load_key(database: str, configured: str = "") -> bytes:
 
 
 class SeatKeys:
-    """Makes and checks seat secrets."""
+    """Makes and checks seat secrets, and the shorter keys in a game's watching address (so that game ids, which
+    count up, do not let anyone find the games of servers they are not in)."""
 
     def __init__(self, key: bytes):
         self._key = key
 
+    def _digest(self, text: str, size: int) -> str:
+        digest = hmac.new(self._key, text.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:size]).decode()
+
     def secret(self, game: int, colour: Color, user_id: str) -> str:
-        digest = hmac.new(self._key, f"{game}:{int(colour)}:{user_id}".encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest[:18]).decode()
+        return self._digest(f"{game}:{int(colour)}:{user_id}", 18)
 
     def check(self, game: int, colour: Color, user_id: str, secret: str) -> bool:
-        return hmac.compare_digest(self.secret(game, colour, user_id), secret)
+        return hmac.compare_digest(self.secret(game, colour, user_id).encode(), secret.encode("utf-8", "replace"))
+
+    def watch_key(self, game: int) -> str:
+        return self._digest(f"watch:{game}", 9)
+
+    def check_watch(self, game: int, key: str) -> bool:
+        return hmac.compare_digest(self.watch_key(game).encode(), key.encode("utf-8", "replace"))

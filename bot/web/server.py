@@ -1,15 +1,17 @@
 """The web server (aiohttp): the front page, a page per game, its WebSocket, and the game's PDN and GIF.
 
-Routes:
+Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count up, keys cannot be guessed):
 - ``/``: the games on, and forms to play the bot or start a bot match;
-- ``/g/{id}``: a game's page, to watch it live, replay it, and play it from a seat link (``#seat=...``);
-- ``/ws/{id}``: the page's WebSocket (JSON both ways; see ``bot.web.hub``);
-- ``/g/{id}.pdn`` and ``/g/{id}.gif``: the record and the animated replay;
+- ``/g/REF``: a game's page, to watch it live, replay it, and play it from a seat link (``#seat=...``);
+- ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.hub``);
+- ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
 - ``/api/games`` and ``/api/new``: the front page's list and its forms.
 
-Watching needs nothing; moving needs the seat's secret, sent by the page over the WebSocket (it stays in the
-link's fragment, which browsers never send to a server). WebSocket upgrades and form posts from other sites are
-refused (their ``Origin`` must be this server), and each connection may send small messages at a limited rate.
+Watching needs the page's address; moving needs the seat's secret, sent by the page over the WebSocket (it stays
+in the link's fragment, which browsers never send to a server). Requests must name this server (``Host``: the
+address in BOT_WEB_URL, or this machine's loopback names), WebSocket upgrades and form posts from other sites are
+refused (their ``Origin`` must be this server), each connection may send small messages at a limited rate, and
+new games from the page are limited per address and in all.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import logging
 import re
 import secrets
 import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -38,21 +42,40 @@ STATIC = Path(__file__).with_name("static")
 MESSAGE_LIMIT = 1024  # bytes of one WebSocket message from a page
 RATE = 5.0  # messages a second a page may send, on average
 BURST = 20  # ... and at once
-TOO_FAST = 50  # messages refused for speed before the connection is closed
+TOO_FAST = 50  # messages refused for speed in a row before the connection is closed
+NEW_GAMES_PER_MINUTE = 6  # games one address may start from the page
+WEB_GAMES_LIMIT = 100  # games started from the page that may be on at once
+GIFS_KEPT = 32  # finished games' replays kept drawn
 GUEST_COOKIE = "draughts_guest"
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+HTML_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
+                                           "frame-ancestors 'none'",
+                "Cache-Control": "no-cache"}
 _NAME = re.compile(r"^[\w .'-]{1,24}$")
+_REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
 
-HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
+
+@dataclass
+class Site:
+    """The server's state: the hub, and its limits' and caches' bookkeeping."""
+
+    hub: Hub
+    starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
+    gifs: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
+    drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+
+
+SITE: web.AppKey[Site] = web.AppKey("site", Site)
 
 
 def make_app(hub: Hub) -> web.Application:
-    app = web.Application(client_max_size=4096, middlewares=[_headers])
-    app[HUB] = hub
+    app = web.Application(client_max_size=4096, middlewares=[_guard])
+    app[SITE] = Site(hub)
     app.router.add_get("/", _front)
-    app.router.add_get(r"/g/{id:\d+}", _page)
-    app.router.add_get(r"/g/{id:\d+}.pdn", _pdn)
-    app.router.add_get(r"/g/{id:\d+}.gif", _gif)
-    app.router.add_get(r"/ws/{id:\d+}", _socket)
+    app.router.add_get(f"/g/{_REF}", _page)
+    app.router.add_get(f"/g/{_REF}.pdn", _pdn)
+    app.router.add_get(f"/g/{_REF}.gif", _gif)
+    app.router.add_get(f"/ws/{_REF}", _socket)
     app.router.add_get("/api/games", _games)
     app.router.add_post("/api/new", _new)
     app.router.add_static("/static/", STATIC)
@@ -60,14 +83,27 @@ def make_app(hub: Hub) -> web.Application:
 
 
 @web.middleware
-async def _headers(request: web.Request, handler):
+async def _guard(request: web.Request, handler):
+    """Refuse requests that name another server (a page elsewhere whose name was pointed at this machine); add
+    the headers every answer carries."""
+    if not known_host(request, request.host):
+        return web.Response(status=421, text="This server does not serve that address. Set BOT_WEB_URL to the "
+                                             "address people use.")
+    if request.app[SITE].hub.core is None:
+        return web.Response(status=503, text="The bot is starting: try again in a moment.")
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
-    if response.content_type == "text/html":
-        response.headers.setdefault("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
-                                    "connect-src 'self' ws: wss:; frame-ancestors 'none'")
     return response
+
+
+def known_host(request: web.Request, host: str) -> bool:
+    """Whether ``host`` (host:port) is this server: the address links give, or a loopback name on its port."""
+    if host == urlsplit(request.app[SITE].hub.base_url).netloc:
+        return True
+    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    port = sockname[1] if sockname else None
+    return any(host in (f"{name}:{port}", name if port == 80 else "") for name in LOOPBACK)
 
 
 def same_origin(request: web.Request) -> bool:
@@ -76,23 +112,33 @@ def same_origin(request: web.Request) -> bool:
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    return urlsplit(origin).netloc == request.host
+    return known_host(request, urlsplit(origin).netloc)
+
+
+def _hub(request: web.Request) -> Hub:
+    return request.app[SITE].hub
+
+
+def _game(request: web.Request) -> int:
+    game = _hub(request).game_of(request.match_info["ref"])
+    if game is None:
+        raise web.HTTPNotFound(text="There is no such game.")
+    return game
 
 
 async def _front(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html")
+    return web.FileResponse(STATIC / "index.html", headers=HTML_HEADERS)
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
-    if request.app[HUB].find(int(request.match_info["id"])) is None:
-        return web.Response(status=404, text="There is no such game (or it ended long ago).")
-    return web.FileResponse(STATIC / "game.html")
+    _found(request)
+    return web.FileResponse(STATIC / "game.html", headers=HTML_HEADERS)
 
 
 def _found(request: web.Request) -> Table | views.Finished:
-    found = request.app[HUB].find(int(request.match_info["id"]))
+    found = _hub(request).find(_game(request))
     if found is None:
-        raise web.HTTPNotFound(text="There is no such game (or it ended long ago).")
+        raise web.HTTPNotFound(text="There is no such game.")
     return found
 
 
@@ -104,21 +150,40 @@ async def _pdn(request: web.Request) -> web.Response:
 
 
 async def _gif(request: web.Request) -> web.Response:
+    """The replay as a GIF: drawn one at a time, and kept for finished games (which no longer change)."""
     found = _found(request)
-    game_id, record = found.id, found.record if isinstance(found, views.Finished) else found.game
-    data = await asyncio.to_thread(replay_gif, record)
+    site = request.app[SITE]
+    data = site.gifs.get(found.id) if isinstance(found, views.Finished) else None
+    if data is None:
+        async with site.drawing:
+            record = found.record if isinstance(found, views.Finished) else found.game
+            data = await asyncio.to_thread(replay_gif, record)
+        if isinstance(found, views.Finished):
+            site.gifs[found.id] = data
+            while len(site.gifs) > GIFS_KEPT:
+                site.gifs.popitem(last=False)
     return web.Response(body=data, content_type="image/gif",
-                        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.gif"'})
+                        headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"'})
 
 
 async def _games(request: web.Request) -> web.Response:
-    return web.json_response({"games": request.app[HUB].listing(), "variants": list(NAMES)})
+    return web.json_response({"games": _hub(request).listing(), "variants": list(NAMES)})
 
 
 async def _new(request: web.Request) -> web.Response:
     """Start a game against the bot (``kind`` 'bot') or a bot match ('match') from the front page's form."""
     if not same_origin(request):
         return web.json_response({"error": "Games are started from this site's own page."}, status=403)
+    site = request.app[SITE]
+    now = time.monotonic()
+    address = request.remote or "?"
+    recent = [t for t in site.starts.get(address, []) if now - t < 60]
+    site.starts = {a: ts for a, ts in site.starts.items() if ts and now - ts[-1] < 60}
+    if len(recent) >= NEW_GAMES_PER_MINUTE:
+        return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
+    if site.hub.web_games() >= WEB_GAMES_LIMIT:
+        return web.json_response({"error": "Too many games are on from this page right now: try again later."},
+                                 status=503)
     try:
         form = await request.json()
         command = _command(form)
@@ -131,14 +196,15 @@ async def _new(request: web.Request) -> web.Response:
     if not _NAME.match(name):
         return web.json_response({"error": "A name is 1 to 24 letters, digits, spaces, dots or dashes."}, status=400)
     user = User(f"web:{guest}", name)
-    hub = request.app[HUB]
+    hub = site.hub
     game_id, notes = await hub.start(user, command)
     if game_id is None:
         response = web.json_response({"error": " ".join(notes) or "The game did not start."}, status=400)
     else:
+        site.starts[address] = recent + [now]
         found = hub.find(game_id)
         seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, Table) else None
-        url = hub.seat_path(game_id, seat, user) if seat is not None else f"/g/{game_id}"
+        url = hub.seat_path(game_id, seat, user) if seat is not None else hub.starter_path(game_id, user)
         response = web.json_response({"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return response
@@ -164,8 +230,8 @@ def _command(form: dict) -> str:
 async def _socket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
         return web.Response(status=403, text="This game's page is only served from its own site.")
-    hub = request.app[HUB]
-    watcher = hub.join(int(request.match_info["id"]))
+    hub = _hub(request)
+    watcher = hub.join(_game(request))
     if watcher is None:
         return web.Response(status=404, text="There is no such game.")
     ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30)
@@ -192,6 +258,8 @@ async def _write(ws: web.WebSocketResponse, watcher: Watcher) -> None:
             await ws.send_str(text)
         except (ConnectionError, RuntimeError):
             return
+    if watcher.dropped:  # too slow (or the server is closing): the page reconnects and gets the whole game
+        await ws.close(code=1013, message=b"fell behind")
 
 
 async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[int, bytes]:
@@ -214,11 +282,11 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[
                 warned = True
             continue
         tokens -= 1
-        warned = False
+        refused, warned = 0, False
         try:
             data = json.loads(message.data)
             kind = data["type"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             await watcher.notice("That message is not readable.")
             continue
         await _act(hub, watcher, kind, data)

@@ -20,7 +20,7 @@ async function refresh() {
     for (const game of data.games) {
       const item = document.createElement("li");
       const link = document.createElement("a");
-      link.href = `/g/${game.id}`;
+      link.href = game.path;
       link.textContent = `${game.title} (${game.ply} moves, ${game.watchers} watching)`;
       item.appendChild(link);
       list.appendChild(item);

@@ -1,29 +1,44 @@
 // A game's page: follows the game live over a WebSocket, steps through it, and moves for a seated player.
 "use strict";
 
-const gameId = Number(location.pathname.split("/").pop());
+const gameRef = location.pathname.split("/").pop();  // the game's id and watching key
 const seatSecret = new URLSearchParams(location.hash.slice(1)).get("seat");
 const page = {
   game: null,       // {board, themes, entries, status} from the server
   view: -1,         // the entry shown; -1 follows the game
   flipped: null,    // null: chosen by the seat
   theme: localStorage.getItem("theme") || "wood",
-  seat: null,       // {colour, name} once the server accepts the seat link
+  seat: null,       // {colour, name, starter} once the server accepts the seat link
   clicks: [],       // cells of the move being chosen
   socket: null,
+  gone: false,      // the server does not have this game
 };
 const $ = (id) => document.getElementById(id);
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}/ws/${gameId}`);
+  const socket = new WebSocket(`${scheme}//${location.host}/ws/${gameRef}`);
   page.socket = socket;
   socket.onopen = () => {
     setConnected(true);
     if (seatSecret) socket.send(JSON.stringify({ type: "seat", secret: seatSecret }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => { setConnected(false); setTimeout(connect, 2000); };
+  socket.onclose = () => { setConnected(false); setTimeout(reconnect, 2000); };
+}
+
+async function reconnect() {
+  // the server may have restarted without the game: then say so rather than trying for ever
+  try {
+    const response = await fetch(`/g/${gameRef}`, { method: "HEAD" });
+    if (response.status === 404) {
+      page.gone = true;
+      $("connection").textContent = "";
+      $("notice").textContent = "The server does not have this game (any more).";
+      return;
+    }
+  } catch (error) { /* the server is down: keep trying */ }
+  connect();
 }
 
 function setConnected(on) {
@@ -101,6 +116,10 @@ function render() {
   $("status").textContent = words;
   $("said").textContent = status.said || "";
   $("seat-controls").hidden = !(page.seat && !status.result);
+  for (const button of document.querySelectorAll("#seat-controls button")) {
+    const forStarter = button.dataset.command === "stop";
+    button.hidden = page.seat !== null && Boolean(page.seat.starter) !== forStarter;
+  }
 
   const list = $("moves");
   list.replaceChildren();
@@ -118,8 +137,8 @@ function render() {
     button.addEventListener("click", () => goTo(i));
     item.appendChild(button);
   });
-  $("pdn").href = `/g/${page.game.id}.pdn`;
-  $("gif").href = `/g/${page.game.id}.gif`;
+  $("pdn").href = `/g/${gameRef}.pdn`;
+  $("gif").href = `/g/${gameRef}.gif`;
 }
 
 let pressed = null;
@@ -145,7 +164,11 @@ function choose(cell) {
     render();
     return;
   }
-  if (page.clicks.length === 1 && sameCell(page.clicks[0], cell)) return;  // the piece chosen again: keep it
+  if (sameCell(page.clicks[0], cell)) {  // the piece chosen again: start its move over
+    page.clicks = [cell];
+    render();
+    return;
+  }
   const before = candidates();
   page.clicks = page.clicks.concat([cell]);
   let left = candidates();
@@ -154,6 +177,7 @@ function choose(cell) {
     const ending = before.filter((m) => sameCell(m.path[m.path.length - 1], cell));
     page.clicks = page.clicks.slice(0, -1);
     if (ending.length === 1) return play(ending[0]);
+    if (!ending.length && startsHere) page.clicks = [cell];  // another piece: its moves instead
     $("notice").textContent = ending.length ? "More than one way leads there: click each square on the way." : "";
     render();
     return;
