@@ -51,8 +51,8 @@ class Browser:
 
     def page(self) -> dict | None:
         """What the page knows of its game (``page`` in game.js)."""
-        return self.js("return page.game ? {entries: page.game.entries, status: page.game.status, "
-                       "seat: page.seat, clicks: page.clicks, view: page.view} : null")
+        return self.js("return typeof page === 'undefined' || !page.game ? null : {entries: page.game.entries, status: page.game.status, "
+                       "seat: page.seat, clicks: page.clicks, view: page.view}")
 
     def wait(self, test: Callable[[dict], bool], timeout: float = 15.0) -> dict:
         deadline = time.monotonic() + timeout
@@ -61,7 +61,8 @@ class Browser:
             if state is not None and test(state):
                 return state
             if time.monotonic() > deadline:
-                raise AssertionError(f"the page did not get there; it shows {state and state['status']}")
+                shown = state["status"] if state else self.js("return document.body.innerText")
+                raise AssertionError(f"the page did not get there; it shows {shown}")
             time.sleep(0.05)
 
     def click_cell(self, cell: list[int]) -> None:
@@ -186,3 +187,41 @@ async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot
         await asyncio.to_thread(stranger.click_cell, cell)
     await asyncio.sleep(0.5)
     assert len(table.game.moves) == plies  # clicking on a watcher's page moves nothing
+
+
+async def test_a_newcomer_starts_a_game_and_a_bot_match_from_the_front_page(served):
+    chat, base, browser = served
+    b = await browser()
+    await asyncio.to_thread(b.open, base + "/")
+
+    def start(form: str, fields: dict[str, str]) -> None:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select
+
+        for _ in range(100):  # the game menus fill in from /api/games
+            if b.js(f"return document.querySelector('#{form} select.variants').options.length"):
+                break
+            time.sleep(0.05)
+        for name, value in fields.items():
+            element = b.driver.find_element(By.CSS_SELECTOR, f"#{form} [name={name}]")
+            if element.tag_name == "select":
+                options = [o.get_attribute("value") for o in Select(element).options]
+                Select(element).select_by_index(options.index(value))
+            else:
+                element.clear()
+                element.send_keys(value)
+        b.driver.find_element(By.CSS_SELECTOR, f"#{form} button[type=submit]").click()
+
+    await asyncio.to_thread(start, "play", {"variant": "brazilian", "level": "1", "colour": "white", "time": "0.1",
+                                            "name": "Zoë"})
+    state = await asyncio.to_thread(b.wait, lambda s: s["seat"] is not None)
+    assert state["seat"]["name"] == "Zoë" and state["seat"]["colour"] == "White"
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) >= 3)  # the bot answered on the page
+
+    await asyncio.to_thread(b.open, base + "/")
+    await asyncio.to_thread(start, "match", {"variant": "tablut", "level1": "1", "level2": "1", "delay": "0.1"})
+    await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) >= 4)  # the match plays on, live
+    assert b.page()["status"]["kind"] == "match"
+    await asyncio.to_thread(b.js, "document.querySelector('#seat-controls button[data-command=stop]').click()")
+    await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]))
