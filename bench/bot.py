@@ -31,7 +31,7 @@ from bot.config import Config, default_workers  # noqa: E402
 from bot.core import Core  # noqa: E402
 from bot.pool import SearchPool  # noqa: E402
 from bot.present import board_png, warm_up  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store import SqliteStore, is_postgres, open_store  # noqa: E402
 from bot.tables import Message, Reply, User  # noqa: E402
 from engine import format_move  # noqa: E402
 
@@ -43,12 +43,13 @@ def percentile(values: list[float], p: float) -> float:
 
 async def load(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp())
-    config = Config(database=str(workdir / "bench.sqlite3"), workers=args.workers, move_time=args.budget,
+    database = args.database or str(workdir / "bench.sqlite3")
+    config = Config(database=database, workers=args.workers, move_time=args.budget,
                     games_per_user=args.games, queue_limit=10 * args.games)
     pool = SearchPool(config.workers, config.queue_limit, config.tt_mb)
     await asyncio.gather(asyncio.to_thread(pool.start), asyncio.to_thread(warm_up))  # as bot.app does
     gc.freeze()
-    store = Store(config.database)
+    store = await open_store(config.database)
     rng = random.Random(1)
     asked: dict[str, tuple[float, bool]] = {}  # channel -> (when the person's move reached the core, pool idle then)
     replies: list[tuple[float, bool]] = []  # (seconds, found a free process)
@@ -102,13 +103,15 @@ async def load(args: argparse.Namespace) -> None:
     elapsed = time.perf_counter() - start
     await watcher
     await core.close()
+    await store.close()
     pool.close()
 
     free = [t for t, was_free in replies if was_free]
     waits = list(pool.waits)
     ms = 1000
     print(f"{args.games} games against the bot, {args.budget * ms:.0f} ms a move, {config.workers} search "
-          f"process(es), people think ~{args.think:g} s; {len(replies)} bot replies in {elapsed:.0f} s")
+          f"process(es), people think ~{args.think:g} s, {'PostgreSQL' if is_postgres(database) else 'SQLite'}; "
+          f"{len(replies)} bot replies in {elapsed:.0f} s")
     print(f"event-loop lag: p50 {statistics.median(lags) * ms:.1f} ms, p99 {percentile(lags, 99) * ms:.1f} ms, "
           f"max {worst[0] * ms:.1f} ms at {worst[1]:.1f} s ({len(lags)} samples)")
     print(f"reply time, all moves: median {statistics.median(t for t, _ in replies) * ms:.0f} ms, "
@@ -124,7 +127,7 @@ def memory_per_game(workdir: Path, games: int = 200, plies: int = 40) -> None:
     """Bytes the bot process holds per active game: people games of ``plies`` plies, measured by tracemalloc."""
 
     async def fill() -> int:
-        store = Store(str(workdir / "memory.sqlite3"))
+        store = SqliteStore(str(workdir / "memory.sqlite3"))
         core = Core(Config(games_per_user=10 * games), store, None, _discard)  # type: ignore[arg-type]
         rng = random.Random(2)
         tracemalloc.start()
@@ -160,9 +163,23 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=10.0, help="people's average seconds per move")
     parser.add_argument("--moves", type=int, default=8, help="moves each person plays")
     parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--postgres", action="store_true",
+                        help="keep the games in PostgreSQL (a server of its own, from the pgserver wheel)")
     args = parser.parse_args()
-    asyncio.run(load(args))
-    memory_per_game(Path(tempfile.mkdtemp()))
+    args.database = None
+    server = None
+    if args.postgres:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres import start_server
+
+        server, args.database = start_server()
+    try:
+        asyncio.run(load(args))
+    finally:
+        if server is not None:
+            server.cleanup()
+    if not args.postgres:
+        memory_per_game(Path(tempfile.mkdtemp()))
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ async def serve(args: argparse.Namespace) -> None:
     from bot.config import Config
     from bot.core import Core
     from bot.pool import SearchPool
-    from bot.store import Store
+    from bot.store import SqliteStore
     from bot.tables import User
     from bot.web.hub import Hub
     from bot.web.seats import SeatKeys
@@ -59,7 +59,7 @@ async def serve(args: argparse.Namespace) -> None:
     pool = SearchPool(1, config.queue_limit, 16)
     await asyncio.to_thread(pool.start)
     hub = Hub(SeatKeys(os.urandom(32)), "http://127.0.0.1")
-    core = Core(config, Store(":memory:"), pool, hub.send_for(None))
+    core = Core(config, SqliteStore(":memory:"), pool, hub.send_for(None))
     hub.attach(core)
     runner = web.AppRunner(make_app(hub), access_log=None)
     await runner.setup()

@@ -9,7 +9,7 @@ import sys
 
 from bot import config as settings
 from bot.app import run_discord, run_terminal
-from bot.store import StoreError
+from bot.store import VERSION, StoreError, is_postgres, open_store
 from bot.terminal import InputLost
 
 INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
@@ -19,6 +19,8 @@ INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the De
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("command", nargs="?", choices=["migrate"],
+                        help="migrate: bring the database (BOT_DATABASE) up to this bot's schema, then stop")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--terminal", action="store_true", help="run the terminal chat even if a token is set")
     where.add_argument("--discord", action="store_true", help="run on Discord (needs DISCORD_TOKEN)")
@@ -30,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "migrate":
+        return migrate(config.database)
     if args.discord and not config.token:
         print("--discord needs DISCORD_TOKEN, in the environment or in .env (see .env.example).", file=sys.stderr)
         return 2
@@ -59,6 +63,25 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 1
         raise
+    return 0
+
+
+def migrate(database: str) -> int:
+    """Open the database, which runs the migrations it lacks, and say where it stands (never the URL's password)."""
+    async def run() -> int:
+        store = await open_store(database)
+        try:
+            return await store.version()
+        finally:
+            await store.close()
+
+    where = "PostgreSQL" if is_postgres(database) else database
+    try:
+        version = asyncio.run(run())
+    except StoreError as error:
+        print(f"Database error: {error}", file=sys.stderr)
+        return 2
+    print(f"The database ({where}) is at schema version {version} of {VERSION}: up to date.")
     return 0
 
 

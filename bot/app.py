@@ -14,7 +14,7 @@ from bot import endgames, present
 from bot.config import Config
 from bot.core import Core
 from bot.pool import SearchPool
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.terminal import Terminal, chat
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys, load_key
@@ -25,7 +25,7 @@ from engine import games
 @contextlib.asynccontextmanager
 async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
     """The database and the warmed-up search processes, closed again at the end."""
-    store = Store(config.database)
+    store = await open_store(config.database)
     pool = SearchPool(config.workers, config.queue_limit, config.tt_mb, config.search_threads)
     try:
         print(f"Starting {config.workers} search process{'es' if config.workers > 1 else ''} ...", file=sys.stderr)
@@ -47,7 +47,7 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
                 logging.getLogger(__name__).exception("endgame database build failed")
     finally:
         pool.close()
-        store.close()
+        await store.close()
 
 
 @contextlib.asynccontextmanager

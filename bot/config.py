@@ -31,7 +31,8 @@ class Config:
     token: str = field(default="", repr=False)
     """DISCORD_TOKEN: the Discord bot token; empty runs the terminal chat."""
     database: str = "data/bot.sqlite3"
-    """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing)."""
+    """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing), or a PostgreSQL URL
+    (postgresql://...) for bot processes on several machines."""
     workers: int = field(default_factory=default_workers)
     """BOT_WORKERS: search processes."""
     search_threads: int = field(default_factory=spare_threads)

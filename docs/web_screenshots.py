@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.config import Config
 from bot.core import Core
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.tables import User
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys
@@ -34,18 +34,18 @@ class NoSearch:
     """The pool a core needs; these games are between two people, so nothing is searched."""
 
 
-def stored_game(store: Store, name: str, plies: int) -> int:
+async def stored_game(store: SqliteStore, name: str, plies: int) -> int:
     """A game between ana and ben, ``plies`` moves in (each side's middle legal move), in ``store``."""
     game_type = GAMES[name]
     record = game_type.new_game()
     first = game_type.first
     seats = {first.name.lower(): {"user": [ANA.id, ANA.name]}, first.opponent.name.lower(): {"user": [BEN.id, BEN.name]}}
-    game_id = store.create_game("web", f"shot-{name}", name, game_type.write_position(record.position), "people",
+    game_id = await store.create_game("web", f"shot-{name}", name, game_type.write_position(record.position), "people",
                                 seats, {"budget": 1.0, "rated": False})
     for ply in range(plies):
         legal = record.legal_moves()
         move = legal[len(legal) // 2]
-        store.add_move(game_id, ply, game_type.write_move(record.position, move, full=True))
+        await store.add_move(game_id, ply, game_type.write_move(record.position, move, full=True))
         record.play(move)
     return game_id
 
@@ -58,11 +58,11 @@ async def main() -> int:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    store = Store(":memory:")
+    store = SqliteStore(":memory:")
     hub = Hub(SeatKeys(b"screenshots" * 3), "http://localhost")
     core = Core(Config(database=":memory:"), store, NoSearch(), hub.send_for(None))  # type: ignore[arg-type]
     hub.attach(core)
-    ids = {name: stored_game(store, name, plies) for name, _, plies in SHOTS}
+    ids = {name: await stored_game(store, name, plies) for name, _, plies in SHOTS}
     await core.start()
     server = TestServer(make_app(hub), host="127.0.0.1")
     await server.start_server()

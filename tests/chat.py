@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.config import Config
 from bot.core import Core
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.tables import Message, Reply, Table, User
 
 ANA = User("1", "ana")

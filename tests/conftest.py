@@ -31,3 +31,13 @@ def pool():
     search_pool.start()
     yield search_pool
     search_pool.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The URL of a real PostgreSQL server started for this test session (tests/postgres.py)."""
+    from postgres import start_server
+
+    server, url = start_server()
+    yield url
+    server.cleanup()

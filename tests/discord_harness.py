@@ -13,7 +13,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.discord.client import DraughtsBot
-from bot.store import Store
+from bot.store import SqliteStore
 from discord_emulator import DiscordEmulator
 
 CONFIG = Config(token="emulated-token", database=":memory:", workers=1, move_time=0.05)

@@ -2,14 +2,14 @@
 
 import pytest
 
-from bot.store import Store
+from bot.store import SqliteStore
 from chat import ANA, BEN, EVE, Chat, config
 from engine import Color
 
 
 @pytest.fixture
 def chat(pool):
-    return Chat(Store(":memory:"), pool)
+    return Chat(SqliteStore(":memory:"), pool)
 
 
 async def test_a_whole_game_against_the_bot(chat):
@@ -22,7 +22,7 @@ async def test_a_whole_game_against_the_bot(chat):
     final = chat.replies[-1]
     assert "wins" in final.text or "Draw" in final.text
     assert final.pdn and "[Black \"ana\"]" in final.pdn
-    assert chat.store.active_games() == []
+    assert await chat.store.active_games() == []
     bot_moves = [r for r in chat.replies if r.text.startswith("I played")]
     assert bot_moves and all(r.board is not None for r in bot_moves)
     # the bot's moves are stored: the PDN holds every move of the game
@@ -95,7 +95,7 @@ async def test_resign_draw_and_takeback_between_people(chat):
 
 
 async def test_takebacks_and_hints_against_the_bot(pool):
-    chat = Chat(Store(":memory:"), pool, config(takebacks=1))
+    chat = Chat(SqliteStore(":memory:"), pool, config(takebacks=1))
     await chat.say(ANA, "new brazilian level 6")
     table = chat.table()
     no_move = await chat.say(ANA, "takeback")
@@ -122,7 +122,7 @@ async def test_no_hints_in_rated_games(chat):
 
 
 async def test_an_idle_player_is_reminded_then_loses(pool):
-    chat = Chat(Store(":memory:"), pool, config(remind_after=60, abandon_after=600))
+    chat = Chat(SqliteStore(":memory:"), pool, config(remind_after=60, abandon_after=600))
     await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
     await chat.say(BEN, "accept")
     for player in (ANA, BEN, ANA):
@@ -138,7 +138,7 @@ async def test_an_idle_player_is_reminded_then_loses(pool):
 
 
 async def test_a_game_without_a_first_move_is_aborted_unrated(pool):
-    chat = Chat(Store(":memory:"), pool, config(abandon_after=600))
+    chat = Chat(SqliteStore(":memory:"), pool, config(abandon_after=600))
     await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
     await chat.say(BEN, "accept")
     chat.clock.now += 601
@@ -190,4 +190,4 @@ async def test_a_tablut_game_against_the_bot(chat):
     final = chat.replies[-1]
     assert "wins: the king" in final.text or "Draw" in final.text or "no legal move" in final.text
     assert final.pdn and '[Game "Tablut (Ashton rules)"]' in final.pdn and final.replay is table.game
-    assert chat.store.active_games() == []
+    assert await chat.store.active_games() == []

@@ -13,7 +13,7 @@ import pytest
 from bot import config as settings
 from bot.pool import PoolBusy
 from bot.ratings import NOMINAL, Rating, level_rating, update
-from bot.store import MIGRATIONS, VERSION, Store, StoreError
+from bot.store import MIGRATIONS, VERSION, SqliteStore, StoreError
 from bot.worker import Job
 from engine import start_position, to_fen, variant
 from engine.search import History
@@ -91,30 +91,30 @@ def test_the_bots_levels_are_rated_by_their_measured_ladder():
     assert level_rating("tablut", 6).rating == NOMINAL[6], "no ladder measured: the nominal guess"
 
 
-def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
+async def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    db.executescript(MIGRATIONS[0].sqlite + "; PRAGMA user_version = 1;")
     db.execute("INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, created, updated)"
                " VALUES ('g', 'c', 'english', 'B:W21-32:B1-12', 'bot', '{}', '{}', 'active', 0, 0)")
     db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
     db.commit()
     db.close()
-    store = Store(str(path))
-    assert store.version == VERSION == 3
-    assert store.active_games()[0].moves == ["11-15"]
-    assert store.board_message(1) is None  # a game from before v3 has no board on record
-    store.set_board_message(1, "42")
-    assert store.board_message(1) == "42"
-    store.save_ratings("g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
-    assert store.rating("g", "english", "u") == (Rating(1600, 100, 0.06), 1)
+    store = SqliteStore(str(path))
+    assert await store.version() == VERSION == 3
+    assert (await store.active_games())[0].moves == ["11-15"]
+    assert await store.board_message(1) is None  # a game from before v3 has no board on record
+    await store.set_board_message(1, "42")
+    assert await store.board_message(1) == "42"
+    await store.save_ratings("g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
+    assert await store.rating("g", "english", "u") == (Rating(1600, 100, 0.06), 1)
 
 
 def test_a_database_from_a_newer_bot_is_refused(tmp_path):
     path = tmp_path / "new.sqlite3"
     sqlite3.connect(path).execute(f"PRAGMA user_version = {VERSION + 1}").connection.close()
     with pytest.raises(StoreError, match="newer than this bot"):
-        Store(str(path))
+        SqliteStore(str(path))
 
 
 def _job(budget: float) -> Job:

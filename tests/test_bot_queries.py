@@ -3,7 +3,7 @@
 import pytest
 
 from bot.core.core import OUT_OF_DATE
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.tables import NO_GAME, Buttons, ColourChoice, Kind
 from chat import ANA, BEN, EVE, Chat
 from engine import Color, game_type
@@ -11,7 +11,7 @@ from engine import Color, game_type
 
 @pytest.fixture
 def chat(pool):
-    return Chat(Store(":memory:"), pool)
+    return Chat(SqliteStore(":memory:"), pool)
 
 
 async def test_a_board_for_a_person_to_move_carries_the_game_buttons_and_the_legal_moves(chat):
@@ -74,13 +74,13 @@ async def test_a_bot_match_board_gets_no_controls(chat):
 
 async def test_games_stored_with_the_database_words_come_back(tmp_path, pool):
     path = str(tmp_path / "bot.sqlite3")
-    store = Store(path)
+    store = SqliteStore(path)
     english = game_type("english")
     fen = english.write_position(english.start())
     settings = {"budget": 0.05, "rated": False}  # an older row: no delay, channel name, takebacks or starter
-    store.create_game("g", "c1", "english", fen, "people", {"white": {"user": ["1", "ana"]},
+    await store.create_game("g", "c1", "english", fen, "people", {"white": {"user": ["1", "ana"]},
                                                             "black": {"user": ["2", "ben"]}}, settings)
-    store.create_game("g", "c2", "english", fen, "match", {"white": {"level": 1}, "black": {"level": 1}}, settings)
+    await store.create_game("g", "c2", "english", fen, "match", {"white": {"level": 1}, "black": {"level": 1}}, settings)
     chat = Chat(store, pool)
     restored = await chat.core.start()
     assert [t.kind for t in restored] == [Kind.PEOPLE, Kind.MATCH]
@@ -88,4 +88,4 @@ async def test_games_stored_with_the_database_words_come_back(tmp_path, pool):
     await chat.say(ANA, "stop", channel="c2")  # anyone may stop a match that names no starter
     assert chat.replies[-1].text == "Bot match stopped."
     await chat.core.close()
-    store.close()
+    await store.close()

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bot.commands import HELP
 from bot.core.core import COMMANDS
 from bot.pool import SearchPool
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.worker import Job
 from chat import ANA, BEN, EVE, Chat, config
 from engine import Color
@@ -21,15 +21,15 @@ ENGLISH_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11
 
 async def test_a_restart_in_the_middle_of_a_game_restores_it_and_the_bot_moves(tmp_path, pool):
     path = str(tmp_path / "bot.sqlite3")
-    first = Chat(Store(path), pool)
+    first = Chat(SqliteStore(path), pool)
     await first.say(ANA, "new english white level 2")  # English: Black (the bot) moves first
     await first.core.settle()
     await first.play_any(ANA)
     moves = list(first.table().game.moves)
     await first.core.close()  # the bot's answer is lost with the process
-    first.store.close()
+    await first.store.close()
 
-    second = Chat(Store(path), pool)
+    second = Chat(SqliteStore(path), pool)
     restored = await second.core.start()
     assert [t.id for t in restored] == [1]
     table = second.table()
@@ -37,14 +37,14 @@ async def test_a_restart_in_the_middle_of_a_game_restores_it_and_the_bot_moves(t
     await second.core.settle()
     assert len(table.game.moves) == len(moves) + 1 and second.replies[-1].text.startswith("I played")
     await second.play_any(ANA)  # the game goes on
-    assert len(second.store.active_games()[0].moves) == len(moves) + 2
+    assert len((await second.store.active_games())[0].moves) == len(moves) + 2
 
 
 async def test_a_worker_killed_in_the_middle_of_a_search_still_gives_the_move():
     own = SearchPool(workers=1, queue_limit=5, tt_mb=8)
     await asyncio.to_thread(own.start)
     try:
-        chat = Chat(Store(":memory:"), own, config(move_time=2.0))
+        chat = Chat(SqliteStore(":memory:"), own, config(move_time=2.0))
         await chat.say(ANA, "new english level 6 time 2")
         await chat.play_any(ANA)
         await asyncio.sleep(0.5)  # the bot is searching now
@@ -79,7 +79,7 @@ async def test_a_search_process_killed_while_idle_is_replaced_before_the_next_mo
 
 
 async def test_two_moves_for_the_same_game_at_once_apply_exactly_one(pool):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
     await chat.say(BEN, "accept")
     table = chat.table()
@@ -90,11 +90,11 @@ async def test_two_moves_for_the_same_game_at_once_apply_exactly_one(pool):
     assert len(table.game.moves) == 1
     replies = chat.replies[start:]
     assert sum(not r.private for r in replies) == 1 and sum(r.private for r in replies) == 1
-    assert [m for m in chat.store.active_games()[0].moves] == [texts[0]]
+    assert [m for m in (await chat.store.active_games())[0].moves] == [texts[0]]
 
 
 async def test_a_database_refusing_a_write_means_no_move_and_a_message(pool):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
     await chat.say(BEN, "accept")
     table = chat.table()
@@ -108,20 +108,20 @@ async def test_a_database_refusing_a_write_means_no_move_and_a_message(pool):
 
 
 async def test_a_database_refusing_the_end_of_a_game_keeps_it_going(pool):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
     await chat.say(BEN, "accept")
     chat.store.db.execute("PRAGMA query_only = ON")
     replies = await chat.say(BEN, "resign")
     assert replies[0].private and "could not save" in replies[0].text and chat.on("c1")
     chat.store.db.execute("PRAGMA query_only = OFF")
-    assert chat.store.leaderboard("g", "english") == [] and chat.store.active_games()[0].id == 1
+    assert await chat.store.leaderboard("g", "english") == [] and (await chat.store.active_games())[0].id == 1
     await chat.say(BEN, "resign")
-    assert "ana (Black) wins" in chat.replies[-1].text and len(chat.store.leaderboard("g", "english")) == 2
+    assert "ana (Black) wins" in chat.replies[-1].text and len(await chat.store.leaderboard("g", "english")) == 2
 
 
 async def test_a_database_refusing_the_bots_move_keeps_the_game(pool):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     await chat.say(ANA, "new english level 1")
     await chat.say(ANA, "11-15")
     chat.store.db.execute("PRAGMA query_only = ON")  # before the bot's answer comes back
@@ -131,7 +131,7 @@ async def test_a_database_refusing_the_bots_move_keeps_the_game(pool):
     await chat.core.tick()  # the clock's next round starts the bot again
     await chat.core.settle()
     assert len(chat.table().game.moves) == 2 and chat.replies[-1].text.startswith("I played")
-    assert len(chat.store.active_games()[0].moves) == 2
+    assert len((await chat.store.active_games())[0].moves) == 2
 
 
 HOSTILE = st.one_of(
@@ -145,7 +145,7 @@ HOSTILE = st.one_of(
 @given(text=HOSTILE, who=st.sampled_from(["stranger", "waiting player"]))
 def test_hostile_input_gets_an_error_and_changes_nothing(pool, text, who):
     async def check():
-        chat = Chat(Store(":memory:"), pool)
+        chat = Chat(SqliteStore(":memory:"), pool)
         await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
         await chat.say(BEN, "accept")
         await chat.play_any(ANA)
@@ -166,7 +166,7 @@ def test_hostile_input_gets_an_error_and_changes_nothing(pool, text, who):
 
 
 async def test_a_busy_pool_refuses_a_move_against_the_bot_and_changes_nothing(pool):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     await chat.say(ANA, "new english level 1")
     pool.queue_limit, saved = 0, pool.queue_limit
     pool._running, running = pool.workers, pool._running  # every process busy
@@ -178,7 +178,7 @@ async def test_a_busy_pool_refuses_a_move_against_the_bot_and_changes_nothing(po
 
 
 async def test_limits_refuse_with_a_reason(pool):
-    chat = Chat(Store(":memory:"), pool, config(games_per_user=2, matches_per_server=1, input_limit=50))
+    chat = Chat(SqliteStore(":memory:"), pool, config(games_per_user=2, matches_per_server=1, input_limit=50))
     await chat.say(ANA, "new", channel="a")
     await chat.say(ANA, "new", channel="b")
     refused = await chat.say(ANA, "new", channel="c")
@@ -199,7 +199,7 @@ async def test_limits_refuse_with_a_reason(pool):
     ("challenge level 3", "between people"), ("frobnicate", "don't know"), ("new chess", "understand"),
 ])
 async def test_bad_commands_are_explained(pool, text, expected):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     replies = await chat.say(ANA, text)
     assert replies[0].private and expected.lower() in replies[0].text.lower() and not chat.core.state.tables
 
@@ -207,7 +207,7 @@ async def test_bad_commands_are_explained(pool, text, expected):
 @pytest.mark.parametrize("text", ["help @everyone", "new time @here", "watch english english @everyone",
                                   "new <@&123456789012345678>", "help ```py", "@everyone", "new **bold**", "x_y_z_"])
 async def test_what_a_person_typed_comes_back_inert(pool, text):
-    chat = Chat(Store(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
     [reply] = await chat.say(ANA, text)
     assert reply.private and not chat.core.state.tables
     for live in ("@everyone", "@here", "<@", "```", "**", "_y_"):  # no ping, no mention, no formatting

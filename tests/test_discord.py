@@ -15,7 +15,7 @@ import pytest
 import pytest_asyncio
 
 from bot.discord.views import pages_of
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
@@ -45,11 +45,11 @@ def nothing_goes_wrong_quietly(caplog):
     assert not errors, errors
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(str(tmp_path / "bot.sqlite3"))
+@pytest_asyncio.fixture(loop_scope="session")
+async def store(tmp_path):
+    s = SqliteStore(str(tmp_path / "bot.sqlite3"))
     yield s
-    s.close()
+    await s.close()
 
 
 def has_file(message: dict, ending: str) -> bool:
@@ -212,7 +212,7 @@ async def test_a_whole_game_by_slash_commands_and_the_move_menu(emulator, store,
             turn += 1
         final = await emulator.wait_for(lambda m: has_file(m, ".gif"), what="the final message")
         assert "wins" in text_of(final) or "Draw" in text_of(final)
-        assert store.active_games() == []
+        assert await store.active_games() == []
 
 
 async def test_a_challenge_accepted_by_a_second_user_and_played_to_a_result(emulator, store, pool):
@@ -308,23 +308,23 @@ async def test_the_websocket_dropped_mid_game_resumes_with_nothing_lost(emulator
         await emulator.wait_for(lambda m: "Ana played 9-13" in text_of(m), since, what="the move made while away")
         await emulator.wait_for(lambda m: "I played" in text_of(m), since, what="the bot's answer")
         assert (emulator.resumes, emulator.identifies) == (1, 1)  # resumed, not a new session
-        assert len(game.moves) == 2 and len(store.active_games()[0].moves) == 2
+        assert len(game.moves) == 2 and len((await store.active_games())[0].moves) == 2
 
 
 async def test_the_bot_restarted_mid_game_keeps_its_buttons_working_on_the_latest_board_only(emulator, tmp_path, pool):
     games = emulator.channel("games")
     path = str(tmp_path / "bot.sqlite3")
-    first_store = Store(path)
+    first_store = SqliteStore(path)
     async with running(emulator, first_store, pool) as bot:
         await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05, colour="white"))
         await bot_to_answer(bot)
         shown = copy.deepcopy(await latest_board(emulator, games))  # as a client that has not refreshed shows it
-    first_store.close()
+    await first_store.close()
 
     def live() -> list[dict]:
         return [m for m in emulator.posted(games) if any(not c.get("disabled") for c in components(m))]
 
-    second_store = Store(path)
+    second_store = SqliteStore(path)
     try:
         async with running(emulator, second_store, pool) as bot:
             assert len(bot.core.state.tables[str(games)].game.moves) == 1
@@ -341,7 +341,7 @@ async def test_the_bot_restarted_mid_game_keeps_its_buttons_working_on_the_lates
             await until(lambda: live() == [])  # and at the end no board shows a control that could be pressed
             assert all(c["disabled"] for c in components(latest))
     finally:
-        second_store.close()
+        await second_store.close()
 
 
 async def test_a_stopped_bot_match_sends_its_files_under_its_own_number(emulator, store, pool):
@@ -417,7 +417,7 @@ async def test_games_in_threads(emulator, store, pool):
 
 async def test_the_move_menu_pages_past_25_moves(emulator, store, pool):
     games = emulator.channel("games")
-    store.create_game(str(GUILD), str(games), "international", "W:WK46,K47,K48,K49,K50,K36:B1,2,3", "bot",
+    await store.create_game(str(GUILD), str(games), "international", "W:WK46,K47,K48,K49,K50,K36:B1,2,3", "bot",
                       {"white": {"user": [ANA["id"], "Ana"]}, "black": {"level": 1}},
                       {"budget": 0.05, "rated": False, "channel_name": "games"})
     async with running(emulator, store, pool):
@@ -442,7 +442,7 @@ def test_menu_pages_hold_every_move_once():
 async def test_a_shard_restores_only_its_servers_games(emulator, store, pool):
     mine, other = str(GUILD), str(GUILD + (1 << 22))  # shards 0 and 1 of 2
     for guild, channel in ((mine, "10"), (other, "11")):
-        store.create_game(guild, channel, "english", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        await store.create_game(guild, channel, "english", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
                           "bot", {"white": {"level": 1}, "black": {"user": [ANA["id"], "Ana"]}},
                           {"budget": 0.05, "rated": False})
     async with running(emulator, store, pool, shard_count=2, shard_ids="0") as bot:
@@ -482,4 +482,4 @@ async def test_a_double_click_on_the_menu_plays_one_move(emulator, store, pool):
         assert "out of date" in text_of(refused[0]) or "Not your turn" in text_of(refused[0])
         await bot_to_answer(bot)
         assert len(bot.core.state.tables[str(games)].game.moves) == 2
-        assert len(store.active_games()[0].moves) == 2
+        assert len((await store.active_games())[0].moves) == 2

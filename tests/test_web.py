@@ -11,7 +11,7 @@ from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core import Core
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.web import views
 from bot.web.hub import CHANNEL_PREFIX, OUT_OF_DATE, Hub
 from bot.web.seats import SeatKeys, load_key
@@ -33,7 +33,7 @@ class WebChat(Chat):
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def site(pool):
-    chat = WebChat(Store(":memory:"), pool)
+    chat = WebChat(SqliteStore(":memory:"), pool)
     client = TestClient(TestServer(make_app(chat.hub)))
     await client.start_server()
     yield chat, client

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestServer
 
-from bot.store import Store
+from bot.store import SqliteStore
 from bot.web.server import make_app
 from chat import ANA
 from test_web import WebChat
@@ -88,7 +88,7 @@ class Browser:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def served(pool):
-    chat = WebChat(Store(":memory:"), pool)
+    chat = WebChat(SqliteStore(":memory:"), pool)
     server = TestServer(make_app(chat.hub), host="127.0.0.1")
     await server.start_server()
     browsers: list[Browser] = []
@@ -126,7 +126,7 @@ def play_by_clicking(b: Browser, choose: Callable[[list[dict]], dict]) -> dict:
 
 async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_replayed(served):
     chat, base, browser = served
-    game_id = chat.store.create_game("g", "c1", "english", MULTI_CAPTURE, "bot",
+    game_id = await chat.store.create_game("g", "c1", "english", MULTI_CAPTURE, "bot",
                                      {"white": {"level": 1}, "black": {"user": [ANA.id, ANA.name]}},
                                      {"budget": 0.05, "rated": False})
     await chat.core.start()

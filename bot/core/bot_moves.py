@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sqlite3
 
+from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State, score_words, whose_turn
 from bot.pool import PoolBusy, PoolFailed
+from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
 from bot.worker import Job
 
@@ -54,8 +55,13 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             move = game.type.parse_move(before, answer_text)
             game.play(move)
             try:
-                s.store.add_move(table.id, ply, answer_text)
-            except sqlite3.Error:
+                await s.store.add_move(table.id, ply, answer_text)
+            except MoveConflict:
+                game.undo()
+                log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
+                await reload(s, table)
+                continue
+            except SaveFailed:
                 game.undo()
                 log.exception("could not store the bot's move in game %d", table.id)
                 await s.say(table.channel, "I could not save my move; I will try again in a moment.")

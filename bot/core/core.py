@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
@@ -16,7 +15,7 @@ from bot.core import clock, lobby, play, results
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
-from bot.store import FinishedGame, Store
+from bot.store import FinishedGame, SaveFailed, Store
 from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
 from bot.user_text import inert
 from engine import MoveError
@@ -107,7 +106,7 @@ class Core:
             await s.private(msg, text)
         except PoolBusy:
             await s.private(msg, "I am thinking in many games at once right now. Try again in a minute.")
-        except sqlite3.Error:
+        except SaveFailed:
             log.exception("database error on %r", msg.text[:80])
             await s.private(msg, SAVE_FAILED)
         except Exception:
@@ -155,9 +154,9 @@ class Core:
         """Every game on."""
         return list(self.state.tables.values())
 
-    def finished(self, game: int) -> FinishedGame | None:
+    async def finished(self, game: int) -> FinishedGame | None:
         """A finished game from the database (for its replay), or None."""
-        return self.state.store.finished_game(game)
+        return await self.state.store.finished_game(game)
 
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""

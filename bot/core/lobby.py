@@ -26,7 +26,7 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     budget = _budget(s, options.time)
     colour = options.colour.colour() if options.colour else game_type(v).first
     seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
-    table = _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
+    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
     rated = "rated" if table.rated else "casual (hints allowed)"
     await s.show(table, f"New game, {rated}. {table.title()}. I take {budget:g} s a move. {whose_turn(table)}",
                  to=msg)
@@ -77,15 +77,22 @@ def _budget(s: State, asked: float | None) -> float:
     return asked
 
 
-def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat], budget: float,
-                rated: bool, delay: float = 0.0) -> Table:
+async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
+                      budget: float, rated: bool, delay: float = 0.0) -> Table:
+    """A new game in the message's channel, stored. The channel is taken before the database is written (under
+    the table's lock), so a second command meanwhile finds it taken rather than opening another."""
     game = game_type(variant_name).new_game()
     table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
                   rated, delay, msg.user, last_activity=s.clock())
-    table.id = s.store.create_game(msg.guild, msg.channel, variant_name, game.type.write_position(game.start),
-                                   kind.value, {"white": seats[Color.WHITE].to_json(),
-                                                "black": seats[Color.BLACK].to_json()}, table.settings())
     s.tables[msg.channel] = table
+    async with table.lock:
+        try:
+            table.id = await s.store.create_game(
+                msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind.value,
+                {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())
+        except BaseException:
+            del s.tables[msg.channel]
+            raise
     return table
 
 
@@ -113,7 +120,7 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
     del s.challenges[msg.channel]
     mine = offer.colour.colour()
     seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
-    table = _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
+    table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
     await s.show(table, f"{msg.user.name} accepts. New {'rated' if table.rated else 'casual'} game: "
                  f"{table.title()}. {whose_turn(table)}", to=msg, mentions=(offer.challenger,))
 
@@ -155,7 +162,7 @@ async def watch(s: State, msg: Message, words: list[str]) -> None:
         raise Refusal("The delay between moves must be between 0 and 60 seconds.")
     first = game_type(options.variant or DEFAULT_VARIANT).first
     seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
-    table = _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
+    table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
                         False, delay)
     await s.show(table, f"Bot match: {table.title()}, {table.budget:g} s a move, {delay:g} s between "
                  f"moves. {msg.user.name} can `stop` it.", to=msg)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import sqlite3
 
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import Refusal, State, player, score_words, whose_turn
 from bot.pool import PoolBusy
+from bot.core.replay import reload
+from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Message, Table
 from bot.user_text import quoted
 from bot.worker import Job
 from engine import Color
 
+MOVED_ELSEWHERE = ("That move was not played: the game had moved on meanwhile (another bot process played in it). "
+                   "Type `board` to see it as it is now.")
 HINT_TIME = 0.3  # seconds a hint searches
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
 
@@ -35,8 +38,13 @@ async def move(s: State, msg: Message) -> None:
         before = table.game.position
         table.game.play(played)
         try:
-            s.store.add_move(table.id, len(table.game.moves) - 1, table.game.type.write_move(before, played, full=True))
-        except sqlite3.Error:
+            await s.store.add_move(table.id, len(table.game.moves) - 1,
+                                   table.game.type.write_move(before, played, full=True))
+        except MoveConflict:
+            table.game.undo()
+            await reload(s, table)
+            raise Refusal(MOVED_ELSEWHERE) from None
+        except SaveFailed:
             table.game.undo()
             raise
         table.draw_offer = table.takeback_offer = None
@@ -106,9 +114,9 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     plies = 1 if game.turn != colour else 2
     from_ply = len(game.moves) - plies
     try:
-        s.store.remove_moves(table.id, from_ply)
-        s.store.save_settings(table.id, table.settings())
-    except sqlite3.Error:
+        await s.store.remove_moves(table.id, from_ply)
+        await s.store.save_settings(table.id, table.settings())
+    except SaveFailed:
         if table.kind is Kind.BOT:
             table.takebacks_used -= 1
         raise

@@ -29,8 +29,8 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     result = table.game.type.score_text(winner) if finished else "*"
     pdn = pdn_text(table, result)
     winner_name = None if winner is None else winner.name.lower()
-    changes, rating_words = rate(s, table, winner) if table.rated and finished else ([], "")
-    s.store.finish_game(table.id, winner_name, reason, pdn, changes)
+    changes, rating_words = await rate(s, table, winner) if table.rated and finished else ([], "")
+    await s.store.finish_game(table.id, winner_name, reason, pdn, changes)
     del s.tables[table.channel]
     if table.task and table.task is not asyncio.current_task():
         table.task.cancel()
@@ -48,13 +48,13 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
                 game=table.id)
 
 
-def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
+async def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
     """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
     v = table.game.type.name
     now: dict[Color, tuple[Rating, User | None]] = {}
     for colour, seat in table.seats.items():
         if seat.user is not None:
-            now[colour] = (s.store.rating(table.guild, v, seat.user.id)[0], seat.user)
+            now[colour] = ((await s.store.rating(table.guild, v, seat.user.id))[0], seat.user)
         else:
             assert seat.level is not None
             now[colour] = (level_rating(v, seat.level), None)
@@ -83,7 +83,7 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     lines = []
     for name in NAMES:
-        r, played = s.store.rating(msg.guild, name, user.id)
+        r, played = await s.store.rating(msg.guild, name, user.id)
         if played:
             lines.append(f"{name}: {r} ({played} games)")
     text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
@@ -93,7 +93,7 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
 async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
-    rows = s.store.leaderboard(msg.guild, v)
+    rows = await s.store.leaderboard(msg.guild, v)
     if not rows:
         await s.say(msg.channel, f"No rated {v} games on this server yet.", to=msg)
         return

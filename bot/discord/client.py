@@ -72,7 +72,9 @@ class DraughtsBot(ext.AutoShardedBot):
         self.tree.add_command(slash_commands.group)
         await self.tree.sync()
         restored = await self.core.start(self.owns)
-        log.info("restored %d unfinished games", len(restored))
+        shards = ",".join(map(str, self.config.shards)) or "all"
+        log.info("shards %s of %s: took back %d unfinished games", shards, self.config.shard_count or "auto",
+                 len(restored))
         if self.config.message_content:
             log.info("Message Content intent on: players' moves typed in a game's channel are read, "
                      "as well as messages that mention me, /draughts and the buttons")
@@ -264,16 +266,16 @@ class DraughtsBot(ext.AutoShardedBot):
         message that is, is kept with the game in the database, so a restart changes nothing a player sees."""
         if reply.board is not None and sent is not None and controls:
             game = reply.board.game
-            before = self.store.board_message(game)
-            self.store.set_board_message(game, str(sent.id))
+            before = await self.store.board_message(game)
+            await self.store.set_board_message(game, str(sent.id))
             if before is not None and before != str(sent.id):
                 task = asyncio.create_task(self._edit_view(reply.channel, int(before), None))
                 self.edits.add(task)
                 task.add_done_callback(self.edits.discard)
         if reply.replay is not None and reply.game is not None:
-            last = self.store.board_message(reply.game)
+            last = await self.store.board_message(reply.game)
             if last is not None:
-                self.store.set_board_message(reply.game, None)
+                await self.store.set_board_message(reply.game, None)
                 await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True,
                                                                           watch=self._watch(reply.game)))
 

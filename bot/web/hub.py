@@ -204,7 +204,7 @@ class Hub:
 
     # pages
 
-    def find(self, game_id: int) -> Table | views.Finished | None:
+    async def find(self, game_id: int) -> Table | views.Finished | None:
         """The game on, or finished, with this id."""
         assert self.core is not None
         table = self._live.get(game_id)
@@ -214,13 +214,12 @@ class Hub:
             if table.id == game_id:
                 self._live[game_id] = table
                 return table
-        finished = self._finished.get(game_id) or self._stored(game_id)
-        return finished
+        return self._finished.get(game_id) or await self._stored(game_id)
 
-    def _stored(self, game_id: int) -> views.Finished | None:
+    async def _stored(self, game_id: int) -> views.Finished | None:
         """A finished game from the database (one that ended before this process started, or long ago)."""
         assert self.core is not None
-        stored = self.core.finished(game_id)
+        stored = await self.core.finished(game_id)
         if stored is None:
             return None
         game = stored.game
@@ -247,9 +246,9 @@ class Hub:
         while len(self._finished) > FINISHED_KEPT:
             self._finished.popitem(last=False)
 
-    def join(self, game_id: int) -> Watcher | None:
+    async def join(self, game_id: int) -> Watcher | None:
         """A new page on game ``game_id``, sent the whole game first; None if there is no such game."""
-        found = self.find(game_id)
+        found = await self.find(game_id)
         if found is None:
             return None
         watcher = Watcher(game_id)
@@ -276,9 +275,9 @@ class Hub:
     def watchers(self, game_id: int) -> int:
         return len(self._watchers.get(game_id, ()))
 
-    def take_seat(self, watcher: Watcher, secret: str) -> bool:
+    async def take_seat(self, watcher: Watcher, secret: str) -> bool:
         """Seat the page as the player whose link carries ``secret``; False if it is no seat's secret."""
-        found = self.find(watcher.game)
+        found = await self.find(watcher.game)
         if not isinstance(found, Table):
             return False
         for colour, seat in found.seats.items():
@@ -301,7 +300,7 @@ class Hub:
     async def act(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
         """A move (or one of ``COMMANDS``) from a seated page, as its player's message in the game's channel."""
         assert self.core is not None
-        found = self.find(watcher.game)
+        found = await self.find(watcher.game)
         if not isinstance(found, Table):
             await watcher.notice("That game is over.")
             return

@@ -131,19 +131,19 @@ async def _front(request: web.Request) -> web.FileResponse:
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
-    _found(request)
+    await _found(request)
     return web.FileResponse(STATIC / "game.html", headers=HTML_HEADERS)
 
 
-def _found(request: web.Request) -> Table | views.Finished:
-    found = _hub(request).find(_game(request))
+async def _found(request: web.Request) -> Table | views.Finished:
+    found = await _hub(request).find(_game(request))
     if found is None:
         raise web.HTTPNotFound(text="There is no such game.")
     return found
 
 
 async def _pdn(request: web.Request) -> web.Response:
-    found = _found(request)
+    found = await _found(request)
     text = found.pdn if isinstance(found, views.Finished) else pdn_text(found)
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"Content-Disposition": f'attachment; filename="game-{found.id}.pdn"'})
@@ -151,7 +151,7 @@ async def _pdn(request: web.Request) -> web.Response:
 
 async def _gif(request: web.Request) -> web.Response:
     """The replay as a GIF: drawn one at a time, and kept for finished games (which no longer change)."""
-    found = _found(request)
+    found = await _found(request)
     site = request.app[SITE]
     data = site.gifs.get(found.id) if isinstance(found, views.Finished) else None
     if data is None:
@@ -202,7 +202,7 @@ async def _new(request: web.Request) -> web.Response:
         response = web.json_response({"error": " ".join(notes) or "The game did not start."}, status=400)
     else:
         site.starts[address] = recent + [now]
-        found = hub.find(game_id)
+        found = await hub.find(game_id)
         seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, Table) else None
         url = hub.seat_path(game_id, seat, user) if seat is not None else hub.starter_path(game_id, user)
         response = web.json_response({"game": game_id, "url": url})
@@ -231,7 +231,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
         return web.Response(status=403, text="This game's page is only served from its own site.")
     hub = _hub(request)
-    watcher = hub.join(_game(request))
+    watcher = await hub.join(_game(request))
     if watcher is None:
         return web.Response(status=404, text="There is no such game.")
     ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30)
@@ -295,7 +295,7 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[
 
 async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
     if kind == "seat":
-        if not hub.take_seat(watcher, str(data.get("secret", ""))[:64]):
+        if not await hub.take_seat(watcher, str(data.get("secret", ""))[:64]):
             await watcher.notice("That seat link is not for this game, or the game is over: you can watch it.")
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")

@@ -1,0 +1,23 @@
+"""Games, moves and ratings, kept behind one interface (``Store``) with two back ends: SQLite, the embedded
+default (``sqlite``), and PostgreSQL for bot processes on several machines (``postgres``, when ``BOT_DATABASE``
+is a ``postgresql://`` URL). ``schema`` holds the one list of migrations both follow."""
+
+from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoredGame, StoreError
+from bot.store.schema import MIGRATIONS, VERSION
+from bot.store.sqlite import SqliteStore
+
+__all__ = ["FinishedGame", "MIGRATIONS", "MoveConflict", "SaveFailed", "SqliteStore", "Standing", "Store",
+           "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres"]
+
+
+def is_postgres(database: str) -> bool:
+    return database.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(database: str) -> Store:
+    """The store ``database`` names: a ``postgresql://`` URL, or an SQLite file (``:memory:`` keeps nothing)."""
+    if is_postgres(database):
+        from bot.store.postgres import PostgresStore  # asyncpg is loaded only when it is used
+
+        return await PostgresStore.connect(database)
+    return SqliteStore(database)

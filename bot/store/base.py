@@ -1,0 +1,132 @@
+"""What the bot keeps, whatever keeps it: the values, the errors, and the interface both back ends implement.
+
+A game is stored as its start position and its move list (full paths, so a
+replay is exact); positions are rebuilt by replaying. Every write is committed
+before it returns, so a move the bot announces is kept. A move is written only
+at the ply the writer expects (``add_move``): of two processes that race to move
+one game, exactly one succeeds and the other is told (``MoveConflict``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.ratings import Rating
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or used at all; the message says why."""
+
+
+class SaveFailed(Exception):
+    """The database refused a read or a write; nothing was changed."""
+
+
+class MoveConflict(SaveFailed):
+    """A move was not written: the game in the database is not at the ply the writer expected (another process
+    moved it)."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as the database holds it."""
+
+    id: int
+    guild: str
+    channel: str
+    variant: str
+    start_fen: str
+    kind: str
+    seats: dict
+    settings: dict
+    moves: list[str]
+    updated: float
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as the database holds it: the game, and how it ended."""
+
+    game: StoredGame
+    winner: str | None
+    reason: str
+    pdn: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    user: str
+    name: str
+    rating: Rating
+    games: int
+
+
+class Store(ABC):
+    """Games, moves and ratings. Every method may raise ``SaveFailed``; a failed write changes nothing."""
+
+    @abstractmethod
+    async def version(self) -> int:
+        """The schema version (``schema.MIGRATIONS`` applied)."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # games
+
+    @abstractmethod
+    async def create_game(self, guild: str, channel: str, variant: str, start_fen: str, kind: str,
+                          seats: dict, settings: dict) -> int:
+        """A new active game; its id."""
+
+    @abstractmethod
+    async def add_move(self, game: int, ply: int, move: str) -> None:
+        """Write move number ``ply`` (from 0) of ``game``; ``MoveConflict`` unless the game has exactly ``ply``
+        moves in the database."""
+
+    @abstractmethod
+    async def remove_moves(self, game: int, from_ply: int) -> None:
+        """Take back the moves from ``from_ply`` on."""
+
+    @abstractmethod
+    async def save_settings(self, game: int, settings: dict) -> None: ...
+
+    @abstractmethod
+    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
+        """Mark a game finished with its PDN and store the players' new ratings, all or nothing."""
+
+    @abstractmethod
+    async def board_message(self, game: int) -> str | None:
+        """The id of the game's latest board message, as the front end that posted it named it."""
+
+    @abstractmethod
+    async def set_board_message(self, game: int, message: str | None) -> None: ...
+
+    @abstractmethod
+    async def active_games(self) -> list[StoredGame]:
+        """Every unfinished game, oldest first."""
+
+    @abstractmethod
+    async def game(self, game: int) -> StoredGame | None:
+        """One game as it is now in the database (active or finished), or None."""
+
+    @abstractmethod
+    async def finished_game(self, game: int) -> FinishedGame | None:
+        """A finished game by its id (for its replay), or None if there is none."""
+
+    # ratings
+
+    @abstractmethod
+    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        """A person's rating and rated games played; a new player's rating when there is none."""
+
+    @abstractmethod
+    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
+        """Store new ratings, (user, name, rating) each, in one transaction; each counts one more game."""
+
+    @abstractmethod
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...

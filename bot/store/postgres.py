@@ -1,0 +1,181 @@
+"""The store in PostgreSQL, for bot processes on several machines around one database: ``BOT_DATABASE`` set to a
+``postgresql://`` URL. Through asyncpg, so no call blocks the event loop. The schema version is kept in the table
+``schema_version``; migrations run under an advisory lock, so processes starting together migrate once."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+
+import asyncpg
+
+from bot.ratings import Rating
+from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.schema import MIGRATIONS, VERSION
+
+_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated"
+_MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
+
+
+class PostgresStore(Store):
+    """A pool of connections to one PostgreSQL database."""
+
+    def __init__(self, pool: asyncpg.Pool):
+        self.pool = pool
+
+    @classmethod
+    async def connect(cls, url: str, connections: int = 4) -> PostgresStore:
+        """Connect, and bring the schema up to date; ``StoreError`` if the database cannot be reached or is newer
+        than this bot."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=connections)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StoreError(f"cannot reach the PostgreSQL database: {error}") from error
+        store = cls(pool)
+        try:
+            await store._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def _migrate(self) -> None:
+        async with self.pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = await db.fetchval("SELECT version FROM schema_version")
+            if version is None:
+                await db.execute("INSERT INTO schema_version VALUES (0)")
+                version = 0
+            if version > VERSION:
+                raise StoreError(f"the database is at schema version {version}, newer than this bot ({VERSION})")
+            for step in range(version, VERSION):
+                await db.execute(MIGRATIONS[step].postgres)
+                await db.execute("UPDATE schema_version SET version = $1", step + 1)
+
+    async def version(self) -> int:
+        async with self._using() as db:
+            return int(await db.fetchval("SELECT version FROM schema_version"))
+
+    @contextlib.asynccontextmanager
+    async def _using(self, transaction: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """A connection from the pool (in a transaction if asked); the driver's errors become ``SaveFailed``."""
+        try:
+            async with self.pool.acquire() as db:
+                if transaction:
+                    async with db.transaction():
+                        yield db
+                else:
+                    yield db
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise SaveFailed(str(error)) from error
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # games
+
+    async def create_game(self, guild: str, channel: str, variant: str, start_fen: str, kind: str,
+                          seats: dict, settings: dict) -> int:
+        now = time.time()
+        async with self._using() as db:
+            return int(await db.fetchval(
+                "INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, created, updated)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $8) RETURNING id",
+                guild, channel, variant, start_fen, kind, json.dumps(seats), json.dumps(settings), now))
+
+    async def add_move(self, game: int, ply: int, move: str) -> None:
+        now = time.time()
+        try:
+            async with self._using(transaction=True) as db:
+                status = await db.execute(
+                    "INSERT INTO moves (game, ply, move, at) SELECT $1, $2::integer, $3, $4"
+                    " WHERE (SELECT count(*) FROM moves WHERE game = $1) = $2::integer", game, ply, move, now)
+                if status != "INSERT 0 1":
+                    raise MoveConflict(f"game {game} is not at ply {ply}")
+                await db.execute("UPDATE games SET updated = $1 WHERE id = $2", now, game)
+        except SaveFailed as error:
+            if isinstance(error.__cause__, asyncpg.UniqueViolationError):
+                raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
+            raise
+
+    async def remove_moves(self, game: int, from_ply: int) -> None:
+        async with self._using(transaction=True) as db:
+            await db.execute("DELETE FROM moves WHERE game = $1 AND ply >= $2", game, from_ply)
+            await db.execute("UPDATE games SET updated = $1 WHERE id = $2", time.time(), game)
+
+    async def save_settings(self, game: int, settings: dict) -> None:
+        async with self._using() as db:
+            await db.execute("UPDATE games SET settings = $1 WHERE id = $2", json.dumps(settings), game)
+
+    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
+        async with self._using(transaction=True) as db:
+            row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3,"
+                                    " updated = $4 WHERE id = $5 RETURNING guild, variant",
+                                    winner, reason, pdn, time.time(), game)
+            await self._save_ratings(db, row["guild"], row["variant"], ratings)
+
+    async def board_message(self, game: int) -> str | None:
+        async with self._using() as db:
+            return await db.fetchval("SELECT board_message FROM games WHERE id = $1", game)
+
+    async def set_board_message(self, game: int, message: str | None) -> None:
+        async with self._using() as db:
+            await db.execute("UPDATE games SET board_message = $1 WHERE id = $2", message, game)
+
+    @staticmethod
+    async def _stored(db: asyncpg.Connection, row: asyncpg.Record) -> StoredGame:
+        moves = [r["move"] for r in await db.fetch("SELECT move FROM moves WHERE game = $1 ORDER BY ply", row["id"])]
+        return StoredGame(row["id"], row["guild"], row["channel"], row["variant"], row["start_fen"], row["kind"],
+                          json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"])
+
+    async def active_games(self) -> list[StoredGame]:
+        async with self._using() as db:
+            rows = await db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
+            return [await self._stored(db, row) for row in rows]
+
+    async def game(self, game: int) -> StoredGame | None:
+        async with self._using() as db:
+            row = await db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game)
+            return await self._stored(db, row) if row else None
+
+    async def finished_game(self, game: int) -> FinishedGame | None:
+        async with self._using() as db:
+            row = await db.fetchrow(f"SELECT {_GAME_COLUMNS}, winner, reason, pdn FROM games"
+                                    " WHERE id = $1 AND status = 'finished'", game)
+            if row is None:
+                return None
+            return FinishedGame(await self._stored(db, row), row["winner"], row["reason"] or "", row["pdn"] or "")
+
+    # ratings
+
+    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        async with self._using() as db:
+            row = await db.fetchrow('SELECT rating, rd, volatility, games FROM ratings WHERE guild = $1'
+                                    ' AND variant = $2 AND "user" = $3', guild, variant, user)
+        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+
+    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
+        async with self._using(transaction=True) as db:
+            await self._save_ratings(db, guild, variant, changes)
+
+    @staticmethod
+    async def _save_ratings(db: asyncpg.Connection, guild: str, variant: str,
+                            changes: Sequence[tuple[str, str, Rating]]) -> None:
+        for user, name, r in changes:
+            await db.execute(
+                'INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
+                ' VALUES ($1, $2, $3, $4, $5, $6, $7, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
+                " volatility = excluded.volatility, games = ratings.games + 1",
+                guild, variant, user, name, r.rating, r.rd, r.volatility)
+
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        async with self._using() as db:
+            rows = await db.fetch('SELECT "user", name, rating, rd, volatility, games FROM ratings'
+                                  " WHERE guild = $1 AND variant = $2 ORDER BY rating DESC LIMIT $3",
+                                  guild, variant, limit)
+        return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]

@@ -1,0 +1,65 @@
+"""The database's schema, as one list of versions for both back ends: ``MIGRATIONS[n]`` takes a database from
+version n to n + 1, written once for SQLite and once for PostgreSQL (they differ in types only). Opening a
+database runs the missing ones; ``python -m bot migrate`` runs them alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    what: str
+    sqlite: str
+    postgres: str
+
+
+_GAMES = """
+    CREATE TABLE games (
+        id {id},
+        guild TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        start_fen TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        seats TEXT NOT NULL,          -- JSON: {{"white": seat, "black": seat}}
+        settings TEXT NOT NULL,       -- JSON: budget, rated, delay, takebacks used, starter
+        status TEXT NOT NULL,         -- 'active' or 'finished'
+        winner TEXT,                  -- 'white', 'black' or NULL (draw or aborted)
+        reason TEXT,
+        pdn TEXT,
+        created {real} NOT NULL,
+        updated {real} NOT NULL
+    );
+    CREATE INDEX games_status ON games (status, channel);
+    CREATE TABLE moves (
+        game {ref} NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        at {real} NOT NULL,
+        PRIMARY KEY (game, ply)
+    );
+"""
+_RATINGS = """
+    CREATE TABLE ratings (
+        guild TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        "user" TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating {real} NOT NULL,
+        rd {real} NOT NULL,
+        volatility {real} NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild, variant, "user")
+    );
+"""
+_SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER"}
+_POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT"}
+
+MIGRATIONS = (
+    Migration("games and their moves", _GAMES.format(**_SQLITE), _GAMES.format(**_POSTGRES)),
+    Migration("ratings per server and variant", _RATINGS.format(**_SQLITE), _RATINGS.format(**_POSTGRES)),
+    Migration("the chat service's id of each game's latest board message (the one that carries the controls)",
+              "ALTER TABLE games ADD COLUMN board_message TEXT;", "ALTER TABLE games ADD COLUMN board_message TEXT;"),
+)
+VERSION = len(MIGRATIONS)

@@ -1,0 +1,191 @@
+"""The store in SQLite: the embedded default, nothing to install. One file, WAL journaling, so a crash of the bot
+loses nothing committed. The schema version is SQLite's ``user_version``.
+
+Its calls run on the event loop as they are: each is a local write of well under a millisecond
+(``bench/store.py`` measures them against PostgreSQL's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from bot.ratings import Rating
+from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.schema import MIGRATIONS, VERSION
+
+_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated"
+
+
+class SqliteStore(Store):
+    """One SQLite database. Not shared between threads: the bot's event loop owns it."""
+
+    def __init__(self, path: str):
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from error
+        self.path = path
+
+    def _migrate(self) -> None:
+        version = self._version()
+        if version > VERSION:
+            raise StoreError(f"the database is at schema version {version}, newer than this bot ({VERSION})")
+        for step in range(version, VERSION):
+            try:
+                self.db.executescript(f"BEGIN; {MIGRATIONS[step].sqlite}; PRAGMA user_version = {step + 1}; COMMIT;")
+            except sqlite3.Error:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+
+    def _version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    async def version(self) -> int:
+        return self._version()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN ... COMMIT, or ROLLBACK when the body raises; SQLite's errors become ``SaveFailed``."""
+        try:
+            began = not self.db.in_transaction
+            if began:
+                self.db.execute("BEGIN")
+            try:
+                yield
+            except BaseException:
+                if began and self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+            if began:
+                self.db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise SaveFailed(str(error)) from error
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise SaveFailed(str(error)) from error
+
+    async def close(self) -> None:
+        self.db.close()
+
+    # games
+
+    async def create_game(self, guild: str, channel: str, variant: str, start_fen: str, kind: str,
+                          seats: dict, settings: dict) -> int:
+        now = time.time()
+        with self._transaction():
+            cursor = self.db.execute(
+                "INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)",
+                (guild, channel, variant, start_fen, kind, json.dumps(seats), json.dumps(settings), now, now))
+        return int(cursor.lastrowid or 0)
+
+    async def add_move(self, game: int, ply: int, move: str) -> None:
+        now = time.time()
+        try:
+            with self._transaction():
+                cursor = self.db.execute(
+                    "INSERT INTO moves (game, ply, move, at) SELECT ?, ?, ?, ?"
+                    " WHERE (SELECT count(*) FROM moves WHERE game = ?) = ?", (game, ply, move, now, game, ply))
+                if cursor.rowcount != 1:
+                    raise MoveConflict(f"game {game} is not at ply {ply}")
+                self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game))
+        except SaveFailed as error:
+            if isinstance(error.__cause__, sqlite3.IntegrityError):
+                raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
+            raise
+
+    async def remove_moves(self, game: int, from_ply: int) -> None:
+        with self._transaction():
+            self.db.execute("DELETE FROM moves WHERE game = ? AND ply >= ?", (game, from_ply))
+            self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), game))
+
+    async def save_settings(self, game: int, settings: dict) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game))
+
+    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
+        with self._transaction():
+            row = self.db.execute("UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ?, updated = ?"
+                                  " WHERE id = ? RETURNING guild, variant", (winner, reason, pdn, time.time(), game))
+            guild, variant = row.fetchone()
+            self._save_ratings(guild, variant, ratings)
+
+    async def board_message(self, game: int) -> str | None:
+        with self._reading():
+            row = self.db.execute("SELECT board_message FROM games WHERE id = ?", (game,)).fetchone()
+        return row[0] if row else None
+
+    async def set_board_message(self, game: int, message: str | None) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE games SET board_message = ? WHERE id = ?", (message, game))
+
+    def _stored(self, row: tuple) -> StoredGame:
+        gid, guild, channel, variant, fen, kind, seats, settings, updated = row
+        moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (gid,))]
+        return StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats), json.loads(settings), moves,
+                          updated)
+
+    async def active_games(self) -> list[StoredGame]:
+        with self._reading():
+            rows = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id").fetchall()
+            return [self._stored(row) for row in rows]
+
+    async def game(self, game: int) -> StoredGame | None:
+        with self._reading():
+            row = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game,)).fetchone()
+            return self._stored(row) if row else None
+
+    async def finished_game(self, game: int) -> FinishedGame | None:
+        with self._reading():
+            row = self.db.execute(f"SELECT {_GAME_COLUMNS}, winner, reason, pdn FROM games"
+                                  " WHERE id = ? AND status = 'finished'", (game,)).fetchone()
+            if row is None:
+                return None
+            return FinishedGame(self._stored(row[:9]), row[9], row[10] or "", row[11] or "")
+
+    # ratings
+
+    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        with self._reading():
+            row = self.db.execute('SELECT rating, rd, volatility, games FROM ratings WHERE guild = ? AND variant = ?'
+                                  ' AND "user" = ?', (guild, variant, user)).fetchone()
+        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+
+    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
+        with self._transaction():
+            self._save_ratings(guild, variant, changes)
+
+    def _save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
+        for user, name, r in changes:
+            self.db.execute(
+                'INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
+                ' VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
+                " volatility = excluded.volatility, games = ratings.games + 1",
+                (guild, variant, user, name, r.rating, r.rd, r.volatility))
+
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        with self._reading():
+            rows = self.db.execute('SELECT "user", name, rating, rd, volatility, games FROM ratings'
+                                   " WHERE guild = ? AND variant = ? ORDER BY rating DESC LIMIT ?",
+                                   (guild, variant, limit)).fetchall()
+        return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]

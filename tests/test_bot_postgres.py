@@ -1,0 +1,76 @@
+"""The bot core on a real PostgreSQL server: games kept and brought back, and two processes that both hold one
+game (say, during a shard's hand-over) never both move it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.play import MOVED_ELSEWHERE
+from bot.store.postgres import PostgresStore
+from chat import ANA, BEN, Chat
+from postgres import fresh_database
+
+
+async def test_a_game_on_postgresql_survives_a_restart(pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    first = Chat(await PostgresStore.connect(url), pool)
+    await first.say(ANA, "new english level 1 time 0.05")
+    played = [await first.play_any(ANA)]
+    await first.core.settle()
+    played.append(await first.play_any(ANA))
+    await first.core.settle()
+    moves = list(first.table().game.moves)
+    await first.core.close()
+    await first.store.close()
+
+    second = Chat(await PostgresStore.connect(url), pool)
+    try:
+        restored = await second.core.start()
+        assert [t.channel for t in restored] == ["c1"] and second.table().game.moves == moves
+        await second.say(ANA, "resign")
+        assert "wins" in second.replies[-1].text
+        assert await second.store.active_games() == []
+        assert (await second.store.finished_game(restored[0].id)).reason == "ana resigned"
+    finally:
+        await second.core.close()
+        await second.store.close()
+
+
+async def test_two_processes_holding_one_game_apply_exactly_one_of_two_racing_moves(pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    setup = Chat(await PostgresStore.connect(url), pool)
+    await setup.say(ANA, "challenge @ben english casual", mentions=(BEN,))
+    await setup.say(BEN, "accept")
+    await setup.core.close()
+    await setup.store.close()
+    one, two = Chat(await PostgresStore.connect(url), pool), Chat(await PostgresStore.connect(url), pool)
+    try:
+        await one.core.start()
+        await two.core.start()
+        table = one.table()
+        mover = ANA if table.colour_of(ANA) == table.game.turn else BEN
+        game = one.table().game
+        first, second = [game.type.write_move(game.position, m, full=True) for m in game.legal_moves()[:2]]
+        await asyncio.gather(one.say(mover, first), two.say(mover, second))
+        answers = [one.replies[-1].text, two.replies[-1].text]
+        assert sum(MOVED_ELSEWHERE in a for a in answers) == 1  # exactly one process was told it lost
+        stored = (await one.store.active_games())[0].moves
+        assert len(stored) == 1 and stored[0] in (first, second)
+        # the loser reloaded the game: both processes now hold the move that was kept
+        assert one.table().game.moves == two.table().game.moves and len(one.table().game.moves) == 1
+    finally:
+        for chat in (one, two):
+            await chat.core.close()
+            await chat.store.close()
+
+
+def test_migrate_brings_a_new_postgresql_database_to_the_schema(postgres_server):
+    import os
+    import subprocess
+    import sys
+
+    url = asyncio.run(fresh_database(postgres_server))
+    done = subprocess.run([sys.executable, "-m", "bot", "migrate"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "BOT_DATABASE": url})
+    assert done.returncode == 0, done.stderr
+    assert "PostgreSQL" in done.stdout and "up to date" in done.stdout and url not in done.stdout + done.stderr

@@ -1,0 +1,105 @@
+"""The store's two back ends, SQLite and a real PostgreSQL server, held to the same behaviour: games, moves,
+ratings, migrations, and exactly one winner when two processes write the same game's move at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+
+from bot.ratings import Rating
+from bot.store import VERSION, MoveConflict, SqliteStore, StoreError
+from bot.store.postgres import PostgresStore
+from postgres import fresh_database
+
+BACKENDS = ["sqlite", "postgresql"]
+SEATS = {"white": {"level": 3}, "black": {"user": ["1", "ana"]}}
+SETTINGS = {"budget": 1.0, "rated": True}
+START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+@pytest_asyncio.fixture(loop_scope="session", params=BACKENDS)
+async def opener(request, tmp_path):
+    """Opens the same database again each time it is called, as another bot process would."""
+    opened = []
+    if request.param == "sqlite":
+        path = str(tmp_path / "bot.sqlite3")
+
+        async def open_one():
+            opened.append(SqliteStore(path))
+            return opened[-1]
+    else:
+        url = await fresh_database(request.getfixturevalue("postgres_server"))
+
+        async def open_one():
+            opened.append(await PostgresStore.connect(url))
+            return opened[-1]
+    yield open_one
+    for store in opened:
+        await store.close()
+
+
+async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener):
+    store = await opener()
+    assert await store.version() == VERSION
+    game = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    await store.add_move(game, 0, "11-15")
+    await store.add_move(game, 1, "23-19")
+    [stored] = await store.active_games()
+    assert (stored.id, stored.channel, stored.moves, stored.seats, stored.settings) == (
+        game, "c1", ["11-15", "23-19"], SEATS, SETTINGS)
+    await store.remove_moves(game, 1)
+    assert (await store.game(game)).moves == ["11-15"]
+    await store.set_board_message(game, "m42")
+    assert await store.board_message(game) == "m42"
+    await store.finish_game(game, "black", "White has no legal move", "[Result \"0-2\"] ...",
+                            [("1", "ana", Rating(1620, 90, 0.06))])
+    assert await store.active_games() == []
+    finished = await store.finished_game(game)
+    assert (finished.winner, finished.reason, finished.game.moves) == ("black", "White has no legal move", ["11-15"])
+    assert await store.rating("g", "english", "1") == (Rating(1620, 90, 0.06), 1)
+    await store.save_ratings("g", "english", [("1", "ana", Rating(1640, 80, 0.06)), ("2", "ben", Rating())])
+    board = await store.leaderboard("g", "english")
+    assert [(s.user, s.games) for s in board] == [("1", 2), ("2", 1)]
+    assert await store.finished_game(999) is None and await store.game(999) is None
+
+
+async def test_a_move_is_written_only_at_the_ply_the_writer_expects(opener):
+    store = await opener()
+    game = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    await store.add_move(game, 0, "11-15")
+    for ply in (0, 2):  # taken, or beyond the end
+        with pytest.raises(MoveConflict):
+            await store.add_move(game, ply, "9-13")
+    assert (await store.game(game)).moves == ["11-15"]
+
+
+async def test_two_processes_writing_the_same_move_at_once_exactly_one_wins(opener):
+    first, second = await opener(), await opener()
+    game = await first.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    for ply in range(20):
+        results = await asyncio.gather(first.add_move(game, ply, f"a{ply}"), second.add_move(game, ply, f"b{ply}"),
+                                       return_exceptions=True)
+        assert sum(r is None for r in results) == 1 and sum(isinstance(r, MoveConflict) for r in results) == 1
+    moves = (await first.game(game)).moves
+    assert len(moves) == 20 and all(m[1:] == str(i) for i, m in enumerate(moves))
+
+
+async def test_reopening_migrates_nothing_and_a_newer_schema_is_refused(opener, request):
+    store = await opener()
+    game = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    again = await opener()
+    assert await again.version() == VERSION and [g.id for g in await again.active_games()] == [game]
+    if isinstance(store, SqliteStore):
+        store.db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    else:
+        async with store.pool.acquire() as db:
+            await db.execute("UPDATE schema_version SET version = $1", VERSION + 1)
+    with pytest.raises(StoreError, match="newer than this bot"):
+        await opener()
+
+
+async def test_an_unreachable_postgresql_is_a_clear_error():
+    with pytest.raises(StoreError, match="cannot reach the PostgreSQL database"):
+        await PostgresStore.connect("postgresql://nobody@127.0.0.1:1/none")
