@@ -31,6 +31,7 @@ from aiohttp import WSMsgType, web
 
 API = "/api/v10"
 GUILD = 81_064_551_432_323_072  # a snowflake: (GUILD >> 22) % 2 == 0, so shard 0 of 2
+OTHER_GUILD = GUILD + (1 << 22)  # a second server, on shard 1 of 2 (with ``DiscordEmulator(two_servers=True)``)
 APP = 900_000_000_000_000_001
 MESSAGE_CONTENT = 1 << 15  # the intent
 EPHEMERAL = 1 << 6
@@ -99,9 +100,10 @@ class Interaction:
 
 
 class DiscordEmulator:
-    """Discord for one bot, one server with a few channels, and three people: ANA, BEN and EVE."""
+    """Discord for one bot, one server with a few channels (or two servers, on shards 0 and 1 of 2, the second
+    with a channel "games-b"), and three people: ANA, BEN and EVE."""
 
-    def __init__(self) -> None:
+    def __init__(self, two_servers: bool = False) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.app = web.Application(client_max_size=32 * 1024 * 1024)
         self.app.router.add_get("/gateway", self._gateway)
@@ -125,6 +127,10 @@ class DiscordEmulator:
         """The bot token it accepts."""
         for name, denied in (("games", 0), ("more-games", 0), ("no-files", ATTACH), ("read-only", SEND)):
             self.add_channel(name, denied)
+        self.guilds = [GUILD]
+        if two_servers:
+            self.guilds.append(OTHER_GUILD)
+            self.add_channel("games-b", guild=OTHER_GUILD)
 
     # set-up
 
@@ -153,15 +159,23 @@ class DiscordEmulator:
     def snowflake(self) -> int:
         return next(self._ids)
 
-    def add_channel(self, name: str, denied: int = 0) -> int:
+    def add_channel(self, name: str, denied: int = 0, guild: int = GUILD) -> int:
         id = self.snowflake()
-        self.channels[id] = {"id": str(id), "type": 0, "guild_id": str(GUILD), "name": name, "position": len(self.channels),
-                             "permission_overwrites": ([{"id": str(GUILD), "type": 0, "allow": "0", "deny": str(denied)}]
+        self.channels[id] = {"id": str(id), "type": 0, "guild_id": str(guild), "name": name, "position": len(self.channels),
+                             "permission_overwrites": ([{"id": str(guild), "type": 0, "allow": "0", "deny": str(denied)}]
                                                        if denied else []),
                              "nsfw": False, "topic": None, "last_message_id": None, "rate_limit_per_user": 0,
                              "parent_id": None}
         self.deny[id] = denied
         return id
+
+    def guild_of(self, channel: int) -> int:
+        """The server a channel (or thread) is in."""
+        return int(self.channels[channel].get("guild_id") or GUILD) if channel in self.channels else GUILD
+
+    @staticmethod
+    def on_shard(guild: int, session: Session) -> bool:
+        return (guild >> 22) % session.shard[1] == session.shard[0]
 
     def channel(self, name: str) -> int:
         return next(int(c["id"]) for c in self.channels.values() if c["name"] == name)
@@ -194,10 +208,12 @@ class DiscordEmulator:
                 self.sessions[session.id] = session
                 await self._send(session, "READY", {
                     "v": 10, "user": BOT, "session_id": session.id, "resume_gateway_url": self.gateway_url,
-                    "shard": session.shard, "guilds": [{"id": str(GUILD), "unavailable": True}],
+                    "shard": session.shard,
+                    "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds if self.on_shard(g, session)],
                     "application": {"id": str(APP), "flags": 0}, "private_channels": [], "relationships": []})
-                if (GUILD >> 22) % session.shard[1] == session.shard[0]:
-                    await self._send(session, "GUILD_CREATE", self._guild())
+                for guild in self.guilds:
+                    if self.on_shard(guild, session):
+                        await self._send(session, "GUILD_CREATE", self._guild(guild))
             elif op == 6:
                 old = self.sessions.get(d["session_id"])
                 if old is None:
@@ -221,13 +237,15 @@ class DiscordEmulator:
             await session.ws.send_str(json.dumps(payload))
 
     async def dispatch(self, event: str, data: dict) -> None:
-        """Send an event in the session of the shard the server is on; kept for a RESUME if its socket is down."""
+        """Send an event in the sessions of the shard its server is on; kept for a RESUME if a socket is down."""
+        guild = int(data.get("guild_id") or GUILD)
         for session in self.sessions.values():
-            if (GUILD >> 22) % session.shard[1] == session.shard[0]:
+            if self.on_shard(guild, session):
                 await self._send(session, event, data)
 
-    def live(self) -> Session:
-        return max(self.sessions.values(), key=lambda s: s.seq)
+    def live(self, guild: int = GUILD) -> Session:
+        """The newest session serving ``guild``."""
+        return max((s for s in self.sessions.values() if self.on_shard(guild, s)), key=lambda s: s.seq)
 
     async def drop(self) -> None:
         """Close the bot's socket as Discord does when it wants a reconnect (close code 4000)."""
@@ -236,11 +254,11 @@ class DiscordEmulator:
         if ws is not None:
             await ws.close(code=4000, message=b"reconnect")
 
-    def _guild(self) -> dict:
-        return {"id": str(GUILD), "name": "Draughts club", "owner_id": ANA["id"], "icon": None, "splash": None,
+    def _guild(self, guild: int = GUILD) -> dict:
+        return {"id": str(guild), "name": "Draughts club" if guild == GUILD else "Second club", "owner_id": ANA["id"], "icon": None, "splash": None,
                 "discovery_splash": None, "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
                 "default_message_notifications": 0, "explicit_content_filter": 0,
-                "roles": [{"id": str(GUILD), "name": "@everyone", "permissions": str(EVERYONE), "position": 0,
+                "roles": [{"id": str(guild), "name": "@everyone", "permissions": str(EVERYONE), "position": 0,
                            "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
                 "emojis": [], "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None,
                 "system_channel_flags": 0, "rules_channel_id": None, "vanity_url_code": None, "description": None,
@@ -248,7 +266,8 @@ class DiscordEmulator:
                 "nsfw_level": 0, "premium_progress_bar_enabled": False, "joined_at": now(), "large": False,
                 "unavailable": False, "member_count": len(self.people), "voice_states": [], "presences": [],
                 "members": [self._member(u) for u in self.people.values()],
-                "channels": [c for c in self.channels.values() if c["type"] == 0], "threads": [],
+                "channels": [c for c in self.channels.values() if c["type"] == 0 and c["guild_id"] == str(guild)],
+                "threads": [],
                 "stage_instances": [], "guild_scheduled_events": []}
 
     @staticmethod
@@ -268,8 +287,8 @@ class DiscordEmulator:
                    "mentions": [{**m, "member": self._member(m, False)} for m in mentioned], "mention_roles": [],
                    "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0, "components": []}
         if self.channels.get(channel, {}).get("type", 0) != 1:
-            message["guild_id"], message["member"] = str(GUILD), self._member(person, False)
-        session = self.live()
+            message["guild_id"], message["member"] = str(self.guild_of(channel)), self._member(person, False)
+        session = self.live(self.guild_of(channel))
         if not session.intents & MESSAGE_CONTENT and BOT not in mentioned and channel in self.channels \
                 and self.channels[channel]["type"] != 1:
             message = {**message, "content": ""}
@@ -288,13 +307,13 @@ class DiscordEmulator:
                 resolved["members"][value["id"]] = self._member(value, False)
                 value = value["id"]
             given.append({"name": name, "type": types[name], "value": value})
-        data = {"id": command["id"], "name": "draughts", "type": 1, "guild_id": str(GUILD),
+        data = {"id": command["id"], "name": "draughts", "type": 1, "guild_id": str(self.guild_of(channel)),
                 "options": [{"name": sub, "type": 1, "options": given}], "resolved": resolved}
         return await self._interact(2, person, channel, data)
 
     async def autocomplete(self, person: dict, channel: int, typed: str) -> Interaction:
         command = next(c for c in self.commands if c["name"] == "draughts")
-        data = {"id": command["id"], "name": "draughts", "type": 1, "guild_id": str(GUILD),
+        data = {"id": command["id"], "name": "draughts", "type": 1, "guild_id": str(self.guild_of(channel)),
                 "options": [{"name": "move", "type": 1,
                              "options": [{"name": "move", "type": 3, "value": typed, "focused": True}]}]}
         return await self._interact(4, person, channel, data)
@@ -318,10 +337,11 @@ class DiscordEmulator:
         self.interactions[id] = record
         payload = {"id": str(id), "application_id": str(APP), "type": kind, "data": data, "token": record.token,
                    "version": 1, "channel_id": str(channel), "channel": self.channels[channel], "locale": "en-US",
-                   "guild_locale": "en-US", "guild_id": str(GUILD), "app_permissions": str(self.permissions(channel)),
+                   "guild_locale": "en-US", "guild_id": str(self.guild_of(channel)),
+                   "app_permissions": str(self.permissions(channel)),
                    "member": {**self._member(person), "permissions": str(EVERYONE)},
                    "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],
-                   "authorizing_integration_owners": {"0": str(GUILD)}, "context": 0}
+                   "authorizing_integration_owners": {"0": str(self.guild_of(channel))}, "context": 0}
         if message is not None:
             payload["message"] = {k: v for k, v in message.items() if not k.startswith("_")}
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -446,7 +466,7 @@ class DiscordEmulator:
                    "_files": {filename: data for filename, data, _ in files}, "_interaction": interaction,
                    "_mentions": payload.get("allowed_mentions")}
         if self.channels.get(channel, {}).get("type", 0) != 1:
-            message["guild_id"] = str(GUILD)
+            message["guild_id"] = str(self.guild_of(channel))
         if "message_reference" in payload:
             message["message_reference"] = payload["message_reference"]
             message["type"] = 19
@@ -506,7 +526,8 @@ class DiscordEmulator:
     async def _thread(self, request: web.Request, parent: str) -> web.Response:
         payload = await request.json()
         id = self.snowflake()
-        thread = {"id": str(id), "type": 11, "guild_id": str(GUILD), "parent_id": parent, "name": payload["name"],
+        thread = {"id": str(id), "type": 11, "guild_id": str(self.guild_of(int(parent))), "parent_id": parent,
+                  "name": payload["name"],
                   "owner_id": BOT["id"], "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
                   "last_message_id": None, "flags": 0,
                   "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": now(),
@@ -519,7 +540,7 @@ class DiscordEmulator:
         thread = self.channels.pop(int(channel), None)
         if thread is None:
             return error(404, 10003, "Unknown Channel")
-        await self.dispatch("THREAD_DELETE", {"id": thread["id"], "guild_id": str(GUILD),
+        await self.dispatch("THREAD_DELETE", {"id": thread["id"], "guild_id": thread["guild_id"],
                                               "parent_id": thread.get("parent_id"), "type": thread["type"]})
         return json_response(thread)
 

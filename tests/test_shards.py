@@ -1,0 +1,157 @@
+"""Past one machine, end to end: two real bot processes, on shards 0 and 1 of 2, around one real PostgreSQL
+server, serving two servers of the Discord emulator. Games are played on both; one process is killed with
+SIGKILL and started again; every game comes back exactly once, on the process that runs its shard."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.core.play import MOVED_ELSEWHERE
+from bot.store.postgres import PostgresStore
+from discord_emulator import ANA, BEN, GUILD, DiscordEmulator, components, text_of
+from postgres import fresh_database
+
+TESTS = Path(__file__).resolve().parent
+START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+class BotProcess:
+    """``python -m bot --discord`` for some shards, its log lines collected as they come."""
+
+    def __init__(self, emulator: DiscordEmulator, database: str, shards: str, tmp: Path):
+        env = {**os.environ, "DISCORD_TOKEN": emulator.token, "BOT_DATABASE": database, "BOT_SHARD_COUNT": "2",
+               "BOT_SHARD_IDS": shards, "BOT_WORKERS": "1", "BOT_SEARCH_THREADS": "1", "BOT_WEB": "false",
+               "BOT_ENDGAME_PIECES": "0", "BOT_LOG_LEVEL": "INFO", "BOT_TT_MB": "8",
+               "BOT_IMAGE_DIR": str(tmp / "boards"), "PYTHONPATH": str(TESTS.parent)}
+        self.lines: list[str] = []
+        self.process = subprocess.Popen([sys.executable, str(TESTS / "emulated_bot.py"), emulator.api,
+                                         emulator.gateway_url], env=env, cwd=tmp, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line.rstrip())
+
+    async def said(self, words: str, timeout: float = 90.0) -> str:
+        """The first log line with ``words``, waiting for it."""
+        for _ in range(int(timeout / 0.1)):
+            found = [line for line in self.lines if words in line]
+            if found:
+                return found[0]
+            if self.process.poll() is not None:
+                break
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the bot never said {words!r}; its log:\n" + "\n".join(self.lines[-30:]))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def emulator():
+    emu = DiscordEmulator(two_servers=True)
+    await emu.start()
+    yield emu
+    await emu.close()
+
+
+def menu(message: dict) -> dict | None:
+    return next((c for c in components(message) if c["type"] == 3), None)
+
+
+async def play_from_the_menu(emu: DiscordEmulator, person: dict, channel: int) -> None:
+    """``person`` picks the first move from the newest board's menu, and the bot answers."""
+    since = len(emu.posts)
+    board = [m for m in emu.posted(channel) if menu(m) is not None][-1]
+    await emu.answer(await emu.choose(person, board, menu(board)["options"][0]["value"]))
+    await emu.wait_for(lambda m: int(m["channel_id"]) == channel and "I played" in text_of(m), since,
+                       what="the bot's answer", timeout=60)
+
+
+async def test_two_processes_on_two_shards_and_a_killed_one_takes_its_games_back(emulator, postgres_server, tmp_path):
+    database = await fresh_database(postgres_server)
+    first = BotProcess(emulator, database, "0", tmp_path)
+    second = BotProcess(emulator, database, "1", tmp_path)
+    processes = [first, second]
+    try:
+        assert "took back 0 unfinished games" in await first.said("took back")
+        assert "took back 0 unfinished games" in await second.said("took back")
+        here, there = emulator.channel("games"), emulator.channel("games-b")  # on shards 0 and 1
+        for person, channel in ((ANA, here), (BEN, there)):
+            await emulator.answer(await emulator.slash(person, channel, "new", level=1, time=0.05, colour="white"))
+            await emulator.wait_for(lambda m, c=channel: int(m["channel_id"]) == c and "I played" in text_of(m),
+                                    what="the bot's first move", timeout=60)
+            await play_from_the_menu(emulator, person, channel)
+
+        first.kill()  # shard 0's process dies mid-game: nothing of it is left running to finish its writes
+        await play_from_the_menu(emulator, BEN, there)  # shard 1 plays on meanwhile
+        again = BotProcess(emulator, database, "0", tmp_path)
+        processes.append(again)
+        assert "shards 0 of 2: took back 1 unfinished games" in await again.said("took back")
+        await play_from_the_menu(emulator, ANA, here)  # the game goes on where it was
+
+        # every game exactly once, on its own shard's process, with nothing lost and nothing played twice
+        for channel in (here, there):
+            assert len([m for m in emulator.posted(channel) if "I played" in text_of(m)]) == 3
+        assert [line for line in second.lines if "took back" in line][0].endswith("took back 0 unfinished games")
+        assert len([line for line in second.lines if "took back" in line]) == 1
+        store = await PostgresStore.connect(database)
+        try:
+            games = {g.channel: g.moves for g in await store.active_games()}
+        finally:
+            await store.close()
+        assert set(games) == {str(here), str(there)} and all(len(moves) == 5 for moves in games.values())
+    finally:
+        for process in processes:
+            process.stop()
+
+
+async def test_two_processes_that_both_hold_a_game_apply_exactly_one_move_of_it(emulator, postgres_server, tmp_path):
+    database = await fresh_database(postgres_server)
+    here = emulator.channel("games")
+    store = await PostgresStore.connect(database)
+    try:
+        await store.create_game(str(GUILD), str(here), "english", START, "people",
+                                {"white": {"user": [BEN["id"], "Ben"]}, "black": {"user": [ANA["id"], "Ana"]}},
+                                {"budget": 1.0, "rated": False, "channel_name": "games"})
+    finally:
+        await store.close()
+    # both claim shard 0 (the mistake a hand-over can make): both hold the game, and both read Ana's move
+    one, two = BotProcess(emulator, database, "0", tmp_path), BotProcess(emulator, database, "0", tmp_path)
+    try:
+        for process in (one, two):
+            assert "took back 1 unfinished games" in await process.said("took back")
+        since = len(emulator.posts)
+        await emulator.say(ANA, here, "11-15")
+        await emulator.wait_for(lambda m: "Ana played 11-15" in text_of(m), since, what="the move", timeout=60)
+        await emulator.wait_for(lambda m: MOVED_ELSEWHERE in text_of(m), since, what="the loser's note", timeout=60)
+        await asyncio.sleep(1.0)
+        posts = [text_of(m) for m in emulator.posted(here, since)]
+        assert sum("Ana played 11-15" in t for t in posts) == 1 and sum(MOVED_ELSEWHERE in t for t in posts) == 1
+        store = await PostgresStore.connect(database)
+        try:
+            assert [g.moves for g in await store.active_games()] == [["11-15"]]
+        finally:
+            await store.close()
+    finally:
+        for process in (one, two):
+            process.stop()
