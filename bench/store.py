@@ -47,11 +47,12 @@ async def load(store: Store, games: int, moves: int, every: float = 0.0) -> tupl
     rng = random.Random(1)
 
     async def play(game: int) -> None:
+        version = 0
         for ply in range(moves):
             if every:
                 await asyncio.sleep(rng.uniform(0, 2 * every))
             start = time.perf_counter()
-            await store.add_move(game, ply, f"{ply}-{ply + 1}")
+            version = await store.add_move(game, version, ply, f"{ply}-{ply + 1}")
             latencies.append(time.perf_counter() - start)
 
     start = time.perf_counter()

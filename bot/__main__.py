@@ -9,7 +9,7 @@ import sys
 
 from bot import config as settings
 from bot.app import run_discord, run_terminal
-from bot.store import VERSION, StoreError, is_postgres, open_store
+from bot.store import VERSION, StoreError, open_store, where
 from bot.terminal import InputLost
 
 INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
@@ -75,13 +75,12 @@ def migrate(database: str) -> int:
         finally:
             await store.close()
 
-    where = "PostgreSQL" if is_postgres(database) else database
     try:
         version = asyncio.run(run())
     except StoreError as error:
         print(f"Database error: {error}", file=sys.stderr)
         return 2
-    print(f"The database ({where}) is at schema version {version} of {VERSION}: up to date.")
+    print(f"The database, {where(database)}, is at schema version {version} of {VERSION}: up to date.")
     return 0
 
 

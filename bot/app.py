@@ -14,7 +14,7 @@ from bot import endgames, present
 from bot.config import Config
 from bot.core import Core
 from bot.pool import SearchPool
-from bot.store import Store, open_store
+from bot.store import Store, open_store, where
 from bot.terminal import Terminal, chat
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys, load_key
@@ -83,7 +83,7 @@ async def run_terminal(config: Config) -> None:
             hub.attach(core)
         clock = asyncio.create_task(core.run_clock())
         try:
-            print(f"Draughts bot, terminal chat. Games are kept in {config.database}; board images go to "
+            print(f"Draughts bot, terminal chat. Games are kept in {where(config.database)}; board images go to "
                   f"{image_dir}.\nType `help` for the commands, `new` to play me, `as NAME` to type as someone "
                   "else.", flush=True)
             if hub:

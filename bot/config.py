@@ -30,7 +30,7 @@ class Config:
 
     token: str = field(default="", repr=False)
     """DISCORD_TOKEN: the Discord bot token; empty runs the terminal chat."""
-    database: str = "data/bot.sqlite3"
+    database: str = field(default="data/bot.sqlite3", repr=False)  # a PostgreSQL URL may hold a password
     """BOT_DATABASE: the SQLite file games and ratings are kept in (':memory:' keeps nothing), or a PostgreSQL URL
     (postgresql://...) for bot processes on several machines."""
     workers: int = field(default_factory=default_workers)
@@ -172,6 +172,9 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):
         raise ConfigError("BOT_WEB_URL must start with http:// or https://")
+    if config.web and config.database.startswith(("postgresql://", "postgres://")) and not config.web_secret:
+        raise ConfigError("with a PostgreSQL database, set BOT_WEB_SECRET (the same on every bot process, so that "
+                          "each checks the seat links the others give), or BOT_WEB=false")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config

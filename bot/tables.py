@@ -197,6 +197,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task | None = None
     """The bot's move (or the match) in progress."""
+    version: int = 0
+    """The game's version in the database when this process last wrote or read it (every write names it)."""
 
     @property
     def to_move(self) -> Seat:

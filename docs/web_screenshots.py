@@ -45,7 +45,7 @@ async def stored_game(store: SqliteStore, name: str, plies: int) -> int:
     for ply in range(plies):
         legal = record.legal_moves()
         move = legal[len(legal) // 2]
-        await store.add_move(game_id, ply, game_type.write_move(record.position, move, full=True))
+        await store.add_move(game_id, ply, ply, game_type.write_move(record.position, move, full=True))
         record.play(move)
     return game_id
 

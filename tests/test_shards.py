@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.core.play import MOVED_ELSEWHERE
+from bot.core.state import MOVED_ELSEWHERE
 from bot.store.postgres import PostgresStore
 from discord_emulator import ANA, BEN, GUILD, DiscordEmulator, components, text_of
 from postgres import fresh_database

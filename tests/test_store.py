@@ -44,16 +44,17 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     store = await opener()
     assert await store.version() == VERSION
     game = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
-    await store.add_move(game, 0, "11-15")
-    await store.add_move(game, 1, "23-19")
+    version = await store.add_move(game, 0, 0, "11-15")
+    version = await store.add_move(game, version, 1, "23-19")
     [stored] = await store.active_games()
-    assert (stored.id, stored.channel, stored.moves, stored.seats, stored.settings) == (
-        game, "c1", ["11-15", "23-19"], SEATS, SETTINGS)
-    await store.remove_moves(game, 1)
-    assert (await store.game(game)).moves == ["11-15"]
+    assert (stored.id, stored.channel, stored.moves, stored.seats, stored.settings, stored.version) == (
+        game, "c1", ["11-15", "23-19"], SEATS, SETTINGS, 2)
+    version = await store.remove_moves(game, version, 1, {**SETTINGS, "takebacks_used": 1})
+    stored = await store.game(game)
+    assert (stored.moves, stored.settings["takebacks_used"], stored.version) == (["11-15"], 1, 3)
     await store.set_board_message(game, "m42")
     assert await store.board_message(game) == "m42"
-    await store.finish_game(game, "black", "White has no legal move", "[Result \"0-2\"] ...",
+    await store.finish_game(game, version, "black", "White has no legal move", "[Result \"0-2\"] ...",
                             [("1", "ana", Rating(1620, 90, 0.06))])
     assert await store.active_games() == []
     finished = await store.finished_game(game)
@@ -65,25 +66,45 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     assert await store.finished_game(999) is None and await store.game(999) is None
 
 
-async def test_a_move_is_written_only_at_the_ply_the_writer_expects(opener):
+async def test_a_write_names_the_version_it_read_and_an_older_one_is_refused(opener):
     store = await opener()
     game = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
-    await store.add_move(game, 0, "11-15")
-    for ply in (0, 2):  # taken, or beyond the end
+    version = await store.add_move(game, 0, 0, "11-15")
+    with pytest.raises(MoveConflict):
+        await store.add_move(game, 0, 1, "23-19")  # written since version 0
+    # a takeback and a new move bring the count of moves back; the version still tells them apart
+    stale = version
+    version = await store.remove_moves(game, version, 0, SETTINGS)
+    version = await store.add_move(game, version, 0, "9-13")
+    for write in (store.add_move(game, stale, 1, "23-19"), store.remove_moves(game, stale, 0, SETTINGS),
+                  store.finish_game(game, stale, None, "agreed", "")):
         with pytest.raises(MoveConflict):
-            await store.add_move(game, ply, "9-13")
-    assert (await store.game(game)).moves == ["11-15"]
+            await write
+    await store.finish_game(game, version, None, "agreed", "")
+    with pytest.raises(MoveConflict):  # a finished game takes no more moves, and ends once
+        await store.add_move(game, version + 1, 1, "23-19")
+    with pytest.raises(MoveConflict):
+        await store.finish_game(game, version + 1, "white", "again", "")
+    assert (await store.game(game)).moves == ["9-13"]
 
 
-async def test_two_processes_writing_the_same_move_at_once_exactly_one_wins(opener):
+async def test_two_processes_writing_one_game_at_once_exactly_one_wins_each_time(opener):
     first, second = await opener(), await opener()
     game = await first.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    version = 0
     for ply in range(20):
-        results = await asyncio.gather(first.add_move(game, ply, f"a{ply}"), second.add_move(game, ply, f"b{ply}"),
-                                       return_exceptions=True)
-        assert sum(r is None for r in results) == 1 and sum(isinstance(r, MoveConflict) for r in results) == 1
-    moves = (await first.game(game)).moves
-    assert len(moves) == 20 and all(m[1:] == str(i) for i, m in enumerate(moves))
+        if ply % 5 == 4:  # a takeback racing a move
+            writes = (first.remove_moves(game, version, ply - 1, SETTINGS), second.add_move(game, version, ply, "x"))
+        else:
+            writes = (first.add_move(game, version, ply, f"a{ply}"), second.add_move(game, version, ply, f"b{ply}"))
+        results = await asyncio.gather(*writes, return_exceptions=True)
+        assert sum(isinstance(r, MoveConflict) for r in results) == 1, results
+        version = next(r for r in results if isinstance(r, int))
+    stored = await first.game(game)
+    assert stored.version == 20 and stored == await second.game(game)
+    racing_ends = await asyncio.gather(first.finish_game(game, version, "white", "a", ""),
+                                       second.finish_game(game, version, "black", "b", ""), return_exceptions=True)
+    assert sum(isinstance(r, MoveConflict) for r in racing_ends) == 1  # a game ends once
 
 
 async def test_reopening_migrates_nothing_and_a_newer_schema_is_refused(opener, request):

@@ -55,7 +55,7 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             move = game.type.parse_move(before, answer_text)
             game.play(move)
             try:
-                await s.store.add_move(table.id, ply, answer_text)
+                table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
             except MoveConflict:
                 game.undo()
                 log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)

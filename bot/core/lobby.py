@@ -55,7 +55,9 @@ async def challenge(s: State, msg: Message, words: list[str]) -> None:
 
 
 def _check_free(s: State, msg: Message, user: User | None = None) -> None:
-    """Refuse a new game where one is on, or for someone at their limit."""
+    """Refuse a new game where one is on (or being opened), or for someone at their limit."""
+    if msg.channel in s.opening:
+        raise Refusal("A game is being set up in this channel right now.")
     if msg.channel in s.tables:
         table = s.tables[msg.channel]
         raise Refusal(f"A game is on in this channel ({table.title()}). Finish it, or start yours in "
@@ -79,20 +81,19 @@ def _budget(s: State, asked: float | None) -> float:
 
 async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
                       budget: float, rated: bool, delay: float = 0.0) -> Table:
-    """A new game in the message's channel, stored. The channel is taken before the database is written (under
-    the table's lock), so a second command meanwhile finds it taken rather than opening another."""
+    """A new game in the message's channel, stored, then put on. The channel is held while the database is
+    written, so a second command meanwhile is refused rather than opening another game."""
     game = game_type(variant_name).new_game()
     table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
                   rated, delay, msg.user, last_activity=s.clock())
+    s.opening.add(msg.channel)
+    try:
+        table.id = await s.store.create_game(
+            msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind.value,
+            {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())
+    finally:
+        s.opening.discard(msg.channel)
     s.tables[msg.channel] = table
-    async with table.lock:
-        try:
-            table.id = await s.store.create_game(
-                msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind.value,
-                {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())
-        except BaseException:
-            del s.tables[msg.channel]
-            raise
     return table
 
 

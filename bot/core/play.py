@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
-from bot.core.state import Refusal, State, player, score_words, whose_turn
+from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
@@ -14,8 +14,6 @@ from bot.user_text import quoted
 from bot.worker import Job
 from engine import Color
 
-MOVED_ELSEWHERE = ("That move was not played: the game had moved on meanwhile (another bot process played in it). "
-                   "Type `board` to see it as it is now.")
 HINT_TIME = 0.3  # seconds a hint searches
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
 
@@ -38,11 +36,13 @@ async def move(s: State, msg: Message) -> None:
         before = table.game.position
         table.game.play(played)
         try:
-            await s.store.add_move(table.id, len(table.game.moves) - 1,
-                                   table.game.type.write_move(before, played, full=True))
+            table.version = await s.store.add_move(table.id, table.version, len(table.game.moves) - 1,
+                                                   table.game.type.write_move(before, played, full=True))
         except MoveConflict:
             table.game.undo()
             await reload(s, table)
+            if s.current(table):
+                kick(s, table)  # the bot may be to move in the game as it now is
             raise Refusal(MOVED_ELSEWHERE) from None
         except SaveFailed:
             table.game.undo()
@@ -114,8 +114,7 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     plies = 1 if game.turn != colour else 2
     from_ply = len(game.moves) - plies
     try:
-        await s.store.remove_moves(table.id, from_ply)
-        await s.store.save_settings(table.id, table.settings())
+        table.version = await s.store.remove_moves(table.id, table.version, from_ply, table.settings())
     except SaveFailed:
         if table.kind is Kind.BOT:
             table.takebacks_used -= 1

@@ -3,6 +3,7 @@ line with the database when another process has moved its game (a ``MoveConflict
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.core.state import State
@@ -27,22 +28,21 @@ def replayed(s: State, stored: StoredGame) -> Table | None:
     starter = User(*settings["starter"]) if settings.get("starter") else None
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
                  Kind(stored.kind), game, seats, settings["budget"], settings["rated"], settings.get("delay", 0.0),
-                 starter, settings.get("takebacks_used", 0), last_activity=s.clock())
+                 starter, settings.get("takebacks_used", 0), last_activity=s.clock(), version=stored.version)
 
 
 async def reload(s: State, table: Table) -> None:
-    """Make ``table``'s game what the database holds (under its lock): another process moved it. A game the
-    database no longer has on is dropped from this process."""
+    """Make ``table``'s game what the database holds (under its lock): another process wrote it. A game the
+    database has ended (the process that ended it announced it) is dropped from this process, its bot stopped."""
     stored = await s.store.game(table.id)
-    fresh = replayed(s, stored) if stored is not None and stored.id == table.id else None
-    if fresh is None or stored is None or not await _active(s, table.id):
+    fresh = replayed(s, stored) if stored is not None else None
+    if fresh is None or await s.store.finished_game(table.id) is not None:
         if s.current(table):
             del s.tables[table.channel]
+        if table.task is not None and table.task is not asyncio.current_task():
+            table.task.cancel()
         return
     table.game = fresh.game
+    table.version = fresh.version
     table.takebacks_used = fresh.takebacks_used
     table.draw_offer = table.takeback_offer = None
-
-
-async def _active(s: State, game: int) -> bool:
-    return await s.store.finished_game(game) is None

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from bot import commands
 from bot.commands import Options
-from bot.core.state import DEFAULT_VARIANT, State
+from bot.core.replay import reload
+from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import Rating, level_rating, update
 from bot.tables import Message, Outcome, Table, User
+from bot.store import MoveConflict
 from engine import NAMES, Color
+
+log = logging.getLogger(__name__)
 
 
 async def finish_by_rules(s: State, table: Table) -> bool:
@@ -30,7 +35,14 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     pdn = pdn_text(table, result)
     winner_name = None if winner is None else winner.name.lower()
     changes, rating_words = await rate(s, table, winner) if table.rated and finished else ([], "")
-    await s.store.finish_game(table.id, winner_name, reason, pdn, changes)
+    try:
+        await s.store.finish_game(table.id, table.version, winner_name, reason, pdn, changes)
+    except MoveConflict:
+        await reload(s, table)  # another process moved or ended the game meanwhile
+        if to is not None:
+            raise Refusal(MOVED_ELSEWHERE) from None
+        log.info("game %d changed in the database before it could end here: reloaded", table.id)
+        return
     del s.tables[table.channel]
     if table.task and table.task is not asyncio.current_task():
         table.task.cancel()

@@ -15,6 +15,8 @@ from engine.search import ENDING_BOUND, WIN_BOUND
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
+MOVED_ELSEWHERE = ("That was not done: the game had changed meanwhile (another bot process moved in it or ended "
+                   "it). `board` shows it as it is now.")
 
 
 class Refusal(Exception):
@@ -33,6 +35,7 @@ class State:
         self.clock = clock
         self.tables: dict[str, Table] = {}  # by channel
         self.challenges: dict[str, Challenge] = {}  # by channel
+        self.opening: set[str] = set()  # channels whose new game is being written to the database
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

@@ -2,16 +2,31 @@
 default (``sqlite``), and PostgreSQL for bot processes on several machines (``postgres``, when ``BOT_DATABASE``
 is a ``postgresql://`` URL). ``schema`` holds the one list of migrations both follow."""
 
+from urllib.parse import urlsplit
+
 from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoredGame, StoreError
 from bot.store.schema import MIGRATIONS, VERSION
 from bot.store.sqlite import SqliteStore
 
 __all__ = ["FinishedGame", "MIGRATIONS", "MoveConflict", "SaveFailed", "SqliteStore", "Standing", "Store",
-           "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres"]
+           "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres", "where"]
 
 
 def is_postgres(database: str) -> bool:
     return database.startswith(("postgresql://", "postgres://"))
+
+
+def where(database: str) -> str:
+    """The database named for people to read: an SQLite file's path, or "PostgreSQL" with its host and database
+    name but never its user or password."""
+    if not is_postgres(database):
+        return database
+    try:
+        parts = urlsplit(database)
+        host = parts.hostname or "a local socket"
+        return f"PostgreSQL ({host}{parts.path})"
+    except ValueError:
+        return "PostgreSQL"
 
 
 async def open_store(database: str) -> Store:

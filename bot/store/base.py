@@ -2,9 +2,13 @@
 
 A game is stored as its start position and its move list (full paths, so a
 replay is exact); positions are rebuilt by replaying. Every write is committed
-before it returns, so a move the bot announces is kept. A move is written only
-at the ply the writer expects (``add_move``): of two processes that race to move
-one game, exactly one succeeds and the other is told (``MoveConflict``).
+before it returns, so a move the bot announces is kept.
+
+Every write to a game (a move, a takeback, its end) is a compare-and-set on the
+game's ``version``, a counter of its writes: the writer names the version it
+last read, and the write is refused (``MoveConflict``) if the game has been
+written since, or has ended. Of two processes that race on one game, exactly one
+succeeds; the other reloads the game. Each such method returns the new version.
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ class SaveFailed(Exception):
 
 
 class MoveConflict(SaveFailed):
-    """A move was not written: the game in the database is not at the ply the writer expected (another process
-    moved it)."""
+    """A write to a game was refused: the game has been written since the version the writer read (another
+    process moved it, took a move back or ended it), or it is over."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class StoredGame:
     settings: dict
     moves: list[str]
     updated: float
+    version: int = 0
+    """Writes to the game so far: what a write must name to be accepted."""
 
 
 @dataclass(frozen=True)
@@ -83,19 +89,16 @@ class Store(ABC):
         """A new active game; its id."""
 
     @abstractmethod
-    async def add_move(self, game: int, ply: int, move: str) -> None:
-        """Write move number ``ply`` (from 0) of ``game``; ``MoveConflict`` unless the game has exactly ``ply``
-        moves in the database."""
+    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+        """Write move number ``ply`` (from 0) of ``game``, still at ``version``; the new version."""
 
     @abstractmethod
-    async def remove_moves(self, game: int, from_ply: int) -> None:
-        """Take back the moves from ``from_ply`` on."""
+    async def remove_moves(self, game: int, version: int, from_ply: int, settings: dict) -> int:
+        """Take back the moves from ``from_ply`` on, and save the game's settings (its takebacks used); the new
+        version."""
 
     @abstractmethod
-    async def save_settings(self, game: int, settings: dict) -> None: ...
-
-    @abstractmethod
-    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
                           ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
         """Mark a game finished with its PDN and store the players' new ratings, all or nothing."""
 

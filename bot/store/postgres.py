@@ -9,14 +9,25 @@ import json
 import time
 from collections.abc import AsyncIterator, Sequence
 
+from urllib.parse import urlsplit
+
 import asyncpg
 
 from bot.ratings import Rating
 from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
 from bot.store.schema import MIGRATIONS, VERSION
 
-_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated"
+_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
+
+
+def _without_password(text: str, url: str) -> str:
+    """``text`` with the URL's password taken out, should the driver have quoted it."""
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return "(details withheld: they may hold the password)"
+    return text.replace(password, "***") if password else text
 
 
 class PostgresStore(Store):
@@ -31,11 +42,17 @@ class PostgresStore(Store):
         than this bot."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=connections)
+        except ValueError:
+            raise StoreError("the PostgreSQL URL in BOT_DATABASE cannot be read (characters such as / # @ in the "
+                             "password must be written as %2F %23 %40)") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"cannot reach the PostgreSQL database: {error}") from error
+            raise StoreError(f"cannot reach the PostgreSQL database: {_without_password(str(error), url)}") from None
         store = cls(pool)
         try:
             await store._migrate()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            await pool.close()
+            raise StoreError(f"cannot set up the PostgreSQL database: {_without_password(str(error), url)}") from None
         except BaseException:
             await pool.close()
             raise
@@ -86,36 +103,42 @@ class PostgresStore(Store):
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $8) RETURNING id",
                 guild, channel, variant, start_fen, kind, json.dumps(seats), json.dumps(settings), now))
 
-    async def add_move(self, game: int, ply: int, move: str) -> None:
-        now = time.time()
+    @staticmethod
+    async def _claim(db: asyncpg.Connection, game: int, version: int) -> int:
+        """Step the game's version if it is still ``version`` and on (inside a transaction); else MoveConflict. The
+        row stays locked to the end of the transaction, and a writer that waited on it sees the new version, so
+        of two racing writers exactly one gets through."""
+        status = await db.execute("UPDATE games SET version = version + 1, updated = $1 WHERE id = $2"
+                                  " AND version = $3 AND status = 'active'", time.time(), game, version)
+        if status != "UPDATE 1":
+            raise MoveConflict(f"game {game} is no longer at version {version}")
+        return version + 1
+
+    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
         try:
             async with self._using(transaction=True) as db:
-                status = await db.execute(
-                    "INSERT INTO moves (game, ply, move, at) SELECT $1, $2::integer, $3, $4"
-                    " WHERE (SELECT count(*) FROM moves WHERE game = $1) = $2::integer", game, ply, move, now)
-                if status != "INSERT 0 1":
-                    raise MoveConflict(f"game {game} is not at ply {ply}")
-                await db.execute("UPDATE games SET updated = $1 WHERE id = $2", now, game)
+                new = await self._claim(db, game, version)
+                await db.execute("INSERT INTO moves (game, ply, move, at) VALUES ($1, $2, $3, $4)",
+                                 game, ply, move, time.time())
         except SaveFailed as error:
             if isinstance(error.__cause__, asyncpg.UniqueViolationError):
                 raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
             raise
+        return new
 
-    async def remove_moves(self, game: int, from_ply: int) -> None:
+    async def remove_moves(self, game: int, version: int, from_ply: int, settings: dict) -> int:
         async with self._using(transaction=True) as db:
+            new = await self._claim(db, game, version)
             await db.execute("DELETE FROM moves WHERE game = $1 AND ply >= $2", game, from_ply)
-            await db.execute("UPDATE games SET updated = $1 WHERE id = $2", time.time(), game)
-
-    async def save_settings(self, game: int, settings: dict) -> None:
-        async with self._using() as db:
             await db.execute("UPDATE games SET settings = $1 WHERE id = $2", json.dumps(settings), game)
+        return new
 
-    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
                           ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
         async with self._using(transaction=True) as db:
-            row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3,"
-                                    " updated = $4 WHERE id = $5 RETURNING guild, variant",
-                                    winner, reason, pdn, time.time(), game)
+            await self._claim(db, game, version)
+            row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3"
+                                    " WHERE id = $4 RETURNING guild, variant", winner, reason, pdn, game)
             await self._save_ratings(db, row["guild"], row["variant"], ratings)
 
     async def board_message(self, game: int) -> str | None:
@@ -130,7 +153,7 @@ class PostgresStore(Store):
     async def _stored(db: asyncpg.Connection, row: asyncpg.Record) -> StoredGame:
         moves = [r["move"] for r in await db.fetch("SELECT move FROM moves WHERE game = $1 ORDER BY ply", row["id"])]
         return StoredGame(row["id"], row["guild"], row["channel"], row["variant"], row["start_fen"], row["kind"],
-                          json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"])
+                          json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"], row["version"])
 
     async def active_games(self) -> list[StoredGame]:
         async with self._using() as db:

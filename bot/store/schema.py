@@ -53,6 +53,7 @@ _RATINGS = """
         PRIMARY KEY (guild, variant, "user")
     );
 """
+_VERSION = "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;"
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT"}
 
@@ -61,5 +62,7 @@ MIGRATIONS = (
     Migration("ratings per server and variant", _RATINGS.format(**_SQLITE), _RATINGS.format(**_POSTGRES)),
     Migration("the chat service's id of each game's latest board message (the one that carries the controls)",
               "ALTER TABLE games ADD COLUMN board_message TEXT;", "ALTER TABLE games ADD COLUMN board_message TEXT;"),
+    Migration("a counter of each game's writes, for compare-and-set: a write names the version it read",
+              _VERSION, _VERSION),
 )
 VERSION = len(MIGRATIONS)

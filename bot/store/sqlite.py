@@ -18,7 +18,7 @@ from bot.ratings import Rating
 from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
 from bot.store.schema import MIGRATIONS, VERSION
 
-_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated"
+_GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 
 
 class SqliteStore(Store):
@@ -97,36 +97,40 @@ class SqliteStore(Store):
                 (guild, channel, variant, start_fen, kind, json.dumps(seats), json.dumps(settings), now, now))
         return int(cursor.lastrowid or 0)
 
-    async def add_move(self, game: int, ply: int, move: str) -> None:
-        now = time.time()
+    def _claim(self, game: int, version: int) -> int:
+        """Step the game's version if it is still ``version`` and on (inside a transaction); else MoveConflict."""
+        cursor = self.db.execute("UPDATE games SET version = version + 1, updated = ? WHERE id = ? AND version = ?"
+                                 " AND status = 'active'", (time.time(), game, version))
+        if cursor.rowcount != 1:
+            raise MoveConflict(f"game {game} is no longer at version {version}")
+        return version + 1
+
+    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
         try:
             with self._transaction():
-                cursor = self.db.execute(
-                    "INSERT INTO moves (game, ply, move, at) SELECT ?, ?, ?, ?"
-                    " WHERE (SELECT count(*) FROM moves WHERE game = ?) = ?", (game, ply, move, now, game, ply))
-                if cursor.rowcount != 1:
-                    raise MoveConflict(f"game {game} is not at ply {ply}")
-                self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game))
+                new = self._claim(game, version)
+                self.db.execute("INSERT INTO moves (game, ply, move, at) VALUES (?, ?, ?, ?)",
+                                (game, ply, move, time.time()))
         except SaveFailed as error:
             if isinstance(error.__cause__, sqlite3.IntegrityError):
                 raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
             raise
+        return new
 
-    async def remove_moves(self, game: int, from_ply: int) -> None:
+    async def remove_moves(self, game: int, version: int, from_ply: int, settings: dict) -> int:
         with self._transaction():
+            new = self._claim(game, version)
             self.db.execute("DELETE FROM moves WHERE game = ? AND ply >= ?", (game, from_ply))
-            self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), game))
-
-    async def save_settings(self, game: int, settings: dict) -> None:
-        with self._transaction():
             self.db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game))
+        return new
 
-    async def finish_game(self, game: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
                           ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
         with self._transaction():
-            row = self.db.execute("UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ?, updated = ?"
-                                  " WHERE id = ? RETURNING guild, variant", (winner, reason, pdn, time.time(), game))
-            guild, variant = row.fetchone()
+            self._claim(game, version)
+            guild, variant = self.db.execute(
+                "UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ? WHERE id = ?"
+                " RETURNING guild, variant", (winner, reason, pdn, game)).fetchone()
             self._save_ratings(guild, variant, ratings)
 
     async def board_message(self, game: int) -> str | None:
@@ -139,10 +143,10 @@ class SqliteStore(Store):
             self.db.execute("UPDATE games SET board_message = ? WHERE id = ?", (message, game))
 
     def _stored(self, row: tuple) -> StoredGame:
-        gid, guild, channel, variant, fen, kind, seats, settings, updated = row
+        gid, guild, channel, variant, fen, kind, seats, settings, updated, version = row
         moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (gid,))]
         return StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats), json.loads(settings), moves,
-                          updated)
+                          updated, version)
 
     async def active_games(self) -> list[StoredGame]:
         with self._reading():
@@ -160,7 +164,7 @@ class SqliteStore(Store):
                                   " WHERE id = ? AND status = 'finished'", (game,)).fetchone()
             if row is None:
                 return None
-            return FinishedGame(self._stored(row[:9]), row[9], row[10] or "", row[11] or "")
+            return FinishedGame(self._stored(row[:10]), row[10], row[11] or "", row[12] or "")
 
     # ratings
 
