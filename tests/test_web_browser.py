@@ -30,9 +30,10 @@ MULTI_CAPTURE = "B:W15,24,30,31,32:B1,2,3,9,10,11"
 
 
 class Browser:
-    """One headless Chromium window; every call blocks, so tests run them in threads."""
+    """One headless Chromium window (``phone``: as a phone shows pages, 390 x 844 with touch); every call blocks,
+    so tests run them in threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, phone: bool = False) -> None:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -41,6 +42,10 @@ class Browser:
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=1000,900"):
             options.add_argument(flag)
+        if phone:
+            options.add_experimental_option("mobileEmulation", {
+                "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True, "mobile": True}})
+        self.phone = phone
         self.driver = webdriver.Chrome(service=Service(DRIVER), options=options)
 
     def open(self, url: str) -> None:
@@ -70,6 +75,15 @@ class Browser:
         from selenium.webdriver.common.by import By
 
         rect = self.driver.find_element(By.CSS_SELECTOR, f'#board rect[data-cell="{cell[0]},{cell[1]}"]')
+        if self.phone:  # a finger's tap
+            from selenium.webdriver.common.actions.action_builder import ActionBuilder
+            from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
+            from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+            actions = ActionBuilder(self.driver, mouse=PointerInput(POINTER_TOUCH, "finger"))
+            actions.pointer_action.move_to(rect).pointer_down().pointer_up()
+            actions.perform()
+            return
         ActionChains(self.driver).move_to_element(rect).click().perform()
 
     def text(self, element_id: str) -> str:
@@ -93,8 +107,8 @@ async def served(pool):
     await server.start_server()
     browsers: list[Browser] = []
 
-    async def browser() -> Browser:
-        b = await asyncio.to_thread(Browser)
+    async def browser(phone: bool = False) -> Browser:
+        b = await asyncio.to_thread(Browser, phone)
         browsers.append(b)
         return b
 
@@ -225,3 +239,18 @@ async def test_a_newcomer_starts_a_game_and_a_bot_match_from_the_front_page(serv
     assert b.page()["status"]["kind"] == "match"
     await asyncio.to_thread(b.js, "document.querySelector('#seat-controls button[data-command=stop]').click()")
     await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]))
+
+
+async def test_on_a_phone_the_board_fits_the_screen_and_moves_by_taps(served):
+    chat, base, browser = served
+    await chat.say(ANA, "new international level 1 time 0.05 white", channel="c3")
+    table = chat.table("c3")
+    phone = await browser(phone=True)
+    await asyncio.to_thread(phone.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(phone.wait, my_turn)
+    width, scroll, board = await asyncio.to_thread(phone.js, "return [window.innerWidth, "
+                                                   "document.documentElement.scrollWidth, "
+                                                   "document.querySelector('#board svg').getBoundingClientRect().width]")
+    assert width == 390 and scroll <= width and 300 <= board <= width  # the 10x10 board fills the width, no sideways scroll
+    await asyncio.to_thread(play_by_clicking, phone, lambda legal: legal[0])
+    assert len(table.game.moves) >= 1
