@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import logging
 import sys
@@ -26,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--discord", action="store_true", help="run on Discord (needs DISCORD_TOKEN)")
     args = parser.parse_args(argv)
     try:
-        config = settings.load()
+        # migrate needs only the database: the web page's settings are not checked for it
+        config = settings.load({**os.environ, "BOT_WEB": "false"} if args.command == "migrate" else None)
     except settings.ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from dataclasses import replace
 import logging
 
 import discord
@@ -20,7 +21,7 @@ from bot.web.hub import Hub
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
                               text_of)
-from discord_harness import pointed_at, running
+from discord_harness import CONFIG, pointed_at, running
 from engine import Color, format_move
 
 MENTION = f"<@{BOT['id']}>"
@@ -483,3 +484,11 @@ async def test_a_double_click_on_the_menu_plays_one_move(emulator, store, pool):
         await bot_to_answer(bot)
         assert len(bot.core.state.tables[str(games)].game.moves) == 2
         assert len((await store.active_games())[0].moves) == 2
+
+
+async def test_games_started_on_a_shards_web_page_belong_to_that_shards_process(store, pool):
+    from bot.discord.client import DraughtsBot
+
+    one = DraughtsBot(replace(CONFIG, shard_count=2, shard_ids="1"), store, pool)  # never started: only asked
+    assert one.owns("web:1") and not one.owns("web:0")
+    assert one.owns(str(GUILD + (1 << 22))) and not one.owns(str(GUILD))

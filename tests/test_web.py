@@ -337,3 +337,40 @@ def test_seat_secrets_depend_on_game_colour_and_player_and_the_key_is_kept(tmp_p
     assert load_key(database) == load_key(database)  # made once, then read back
     assert (tmp_path / "bot.sqlite3.web-key").stat().st_mode & 0o777 == 0o600
     assert load_key(database, "configured") != load_key(database)
+
+
+def test_run_bot_serves_the_page_beside_the_terminal_chat(tmp_path):
+    """What ``./run-bot`` starts: the terminal chat prints the page's address and a game's links, and the page
+    answers there while the chat runs."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "BOT_WEB": "true", "BOT_WEB_PORT": str(port), "BOT_DATABASE": str(tmp_path / "bot.sqlite3"),
+           "BOT_WORKERS": "1", "BOT_IMAGE_DIR": str(tmp_path / "boards")}
+    env.pop("DISCORD_TOKEN", None)
+    bot = subprocess.Popen([sys.executable, "-m", "bot", "--terminal"], cwd=tmp_path, env=env, text=True,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert bot.stdin is not None and bot.stdout is not None
+        bot.stdin.write("new english level 1 time 0.05\n")
+        bot.stdin.flush()
+        lines = []
+        while not any(line.startswith("Seat link for you (Black)") for line in lines):
+            line = bot.stdout.readline()
+            assert line, "the bot ended before it gave the game's links:\n" + "".join(lines)
+            lines.append(line)
+        assert f"Web page: http://127.0.0.1:{port}/" in "".join(lines)
+        watch = next(line for line in lines if line.startswith("Watch live:")).split()[-1]
+        with urllib.request.urlopen(watch, timeout=10) as page:
+            assert page.status == 200 and b"game.js" in page.read()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as listing:
+            assert b"English" in listing.read()
+    finally:
+        bot.stdin.close()
+        bot.wait(timeout=60)

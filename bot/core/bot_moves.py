@@ -49,8 +49,8 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             await asyncio.sleep(1.0)
             continue
         async with table.lock:
-            if not s.current(table) or len(game.moves) != ply:
-                continue  # the game ended or changed while the bot was thinking
+            if not s.current(table) or table.game is not game or len(game.moves) != ply:
+                continue  # the game ended, changed or was reloaded while the bot was thinking
             before = game.position
             move = game.type.parse_move(before, answer_text)
             game.play(move)

@@ -115,6 +115,11 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     from_ply = len(game.moves) - plies
     try:
         table.version = await s.store.remove_moves(table.id, table.version, from_ply, table.settings())
+    except MoveConflict:
+        if table.kind is Kind.BOT:
+            table.takebacks_used -= 1
+        await reload(s, table)
+        raise Refusal(MOVED_ELSEWHERE) from None
     except SaveFailed:
         if table.kind is Kind.BOT:
             table.takebacks_used -= 1

@@ -46,3 +46,4 @@ async def reload(s: State, table: Table) -> None:
     table.version = fresh.version
     table.takebacks_used = fresh.takebacks_used
     table.draw_offer = table.takeback_offer = None
+    table.last_activity, table.reminded = s.clock(), False  # someone is playing it, elsewhere

@@ -24,7 +24,7 @@ async def finish_by_rules(s: State, table: Table) -> bool:
     if result is None:
         return False
     await finish(s, table, result.winner, result.reason)
-    return True
+    return not s.current(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
 
 
 async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,

@@ -101,7 +101,9 @@ class DraughtsBot(ext.AutoShardedBot):
         shards = self.config.shards
         if not shards:
             return True
-        number = int(guild) if guild.isdigit() else 0  # direct messages go to shard 0
+        if guild.startswith("web:") and guild[4:].isdigit():  # games started on the web page of shard N's process
+            return int(guild[4:]) in shards
+        number = int(guild) if guild.isdigit() else 0  # direct messages (and the page's games without shards): 0
         return (number >> 22) % self.config.shard_count in shards
 
     # ways in

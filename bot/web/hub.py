@@ -28,7 +28,7 @@ from engine import Color, MoveError, game_type
 
 log = logging.getLogger(__name__)
 
-GUILD = "web"
+GUILD = "web"  # the server name of games started on the page; with shards, "web:N" names the shard that owns them
 CHANNEL_PREFIX = "web-"  # the channels of games started on the page
 FINISHED_KEPT = 200  # finished games kept for their replay pages
 QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
@@ -84,9 +84,12 @@ class Watcher:
 class Hub:
     """Every page of one bot process, and the games they show."""
 
-    def __init__(self, keys: SeatKeys, base_url: str, local_chat: bool = False):
+    def __init__(self, keys: SeatKeys, base_url: str, local_chat: bool = False, guild: str = GUILD):
         """``local_chat``: the chat is this machine's terminal, so its games are listed on the front page and the
-        chat is given the links (on Discord, players get them from buttons, and only the page's games are listed)."""
+        chat is given the links (on Discord, players get them from buttons, and only the page's games are listed).
+        ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which takes
+        them back after a restart)."""
+        self.guild = guild
         self.keys = keys
         self.base_url = base_url.rstrip("/")
         self.local_chat = local_chat
@@ -327,7 +330,8 @@ class Hub:
             notes.append(text)
 
         channel = CHANNEL_PREFIX + secrets.token_urlsafe(9)
-        await self.core.handle(Message(GUILD, channel, user, command, channel_name="web", origin=WebOrigin(note)))
+        await self.core.handle(Message(self.guild, channel, user, command, channel_name="web",
+                                       origin=WebOrigin(note)))
         return self.core.game_in(channel), notes
 
     def listing(self) -> list[dict]:
@@ -336,12 +340,12 @@ class Hub:
         assert self.core is not None
         return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
                  "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
-                for t in self.core.tables() if self.local_chat or t.guild == GUILD]
+                for t in self.core.tables() if self.local_chat or t.guild == self.guild]
 
     def web_games(self) -> int:
         """Games on that were started on the page."""
         assert self.core is not None
-        return sum(1 for t in self.core.tables() if t.guild == GUILD)
+        return sum(1 for t in self.core.tables() if t.guild == self.guild)
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):

@@ -112,7 +112,8 @@ def same_origin(request: web.Request) -> bool:
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    return known_host(request, urlsplit(origin).netloc)
+    host = urlsplit(origin).netloc
+    return bool(host) and known_host(request, host)  # "null" (a sandboxed frame, a file) is no site of ours
 
 
 def _hub(request: web.Request) -> Hub:
@@ -156,7 +157,7 @@ async def _gif(request: web.Request) -> web.Response:
     data = site.gifs.get(found.id) if isinstance(found, views.Finished) else None
     if data is None:
         async with site.drawing:
-            record = found.record if isinstance(found, views.Finished) else found.game
+            record = found.record if isinstance(found, views.Finished) else _copy(found.game)
             data = await asyncio.to_thread(replay_gif, record)
         if isinstance(found, views.Finished):
             site.gifs[found.id] = data
@@ -164,6 +165,14 @@ async def _gif(request: web.Request) -> web.Response:
                 site.gifs.popitem(last=False)
     return web.Response(body=data, content_type="image/gif",
                         headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"'})
+
+
+def _copy(game):
+    """A game on, copied: the core may play on in it while a thread draws the copy."""
+    record = game.type.new_game(game.type.write_position(game.start))
+    for move in list(game.moves):
+        record.play(move)
+    return record
 
 
 async def _games(request: web.Request) -> web.Response:
