@@ -319,7 +319,8 @@ class Searcher(Generic[P, M]):
 
 def spare_threads() -> int:
     """Threads for a search that has the machine to itself: two where there are two cores or more, else one.
-    Two against one at 0.1 s a move, 200 games each: English +40 Elo, International +14 (BENCHMARKS.md)."""
+    Two against one at 0.1 s a move: English +40 Elo, International +14 (200 games each), Russian +85, Brazilian
+    +28 (100 games each; BENCHMARKS.md)."""
     return min(2, os.cpu_count() or 1)
 
 
