@@ -16,8 +16,7 @@ from bot.core import Core
 from bot.pool import SearchPool
 from bot.store import Store, open_store, where
 from bot.terminal import Terminal, chat
-from bot.web.hub import GUILD as WEB_GUILD
-from bot.web.hub import Hub
+from bot.web.hub import Hub, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
 from engine import games
@@ -58,8 +57,8 @@ async def web_page(config: Config, local_chat: bool) -> AsyncIterator[Hub | None
     if not config.web:
         yield None
         return
-    guild = f"{WEB_GUILD}:{config.shards[0]}" if config.shards else WEB_GUILD  # the page's games: this process's
-    hub = Hub(SeatKeys(load_key(config.database, config.web_secret)), config.web_base, local_chat, guild)
+    hub = Hub(SeatKeys(load_key(config.database, config.web_secret)), config.web_base, local_chat,
+              web_guild(config.shards))
     try:
         runner = await serve(hub, config.web_host, config.web_port)
     except OSError as error:

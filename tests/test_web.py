@@ -63,12 +63,21 @@ def seat_secret(chat: WebChat, user=ANA, channel: str = "c1") -> str:
     return chat.hub.seat_path(table.id, colour, user).split("#seat=")[1]
 
 
+async def open_page(chat: WebChat, client: TestClient, seated: bool = False):
+    """A page on the game in "c1", seated with ana's link if ``seated``: (its socket, the game it was first sent,
+    with the seat the server gave it under "seat")."""
+    ws = await client.ws_connect(socket_path(chat, chat.table().id))
+    game = await receive(ws, "game")
+    if seated:
+        await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
+        game["seat"] = await receive(ws, "seat")
+    return ws, game
+
+
 async def test_a_page_follows_a_game_played_in_chat_move_by_move(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    game_id = chat.table().id
-    ws = await client.ws_connect(socket_path(chat, game_id))
-    first = await receive(ws, "game")
+    ws, first = await open_page(chat, client)
     assert first["board"]["size"] == 8 and len(first["entries"]) == 1
     assert len(first["entries"][0]["pieces"]) == 24
     assert first["status"]["players"] == {"White": "Bot (level 1, beginner)", "Black": "ana"}
@@ -86,10 +95,8 @@ async def test_a_seat_link_moves_for_its_player_and_the_chat_shows_the_move(site
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(socket_path(chat, table.id))
-    game = await receive(ws, "game")
-    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
-    assert (await receive(ws, "seat"))["colour"] == "Black"
+    ws, game = await open_page(chat, client, seated=True)
+    assert game["seat"]["colour"] == "Black"
     move = game["status"]["legal"][0]
     await ws.send_json({"type": "move", "text": move["text"], "ply": 0})
     update = await receive(ws, "update")
@@ -104,8 +111,7 @@ async def test_a_page_without_the_seat_secret_cannot_move(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(socket_path(chat, table.id))
-    game = await receive(ws, "game")
+    ws, game = await open_page(chat, client)
     text = game["status"]["legal"][0]["text"]
     await ws.send_json({"type": "move", "text": text, "ply": 0})
     assert "only watches" in (await receive(ws, "notice"))["text"]
@@ -125,10 +131,7 @@ async def test_bad_moves_from_a_page_are_answered_on_that_page_and_change_nothin
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     table = chat.table()
-    ws = await client.ws_connect(socket_path(chat, table.id))
-    await receive(ws, "game")
-    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
-    await receive(ws, "seat")
+    ws, _ = await open_page(chat, client, seated=True)
     before = len(chat.replies)
     await ws.send_json({"type": "move", "text": "11-19", "ply": 0})
     notice = await receive(ws, "notice")
@@ -151,13 +154,11 @@ async def test_sockets_from_other_sites_oversized_messages_and_floods_are_refuse
         "Origin": "http://evil.example", "Connection": "Upgrade", "Upgrade": "websocket",
         "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
     assert response.status == 403
-    ws = await client.ws_connect(socket_path(chat, game_id))
-    await receive(ws, "game")
+    ws, _ = await open_page(chat, client)
     await ws.send_str("x" * (MESSAGE_LIMIT + 1))
     closed = await ws.receive()
     assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING) and ws.close_code == 1009
-    flood = await client.ws_connect(socket_path(chat, game_id))
-    await receive(flood, "game")
+    flood, _ = await open_page(chat, client)
     for _ in range(120):
         await flood.send_json({"type": "seat", "secret": "guess"})
     notices = []
@@ -199,10 +200,7 @@ async def test_a_finished_game_is_replayed_whole_with_its_record(site):
     game_id = chat.table().id
     await chat.play_any(ANA)
     await chat.core.settle()
-    ws = await client.ws_connect(socket_path(chat, game_id))
-    await receive(ws, "game")
-    await ws.send_json({"type": "seat", "secret": seat_secret(chat)})
-    await receive(ws, "seat")
+    ws, _ = await open_page(chat, client, seated=True)
     await ws.send_json({"type": "command", "name": "resign"})
     end = await receive(ws, "update")
     assert "wins" in end["status"]["result"] and not chat.on("c1")
@@ -222,9 +220,7 @@ async def test_a_finished_game_is_replayed_whole_with_its_record(site):
 async def test_a_takeback_rewinds_every_page(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    game_id = chat.table().id
-    ws = await client.ws_connect(socket_path(chat, game_id))
-    await receive(ws, "game")
+    ws, _ = await open_page(chat, client)
     await chat.play_any(ANA)
     await chat.core.settle()
     await receive(ws, "update")

@@ -5,23 +5,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from bot.core.state import State
 from bot.store import StoredGame
 from bot.tables import Kind, Seat, Table, User
-from engine import Color, MoveError, game_type
+from engine import Color, GameRecord, MoveError, game_type
 
 log = logging.getLogger(__name__)
 
 
-def replayed(s: State, stored: StoredGame) -> Table | None:
-    """The table of a stored game, its moves replayed; None (and logged) if they cannot be."""
+def replayed_record(stored: StoredGame) -> GameRecord[Any, Any] | None:
+    """A stored game's record, its moves replayed; None (and logged) if they cannot be."""
     game = game_type(stored.variant).new_game(stored.start_fen)
     try:
         for text in stored.moves:
             game.play_text(text)
     except MoveError:
         log.exception("game %d cannot be replayed; left as it is in the database", stored.id)
+        return None
+    return game
+
+
+def replayed(s: State, stored: StoredGame) -> Table | None:
+    """The table of a stored game, its moves replayed; None (and logged) if they cannot be."""
+    game = replayed_record(stored)
+    if game is None:
         return None
     settings = stored.settings
     seats = {Color.WHITE: Seat.from_json(stored.seats["white"]), Color.BLACK: Seat.from_json(stored.seats["black"])}

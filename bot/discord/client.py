@@ -35,7 +35,7 @@ from bot.discord.views import ActionButton, MoveMenu, SeatButton, answer_view, g
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import Buttons, Message, Reply, User
-from bot.web.hub import Hub
+from bot.web.hub import Hub, web_shard
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +101,9 @@ class DraughtsBot(ext.AutoShardedBot):
         shards = self.config.shards
         if not shards:
             return True
-        if guild.startswith("web:") and guild[4:].isdigit():  # games started on the web page of shard N's process
-            return int(guild[4:]) in shards
+        shard = web_shard(guild)  # games started on the web page of shard N's process
+        if shard is not None:
+            return shard in shards
         number = int(guild) if guild.isdigit() else 0  # direct messages (and the page's games without shards): 0
         return (number >> 22) % self.config.shard_count in shards
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -20,13 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core import Core
+from bot.core.replay import replayed_record
 from bot.core.state import Send
 from bot.tables import Kind, Message, Reply, Seat, Table, User
 from bot.web import views
 from bot.web.seats import SeatKeys
-from engine import Color, MoveError, game_type
+from engine import Color
 
-log = logging.getLogger(__name__)
 
 GUILD = "web"  # the server name of games started on the page; with shards, "web:N" names the shard that owns them
 CHANNEL_PREFIX = "web-"  # the channels of games started on the page
@@ -34,6 +33,18 @@ FINISHED_KEPT = 200  # finished games kept for their replay pages
 QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
 COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
 OUT_OF_DATE = "That board is out of date: the game has moved on."
+
+
+def web_guild(shards: tuple[int, ...]) -> str:
+    """The server name the page's games are kept under: ``web``, or ``web:N`` on the process whose first shard is
+    N, which takes them back after a restart."""
+    return f"{GUILD}:{shards[0]}" if shards else GUILD
+
+
+def web_shard(guild: str) -> int | None:
+    """The shard that owns the page's games kept under ``guild`` (``web_guild``'s), or None for other servers."""
+    name, _, shard = guild.partition(":")
+    return int(shard) if name == GUILD and shard.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -226,12 +237,8 @@ class Hub:
         if stored is None:
             return None
         game = stored.game
-        record = game_type(game.variant).new_game(game.start_fen)
-        try:
-            for text in game.moves:
-                record.play_text(text)
-        except MoveError:
-            log.warning("finished game %d cannot be replayed", game_id)
+        record = replayed_record(game)
+        if record is None:
             return None
         players = {Color.WHITE: Seat.from_json(game.seats["white"]).name,
                    Color.BLACK: Seat.from_json(game.seats["black"]).name}
@@ -256,13 +263,13 @@ class Hub:
             return None
         watcher = Watcher(game_id)
         record = found.record if isinstance(found, views.Finished) else found.game
-        if game_id in self._watchers and self._seen.get(game_id) != list(record.moves):
+        moves, status = list(record.moves), views.status(found)
+        if game_id in self._watchers and self._seen.get(game_id) != moves:
             # the pages already open get what they missed first, so that every page has seen the same moves
-            self._broadcast(game_id, self._update(game_id, record, views.status(found)))
-        self._seen[game_id] = list(record.moves)
+            self._broadcast(game_id, self._update(game_id, record, status))
+        self._seen[game_id] = moves
         first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
-                 "entries": [views.entry(record, ply) for ply in range(len(record.moves) + 1)],
-                 "status": views.status(found)}
+                 "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)], "status": status}
         watcher.put(json.dumps(first))
         self._watchers.setdefault(game_id, set()).add(watcher)
         return watcher
@@ -297,8 +304,8 @@ class Hub:
         return False
 
     def starter_path(self, game: int, user: User) -> str:
-        """The link of the person who started a bot match: it lets them stop it."""
-        return f"{self.game_path(game)}#seat={self.keys.secret(game, Color.WHITE, user.id)}"
+        """The link of the person who started a bot match (White's seat secret for them): it lets them stop it."""
+        return self.seat_path(game, Color.WHITE, user)
 
     async def act(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
         """A move (or one of ``COMMANDS``) from a seated page, as its player's message in the game's channel."""

@@ -6,6 +6,7 @@ from these, so nothing a person typed is ever sent as markup.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,8 +76,9 @@ def status(table: Table | Finished, said: str = "") -> dict:
             "seconds": table.budget if bots else None}
 
 
+@functools.cache
 def themes() -> dict:
-    """The board colours of every theme the images have, as CSS colours."""
+    """The board colours of every theme the images have, as CSS colours (worked out once)."""
     def css(rgb: tuple[int, int, int]) -> str:
         return "#%02x%02x%02x" % rgb
 
