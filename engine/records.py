@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,32 @@ def movetext(game: GameRecord[Any, Any], write: Callable[[int], str]) -> list[st
     return words
 
 
+# A tag pair, [Name "value"], on a line of its own; inside the value a backslash escapes the next character.
+_TAG = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
+# What a tag value may not hold (PDN follows PGN: strings are printing characters, no newline or tab).
+_NOT_IN_VALUE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def tag_line(name: str, value: str) -> str:
+    """A tag pair as PDN writes it (PDN follows PGN: in a value, ``\\`` is written ``\\\\`` and ``"`` is written
+    ``\\"``, so no value ends its tag or starts another); control characters and line breaks, which a value
+    may not hold, are written as spaces."""
+    value = _NOT_IN_VALUE.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{value}"]'
+
+
+def read_tags(text: str) -> dict[str, str]:
+    """The tags of the PDN record ``text`` starts with (the tag lines before its moves), their values unescaped;
+    a name given twice keeps its first value."""
+    tags: dict[str, str] = {}
+    for line in text.lstrip().splitlines():
+        found = _TAG.fullmatch(line.strip())
+        if found is None:
+            break
+        tags.setdefault(found[1], re.sub(r"\\(.)", r"\1", found[2]))
+    return tags
+
+
 def tagged(tags: dict[str, str], words: list[str]) -> str:
     """A record: the tags, a blank line, the words and the result (``tags['Result']``) in lines of 79."""
     words = words + [tags["Result"]]
@@ -39,7 +66,7 @@ def tagged(tags: dict[str, str], words: list[str]) -> str:
         else:
             line = f"{line} {word}" if line else word
     body.append(line)
-    return "\n".join(f'[{name} "{value}"]' for name, value in tags.items()) + "\n\n" + "\n".join(body) + "\n"
+    return "\n".join(tag_line(name, value) for name, value in tags.items()) + "\n\n" + "\n".join(body) + "\n"
 
 
 def game_record(game: GameRecord[Any, Any], tags: dict[str, str], write: Callable[[int], str]) -> str:

@@ -6,7 +6,8 @@ import re
 
 from engine import Game, parse_move, variant
 from engine.draughts.pdn import game_to_pdn
-from engine.records import move_label
+from engine.games import game_type
+from engine.records import move_label, read_tags
 
 
 def test_english_numbers_black_first_and_reads_back():
@@ -48,3 +49,26 @@ def test_long_games_wrap_their_lines():
     for _ in range(40):
         game.play(game.legal_moves()[0])
     assert all(len(line) <= 79 for line in game_to_pdn(game).splitlines())
+
+
+def test_tag_values_are_read_with_the_standards_escapes():
+    # PDN follows PGN: in a tag value a quote is written \" and a backslash \\
+    text = '[Event "the \\"big\\" one"]\n[White "C:\\\\games\\\\"]\n[Black "\\\\\\""]\n[Result "*"]\n\n*\n'
+    assert read_tags(text) == {"Event": 'the "big" one', "White": "C:\\games\\", "Black": '\\"', "Result": "*"}
+
+
+def test_tags_that_try_to_end_their_value_read_back_whole():
+    hostile = {"White": 'x"] [Result "1-0"] [Evil "', "Black": 'back\\slash\\', "Site": '\\"] [Round "9'}
+    game = Game(variant("english"))
+    game.play_text("11-15")
+    pdn = game_to_pdn(game, hostile)
+    assert '[White "x\\"] [Result \\"1-0\\"] [Evil \\""]' in pdn and '[Black "back\\\\slash\\\\"]' in pdn
+    assert read_tags(pdn) == {"GameType": "21", **hostile, "Result": "*"}
+    tablut = game_type("tablut")
+    tags = read_tags(tablut.record_text(tablut.new_game(), hostile))
+    assert {name: tags.get(name) for name in hostile} == hostile and tags["Result"] == "*" and "Evil" not in tags
+
+
+def test_a_line_break_in_a_tag_value_is_written_as_a_space():
+    pdn = game_to_pdn(Game(variant("english")), {"White": "two\nlines\r\n[Evil \"1\"]"})
+    assert read_tags(pdn)["White"] == 'two lines  [Evil "1"]' and "Evil" not in read_tags(pdn)

@@ -41,6 +41,7 @@ from engine.draughts.rules import legal_moves, make, start_position
 from engine.draughts.variants import Variant, variant
 from engine.game import Color
 from engine.games import game_type
+from engine.records import read_tags
 from engine.search import Limits, Searcher
 from engine.search.levels import choose_move, level
 from engine.tools.hub import Hub1Client, HubClient
@@ -198,7 +199,7 @@ def finished_games(text: str, spec_a: str, spec_b: str, v: Variant, budget: floa
     results = {gt.score_text(Color.WHITE): 1.0, gt.score_text(Color.BLACK): 0.0}
     chunks = [c for c in re.split(r"\n(?=\[GameType )", text) if c.strip()]
     for n, chunk in enumerate(chunks):
-        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', chunk, re.MULTILINE))
+        tags = read_tags(chunk)
         result = tags.get("Result")
         if result is None or not re.search(r"(^|\s)" + re.escape(result) + r"\n+$", chunk):
             if n < len(chunks) - 1:
