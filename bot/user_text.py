@@ -12,9 +12,12 @@ shows plain text (the terminal) prints replies through ``plain``.
 from __future__ import annotations
 
 import re
+import unicodedata
 
-# Control, invisible and direction characters (and lone surrogates, which no output can encode).
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
+# The Unicode categories taken out: controls (Cc), format characters (Cf: every invisible and direction mark, the
+# Arabic letter mark and the bidi overrides and isolates among them), lone surrogates (Cs, which no output can
+# encode), and line and paragraph separators (Zl, Zp).
+_UNSAFE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 # Discord markdown that works inside a line: bold, italics, underline, strike, code, spoilers, masked links,
 # quotes and headings; a backslash shows the character as it is.
 _MARKDOWN = re.compile(r"([\\`*_~|\[\]>#])")
@@ -27,7 +30,7 @@ JOINER = "\u2060"  # a word joiner: invisible, and it keeps Discord from reading
 def neutral(text: str, limit: int = 120) -> str:
     """``text`` safe to keep and repeat as plain text (a name, a record): no control or direction characters, no
     mentions (``@`` and ``<`` defused with an invisible joiner), cut to ``limit`` characters."""
-    text = _UNSAFE.sub("", text)
+    text = "".join(c for c in text if unicodedata.category(c) not in _UNSAFE)
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return text.replace("@", "@" + JOINER).replace("<", "<" + JOINER)
