@@ -6,7 +6,10 @@ import argparse
 import os
 import asyncio
 import logging
+import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 from bot import config as settings
 from bot.app import run_discord, run_terminal
@@ -16,6 +19,7 @@ from bot.terminal import InputLost
 INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
                "Bot, Privileged Gateway Intents), or set BOT_MESSAGE_CONTENT=false to play by mentions, "
                "/draughts and buttons.")
+BYE = "Bye. Unfinished games are kept; start again to play on."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     on_discord = bool(config.token) and not args.terminal
     try:
-        asyncio.run(run_discord(config) if on_discord else run_terminal(config))
+        if asyncio.run(until_terminated(run_discord(config) if on_discord else run_terminal(config))):
+            print(BYE, file=sys.stderr)
     except StoreError as error:
         print(f"Database error: {error}", file=sys.stderr)
         return 2
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The terminal chat stops: it {error}. Unfinished games are kept.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nBye. Unfinished games are kept; start again to play on.", file=sys.stderr)
+        print("\n" + BYE, file=sys.stderr)
     except Exception as error:
         import discord  # only a Discord run gets here with its errors
 
@@ -66,6 +71,32 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         raise
     return 0
+
+
+async def until_terminated(run: Coroutine[Any, Any, None]) -> bool:
+    """Run the bot until it ends; a SIGTERM (how systemd and docker stop a service) stops it as Ctrl-C does, its
+    search processes and endgame build ended and its games kept. Whether a SIGTERM stopped it."""
+    task = asyncio.current_task()
+    assert task is not None
+    terminated = False
+
+    def stop() -> None:
+        nonlocal terminated
+        if not terminated:  # once: a second SIGTERM must not cut the shutdown short
+            terminated = True
+            task.cancel()
+
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        await run
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        task.uncancel()
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+    return terminated
 
 
 def migrate(database: str) -> int:

@@ -2,7 +2,9 @@
 its endings perfectly a minute later without waiting for them.
 
 The build is ``python -m engine egtb build`` in a process of its own, at low priority; the search processes
-find the files when it has written them (they look again now and then), so nothing restarts.
+find the files when it has written them (they look again now and then), so nothing restarts. It ends with the bot
+however the bot ends, as the search processes do: the bot holds its standard input open, and the build stops when
+that closes (``--end-with-input``), so a bot killed with kill -9 leaves no build behind to race the next one.
 """
 
 from __future__ import annotations
@@ -35,18 +37,22 @@ async def build_missing(pieces: int) -> None:
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "engine", "egtb", "build", "--variant", name, "--pieces", str(pieces),
-                "--quiet", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                "--quiet", "--end-with-input", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE)
         except OSError as error:
             log.error("could not start the endgame database build: %s", error)
             return
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, process.pid, 10)  # below the search processes
-        try:
-            out, err = await process.communicate()
+        try:  # not communicate(): it would close the build's input, and so end it
+            out, err, _ = await asyncio.gather(process.stdout.read(), process.stderr.read(), process.wait())
         except asyncio.CancelledError:
             process.kill()
             await process.wait()
             raise
+        finally:
+            process.stdin.close()
         if process.returncode != 0:
             log.error("endgame database build for %s failed: %s", name, err.decode(errors="replace").strip()[-500:])
             return

@@ -10,13 +10,12 @@ import multiprocessing
 import os
 import random
 import signal
-import threading
 from dataclasses import dataclass
-from multiprocessing.connection import wait
 from typing import Any
 
 from engine import game_type
 from engine.games import GAMES
+from engine.lifeline import end_with
 from engine.search import History, Searcher
 from engine.search.levels import choose_move, level
 
@@ -73,17 +72,12 @@ def start(tt_mb: int) -> None:
 
 def _end_with_parent() -> None:
     """Exit as soon as the bot's process is gone, however it went (a kill -9 included): the pipe the parent
-    started this process through reads as closed then. The search releases the interpreter while it runs, so
-    the watching thread acts at once, even in the middle of a search."""
+    started this process through reads as closed then (``engine.lifeline``). The search releases the interpreter
+    while it runs, so this happens at once, even in the middle of a search."""
     parent = multiprocessing.parent_process()
     if parent is None:  # not started by a bot process (a test calling start() directly)
         return
-
-    def watch() -> None:
-        wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent watch", daemon=True).start()
+    end_with(parent.sentinel)
 
 
 def searcher(name: str) -> Searcher[Any, Any]:

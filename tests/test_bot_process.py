@@ -7,6 +7,7 @@ processes and multiprocessing's helper) and checks that none outlives it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import signal
@@ -214,3 +215,41 @@ def test_a_fresh_bot_builds_the_endgame_databases_in_the_background_and_plays_me
         bot.end()
     assert sorted(p.name for p in egtb.glob("*-3.json")) == [f"{n}-3.json" for n in
                                                              ("brazilian", "english", "international", "russian")]
+
+
+def build_of(bot: BotProcess, name: str, written: Path, timeout: float = 120.0) -> int:
+    """The id of the bot's endgame database build of game ``name``, once it has written ``written``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for pid in bot.searchers() if written.exists() else ():
+            with contextlib.suppress(OSError):
+                words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"egtb" in words and name.encode() in words:
+                    return pid
+        assert time.monotonic() < deadline and bot.proc.poll() is None, bot.err.decode()
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_path, stop):
+    # SIGTERM to the bot alone is how docker stops it (systemd sends it to every process of the service).
+    egtb = tmp_path / "egtb"
+    bot = BotProcess(tmp_path, env={"BOT_ENDGAME_PIECES": "4", "ENGINE_EGTB_DIR": str(egtb)})
+    processes: set[int] = set()
+    try:
+        # International's 4 pieces: over 30 s of work without a word written, after English and its own 3 pieces
+        build = build_of(bot, "international", egtb / "international-3.json")
+        time.sleep(1.0)
+        processes |= bot.searchers() | {bot.proc.pid}
+        assert build in processes and len(processes) >= 3, processes  # the bot, its search process, the build
+        os.kill(bot.proc.pid, stop)
+        status = bot.proc.wait(30)
+        assert none_alive(processes, within=5.0), [p for p in processes if alive(p)]
+        if stop == signal.SIGTERM:  # stopped as cleanly as by Ctrl-C
+            err = bot.err.decode()
+            assert status == 0 and "Bye" in err and "Traceback" not in err, (status, err)
+    finally:
+        bot.end()
+        for pid in processes:  # a build left running is this test's to end
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)

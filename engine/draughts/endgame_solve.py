@@ -3,7 +3,9 @@ consistency check. ``engine.draughts.endgame_build`` drives them; its docstring 
 
 The functions see the flat arrays of every table: ``val`` (one of the stored values, or a building state),
 ``dist`` (plies) and ``cnt`` (quiet moves still undecided). A table is a row of (a, b, c, d, base, size): its
-material signature, where it starts and how many indexes it has.
+material signature, where it starts and how many indexes it has. The functions a build calls release the
+interpreter while they run (``nogil``): each can take seconds, and the process's other threads (``engine.lifeline``'s
+watch) must not wait for them.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def position_at(a, b, c, d, local, layout, binom):
     return mm | mk, om | ok, mk | ok, valid
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def init_table(t, layout, offsets, binom, rules, val, dist, cnt, out, work):
     """Step 1 for one table (row ``t``: a, b, c, d, base, size); returns how many moves led to unsolved tables."""
     paths = np.empty((0, 0), dtype=np.uint64)
@@ -116,7 +118,7 @@ def init_table(t, layout, offsets, binom, rules, val, dist, cnt, out, work):
     return errors
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def retro_pass(k, group, layout, offsets, binom, rules, val, dist, cnt):
     """Step 2 at ``k`` plies for the tables of ``group``; returns the largest distance now decided or pending."""
     nbits = layout[L_BITS]
@@ -175,7 +177,7 @@ def retro_pass(k, group, layout, offsets, binom, rules, val, dist, cnt):
     return far
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def settle(group, val, dist):
     """Step 3: the undecided positions of ``group`` are draws."""
     for g in range(group.shape[0]):
@@ -186,7 +188,7 @@ def settle(group, val, dist):
                 dist[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def farthest(group, val, dist):
     far = np.int64(0)
     for g in range(group.shape[0]):
@@ -198,7 +200,7 @@ def farthest(group, val, dist):
     return far
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def check_table(t, layout, offsets, binom, rules, wdl, dist, out, work):
     """The consistency pass over one table: every stored value and distance must follow from the successors'
     (read back from the stored arrays). Returns (positions wrong, the first one's index or -1)."""

@@ -11,6 +11,7 @@ from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, defa
 from engine.draughts.fen import parse_fen
 from engine.draughts.variants import VARIANTS, variant
 from engine.errors import FenError
+from engine.lifeline import end_with
 
 DEFAULT_PIECES = 4
 
@@ -24,9 +25,14 @@ def add_parser(sub) -> None:
     p.add_argument("--dir", type=Path, help=f"where the databases are kept; default ENGINE_EGTB_DIR or {default_directory()}")
     p.add_argument("--fen", help="probe: the position")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--end-with-input", action="store_true",
+                   help="stop when standard input closes: a program that runs this in the background holds it open, "
+                        "so it ends with that program however that one ends")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.end_with_input:
+        end_with(sys.stdin.fileno())
     directory = args.dir or default_directory()
     names = sorted(VARIANTS) if args.variant == "all" else [args.variant]
     status = 0
