@@ -141,6 +141,18 @@ async def test_a_move_typed_alone_is_read_in_every_form_the_engine_reads(emulato
         await emulator.wait_for(lambda m: "Ana played e3-c3" in text_of(m), since)
 
 
+async def test_the_start_says_nothing_of_voice_which_the_bot_has_no_use_for(emulator, store, pool, caplog,
+                                                                            monkeypatch):
+    # as in a fresh process without PyNaCl and davey (discord.py warns once a process, at its first client)
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    caplog.set_level(logging.INFO)
+    async with running(emulator, store, pool):
+        pass
+    assert "Message Content intent on" in caplog.text  # what the start does say
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []  # and no warning
+
+
 async def test_a_wrong_token_is_refused_at_login(emulator, store, pool):
     with pytest.raises(discord.LoginFailure):
         async with running(emulator, store, pool, token="not-the-token"):

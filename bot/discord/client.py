@@ -48,6 +48,9 @@ class DraughtsBot(ext.AutoShardedBot):
     """The bot on Discord: one core, its search pool and database, and the chat around them."""
 
     def __init__(self, config: Config, store: Store, pool: SearchPool, hub: Hub | None = None, **options):
+        # The bot has no voice: discord.py's warning at the first client, that voice's libraries (PyNaCl, davey)
+        # are not installed, would only worry the operator at every start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         intents.message_content = config.message_content
         if config.shards:
