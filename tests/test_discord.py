@@ -20,7 +20,7 @@ from bot.store import SqliteStore
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
-                              text_of)
+                              text_of, user)
 from discord_harness import CONFIG, pointed_at, running
 from engine import Color, format_move
 
@@ -426,6 +426,17 @@ async def test_games_in_threads(emulator, store, pool):
         assert has_file(board, ".png")
         await emulator.answer(await emulator.slash(BEN, games, "new", level=9))  # refused: no empty thread left
         assert len([c for c in emulator.channels.values() if c["type"] == 11]) == 1
+
+
+async def test_a_hostile_display_name_names_a_games_thread_cleaned(emulator, store, pool):
+    games = emulator.channel("games")
+    mallory = {**user(100_000_000_000_000_066, "mallory"), "global_name": "Mal\u061clory\u202e @everyone"}
+    async with running(emulator, store, pool, threads=True):
+        await emulator.answer(await emulator.slash(mallory, games, "new", level=1))
+        [thread] = [c for c in emulator.channels.values() if c["type"] == 11]
+        listed = text_of(await emulator.answer(await emulator.slash(ANA, games, "games")))
+    for text in (thread["name"], listed):  # the thread's name, and the list of games that names it
+        assert "Mallory" in text and "\u061c" not in text and "\u202e" not in text and "@everyone" not in text, text
 
 
 async def test_the_move_menu_pages_past_25_moves(emulator, store, pool):

@@ -17,6 +17,7 @@ FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long ga
 COLOUR = 0x8B5A2B
 DIRECT = "direct"  # the "server" of games in direct messages
 NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
+CHANNEL_NAME_LIMIT = 100  # characters of a channel's or thread's name (Discord allows 100)
 
 
 async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
@@ -66,7 +67,8 @@ def guild_of(guild: discord.Guild | None) -> str:
 
 
 def name_of(channel: object) -> str:
-    return str(getattr(channel, "name", None) or "direct messages")
+    """The channel's name, cleaned as a person's is: anyone who may start a thread names it as they like."""
+    return neutral(str(getattr(channel, "name", None) or "direct messages"), CHANNEL_NAME_LIMIT)
 
 
 def in_order(message: discord.Message) -> list[discord.abc.User]:

@@ -8,6 +8,7 @@ import discord
 
 from bot import commands
 from bot.core import Core
+from bot.discord.messages import name_of
 from bot.tables import Message
 
 log = logging.getLogger(__name__)
@@ -34,14 +35,15 @@ class GameThread:
                 or commands.split(msg.text)[0] not in THREAD_COMMANDS):
             return msg
         try:
-            self.thread = await channel.create_thread(name=f"Draughts with {self.member.display_name}"[:100],
+            self.thread = await channel.create_thread(name=f"Draughts with {msg.user.name}"[:100],  # cleaned
                                                       type=discord.ChannelType.public_thread)
             await self.thread.add_user(self.member)
         except discord.HTTPException:
             log.info("could not open a thread in channel %s; the game stays in the channel", channel.id)
             self.thread = None
             return msg
-        return Message(msg.guild, str(self.thread.id), msg.user, msg.text, msg.mentions, self.thread.name, msg.origin)
+        return Message(msg.guild, str(self.thread.id), msg.user, msg.text, msg.mentions, name_of(self.thread),
+                       msg.origin)
 
     async def __aexit__(self, *exc: object) -> None:
         if self.thread is None:
