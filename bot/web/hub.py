@@ -33,6 +33,7 @@ FINISHED_KEPT = 200  # finished games kept for their replay pages
 QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
 COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
 OUT_OF_DATE = "That board is out of date: the game has moved on."
+NOT_A_MOVE = "That is not a move of this game, so nothing was done: the board sends moves only."
 
 
 def web_guild(shards: tuple[int, ...]) -> str:
@@ -307,24 +308,46 @@ class Hub:
         """The link of the person who started a bot match (White's seat secret for them): it lets them stop it."""
         return self.seat_path(game, Color.WHITE, user)
 
-    async def act(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
-        """A move (or one of ``COMMANDS``) from a seated page, as its player's message in the game's channel."""
-        assert self.core is not None
+    async def move(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
+        """A move from a seated page (made at ``ply``, when the page says), as its player's message in the game's
+        channel. Only a move of the game's kind is passed on, legal or not (the core answers an illegal one on the
+        page); anything else, such as a chat command, is refused on the page and reaches no chat."""
+        playing = await self._player(watcher)
+        if playing is None:
+            return
+        table, user = playing
+        if not table.game.type.is_move_text(text):
+            await watcher.notice(NOT_A_MOVE)
+        elif ply is not None and ply != len(table.game.moves):
+            await watcher.notice(OUT_OF_DATE)
+        else:
+            await self._handle(watcher, table, user, text)
+
+    async def command(self, watcher: Watcher, name: str) -> None:
+        """One of ``COMMANDS`` from a seated page (``stop`` also from a bot match's starter), as that person's
+        message in the game's channel."""
+        assert name in COMMANDS
+        playing = await self._player(watcher, starter=name == "stop")
+        if playing is not None:
+            await self._handle(watcher, *playing, name)
+
+    async def _player(self, watcher: Watcher, starter: bool = False) -> tuple[Table, User] | None:
+        """The game on that the page shows and the person the page acts for (its seat's player, or with
+        ``starter`` a bot match's starter); None, with the page told why, when there is none."""
         found = await self.find(watcher.game)
         if not isinstance(found, Table):
             await watcher.notice("That game is over.")
-            return
-        if text == "stop" and watcher.starter is not None:
-            user = watcher.starter
-        elif watcher.seat is None:
+            return None
+        if starter and watcher.starter is not None:
+            return found, watcher.starter
+        if watcher.seat is None:
             await watcher.notice("This page only watches: open your own seat link to play.")
-            return
-        else:
-            _, user = watcher.seat
-        if ply is not None and ply != len(found.game.moves):
-            await watcher.notice(OUT_OF_DATE)
-            return
-        await self.core.handle(Message(found.guild, found.channel, user, text, channel_name=found.channel_name,
+            return None
+        return found, watcher.seat[1]
+
+    async def _handle(self, watcher: Watcher, table: Table, user: User, text: str) -> None:
+        assert self.core is not None
+        await self.core.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
                                        origin=WebOrigin(watcher.notice)))
 
     async def start(self, user: User, command: str) -> tuple[int | None, list[str]]:

@@ -308,9 +308,9 @@ async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
             await watcher.notice("That seat link is not for this game, or the game is over: you can watch it.")
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")
-        await hub.act(watcher, text, ply if isinstance(ply, int) else None)
+        await hub.move(watcher, text, ply if isinstance(ply, int) else None)
     elif kind == "command" and data.get("name") in COMMANDS:
-        await hub.act(watcher, str(data["name"]))
+        await hub.command(watcher, str(data["name"]))
     else:
         await watcher.notice("That message is not one the page sends.")
 
