@@ -32,7 +32,7 @@ from aiohttp import WSMsgType, web
 from bot.present import replay_gif
 from bot.core.results import pdn_text
 from bot.tables import Table, User
-from bot.web import views
+from bot.web import forms, views
 from bot.web.hub import COMMANDS, Hub, Watcher
 from engine import NAMES
 
@@ -51,7 +51,6 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 HTML_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
                                            "frame-ancestors 'none'",
                 "Cache-Control": "no-cache"}
-_NAME = re.compile(r"^[\w .'-]{1,24}$")
 _REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
 
 
@@ -194,16 +193,16 @@ async def _new(request: web.Request) -> web.Response:
         return web.json_response({"error": "Too many games are on from this page right now: try again later."},
                                  status=503)
     try:
-        form = await request.json()
-        command = _command(form)
-    except (ValueError, TypeError, KeyError) as error:
-        return web.json_response({"error": str(error) or "That form is not readable."}, status=400)
+        form = json.loads(await request.text())
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to read
+        return web.json_response({"error": forms.UNREADABLE}, status=400)
+    try:
+        command, name = forms.command(form), forms.name(form)
+    except forms.FormError as error:
+        return web.json_response({"error": str(error)}, status=400)
     guest = request.cookies.get(GUEST_COOKIE, "")
     if not re.fullmatch(r"[\w-]{16,32}", guest):
         guest = secrets.token_urlsafe(12)
-    name = str(form.get("name") or "Guest").strip()
-    if not _NAME.match(name):
-        return web.json_response({"error": "A name is 1 to 24 letters, digits, spaces, dots or dashes."}, status=400)
     user = User(f"web:{guest}", name)
     hub = site.hub
     game_id, notes = await hub.start(user, command)
@@ -217,23 +216,6 @@ async def _new(request: web.Request) -> web.Response:
         response = web.json_response({"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return response
-
-
-def _command(form: dict) -> str:
-    """The chat command a front-page form asks for (its words checked here, read by the core as typed)."""
-    variant = str(form.get("variant", ""))
-    if variant not in NAMES:
-        raise ValueError(f"There is no game {variant[:20]!r}.")
-    if form.get("kind") == "match":
-        levels = [int(x) for x in form.get("levels", [3, 3])][:2]
-        delay = float(form.get("delay", 1))
-        return f"watch {variant} {' '.join(map(str, levels))} delay {delay:g}"
-    level = int(form.get("level", 3))
-    colour = str(form.get("colour", "white"))
-    if colour not in ("white", "black", "random"):
-        raise ValueError("The colour is white, black or random.")
-    seconds = float(form.get("time", 1))
-    return f"new {variant} level {level} {colour} time {seconds:g}"
 
 
 async def _socket(request: web.Request) -> web.StreamResponse:
