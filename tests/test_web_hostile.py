@@ -8,11 +8,15 @@ import logging
 import random
 
 import pytest
+from aiohttp import WSMsgType
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.store import SaveFailed, SqliteStore, open_store
 from bot.web import views
+from bot.web.server import make_app
 from chat import ANA
 from engine.games import GAMES
-from test_web import open_page, receive, site  # noqa: F401 (site: the fixture)
+from test_web import WebChat, open_page, receive, site, socket_path  # noqa: F401 (site: the fixture)
 
 PYTHON_WORDS = ("invalid literal", "attribute", "int()", "float", "NoneType", "Traceback", "object", "base 10")
 
@@ -103,3 +107,96 @@ async def test_a_bad_form_says_which_field_is_wrong(site):
     assert "levels" in await error({"kind": "match", "levels": [7, 3]})
     assert "between moves" in await error({"kind": "match", "delay": "fast"})
     assert "The time per move must be between" in await error({"time": 0.001})  # the core's own words on range
+
+
+# a database that does not answer
+
+
+class DownStore:
+    """A store whose database stops answering when ``down`` is set: every call raises ``SaveFailed``, as the
+    store does when its server is stopped or does not answer in time."""
+
+    def __init__(self, store):
+        self.store = store
+        self.down = False
+
+    def __getattr__(self, name):
+        method = getattr(self.store, name)
+
+        async def call(*args, **kwargs):
+            if self.down:
+                raise SaveFailed("connection refused")
+            return await method(*args, **kwargs)
+        return call
+
+
+async def finished_then_restarted(chat: WebChat, pool, store) -> tuple[WebChat, int]:
+    """A game of ana's against the bot played and resigned in ``chat``; then a new process on ``store`` (the same
+    database), which has nothing of it in memory."""
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game_id = chat.table().id
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+    assert not chat.on()
+    return WebChat(store, pool), game_id
+
+
+async def check_pages_say_try_again(restarted: WebChat, client: TestClient, game_id: int, caplog) -> None:
+    path = restarted.hub.game_path(game_id)
+    for address in (path, path + ".pdn", path + ".gif"):
+        response = await client.get(address)
+        assert response.status == 503, address
+        assert "try again" in (await response.text()).lower()
+    ws = await client.ws_connect(socket_path(restarted, game_id))
+    notice = await receive(ws, "notice")
+    assert "try again" in notice["text"].lower()
+    async with asyncio.timeout(10):
+        while (await ws.receive()).type == WSMsgType.TEXT:
+            pass
+    assert ws.close_code == 1013  # "try again later": the page reconnects by itself
+    assert not [r for r in caplog.records if r.exc_info and r.name.startswith(("aiohttp", "bot"))]
+
+
+async def test_a_finished_games_page_says_to_try_again_while_the_database_is_down(pool, caplog):
+    store = SqliteStore(":memory:")
+    chat = WebChat(store, pool)
+    down = DownStore(store)
+    restarted, game_id = await finished_then_restarted(chat, pool, down)
+    client = TestClient(TestServer(make_app(restarted.hub)))
+    await client.start_server()
+    try:
+        down.down = True
+        await check_pages_say_try_again(restarted, client, game_id, caplog)
+        down.down = False  # back: the page is there again
+        assert (await client.get(restarted.hub.game_path(game_id))).status == 200
+        ws = await client.ws_connect(socket_path(restarted, game_id))
+        assert len((await receive(ws, "game"))["entries"]) == 3
+        await ws.close()
+    finally:
+        await client.close()
+        await restarted.core.close()
+        await chat.core.close()
+
+
+async def test_a_finished_games_page_says_to_try_again_while_postgresql_is_stopped(pool, caplog):
+    from postgres import fresh_database, start_server
+
+    server, url = start_server()  # a server of this test's own, as it is stopped (the shared one never is)
+    try:
+        database = await fresh_database(url)
+        stores = [await open_store(database), await open_store(database)]  # two processes' connections
+        chat = WebChat(stores[0], pool)
+        restarted, game_id = await finished_then_restarted(chat, pool, stores[1])
+        client = TestClient(TestServer(make_app(restarted.hub)))
+        await client.start_server()
+        try:
+            server.cleanup()  # PostgreSQL stops
+            await check_pages_say_try_again(restarted, client, game_id, caplog)
+        finally:
+            await client.close()
+            for process in (restarted, chat):
+                await process.core.close()
+                await process.store.close()
+    finally:
+        server.cleanup()

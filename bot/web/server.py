@@ -11,7 +11,8 @@ Watching needs the page's address; moving needs the seat's secret, sent by the p
 in the link's fragment, which browsers never send to a server). Requests must name this server (``Host``: the
 address in BOT_WEB_URL, or this machine's loopback names), WebSocket upgrades and form posts from other sites are
 refused (their ``Origin`` must be this server), each connection may send small messages at a limited rate, and
-new games from the page are limited per address and in all.
+new games from the page are limited per address and in all. While the database does not answer, what needs it (a
+finished game's page) is answered 503, "try again".
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from aiohttp import WSMsgType, web
 
 from bot.present import replay_gif
 from bot.core.results import pdn_text
+from bot.store import SaveFailed
 from bot.tables import Table, User
 from bot.web import forms, views
 from bot.web.hub import COMMANDS, Hub, Watcher
@@ -51,6 +53,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 HTML_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
                                            "frame-ancestors 'none'",
                 "Cache-Control": "no-cache"}
+UNREADABLE = ("The games' database is not answering right now, so this game cannot be shown. Please try again in "
+              "a minute.")
 _REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
 
 
@@ -83,14 +87,18 @@ def make_app(hub: Hub) -> web.Application:
 
 @web.middleware
 async def _guard(request: web.Request, handler):
-    """Refuse requests that name another server (a page elsewhere whose name was pointed at this machine); add
-    the headers every answer carries."""
+    """Refuse requests that name another server (a page elsewhere whose name was pointed at this machine); say
+    "try again" while the database does not answer; add the headers every answer carries."""
     if not known_host(request, request.host):
         return web.Response(status=421, text="This server does not serve that address. Set BOT_WEB_URL to the "
                                              "address people use.")
     if request.app[SITE].hub.core is None:
         return web.Response(status=503, text="The bot is starting: try again in a moment.")
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except SaveFailed as error:
+        log.warning("a page could not be read from the database: %s", error)
+        response = web.Response(status=503, text=UNREADABLE, headers={"Retry-After": "30"})
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response
@@ -222,7 +230,11 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
         return web.Response(status=403, text="This game's page is only served from its own site.")
     hub = _hub(request)
-    watcher = await hub.join(_game(request))
+    try:
+        watcher = await hub.join(_game(request))
+    except SaveFailed as error:
+        log.warning("a page's socket could not read its game from the database: %s", error)
+        return await _refuse_socket(request, UNREADABLE)
     if watcher is None:
         return web.Response(status=404, text="There is no such game.")
     ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30)
@@ -240,6 +252,16 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         watcher.finish()
         await writer
         await ws.close(code=code, message=why)
+    return ws
+
+
+async def _refuse_socket(request: web.Request, why: str) -> web.WebSocketResponse:
+    """Open the page's socket only to say ``why`` and close it as "try again later": the page shows the words and
+    reconnects by itself."""
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    await ws.send_str(json.dumps({"type": "notice", "text": why}))
+    await ws.close(code=1013, message=b"try again later")
     return ws
 
 
@@ -280,7 +302,11 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[
         except (ValueError, TypeError, KeyError, RecursionError):
             await watcher.notice("That message is not readable.")
             continue
-        await _act(hub, watcher, kind, data)
+        try:
+            await _act(hub, watcher, kind, data)
+        except SaveFailed as error:
+            log.warning("a page's message could not be answered from the database: %s", error)
+            await watcher.notice(UNREADABLE)
     return 1000, b""
 
 
