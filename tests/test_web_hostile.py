@@ -21,6 +21,18 @@ from test_web import WebChat, open_page, receive, site, socket_path  # noqa: F40
 PYTHON_WORDS = ("invalid literal", "attribute", "int()", "float", "NoneType", "Traceback", "object", "base 10")
 
 
+async def raw_request(port: int, request: bytes) -> int:
+    """Send ``request`` as it is to the server on ``port``: the answer's status."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(request)
+        await writer.drain()
+        async with asyncio.timeout(10):
+            return int((await reader.readline()).split()[1])
+    finally:
+        writer.close()
+
+
 def errors_logged(caplog) -> list[logging.LogRecord]:
     """What was logged as a fault of this server: records at WARNING and above, and any with a traceback."""
     return [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
@@ -107,6 +119,22 @@ async def test_a_bad_form_says_which_field_is_wrong(site):
     assert "levels" in await error({"kind": "match", "levels": [7, 3]})
     assert "between moves" in await error({"kind": "match", "delay": "fast"})
     assert "The time per move must be between" in await error({"time": 0.001})  # the core's own words on range
+
+
+# requests that name no server
+
+
+async def test_an_empty_host_header_is_refused(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    path = chat.hub.game_path(chat.table().id)
+    for host in (b"", b" "):
+        status = await raw_request(client.port, b"GET " + path.encode() + b" HTTP/1.1\r\nHost:" + host +
+                                      b"\r\nConnection: close\r\n\r\n")
+        assert status == 421
+    status = await raw_request(client.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{client.port}\r\n"
+                                               "Connection: close\r\n\r\n".encode())
+    assert status == 200
 
 
 # a database that does not answer

@@ -105,12 +105,15 @@ async def _guard(request: web.Request, handler):
 
 
 def known_host(request: web.Request, host: str) -> bool:
-    """Whether ``host`` (host:port) is this server: the address links give, or a loopback name on its port."""
+    """Whether ``host`` (host:port) is this server: the address links give, or a loopback name on its port (or
+    alone on port 80). An empty or missing name is none of them."""
+    if not host:
+        return False
     if host == urlsplit(request.app[SITE].hub.base_url).netloc:
         return True
     sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
     port = sockname[1] if sockname else None
-    return any(host in (f"{name}:{port}", name if port == 80 else "") for name in LOOPBACK)
+    return any(host == f"{name}:{port}" or (port == 80 and host == name) for name in LOOPBACK)
 
 
 def same_origin(request: web.Request) -> bool:
