@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.store import SaveFailed, SqliteStore, open_store
 from bot.web import views
-from bot.web.server import make_app
+from bot.web.server import make_app, serve
 from chat import ANA
 from engine.games import GAMES
 from test_web import WebChat, open_page, receive, site, socket_path  # noqa: F401 (site: the fixture)
@@ -135,6 +135,54 @@ async def test_an_empty_host_header_is_refused(site):
     status = await raw_request(client.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{client.port}\r\n"
                                                "Connection: close\r\n\r\n".encode())
     assert status == 200
+
+
+# what every answer says about this server
+
+
+async def test_pages_let_websockets_reach_this_server_only(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    page = await client.get(chat.hub.game_path(chat.table().id))
+    policy = dict(part.strip().split(" ", 1) for part in page.headers["Content-Security-Policy"].split(";"))
+    host = f"127.0.0.1:{client.port}"
+    assert set(policy["connect-src"].split()) == {"'self'", f"ws://{host}", f"wss://{host}"}
+    front = await client.get("/")
+    assert front.headers["Content-Security-Policy"] == page.headers["Content-Security-Policy"]
+
+
+async def test_answers_do_not_name_the_servers_software(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    path = chat.hub.game_path(chat.table().id)
+    ws = await client.ws_connect(socket_path(chat, chat.table().id))
+    answers = [ws._response, await client.get(path), await client.get("/"), await client.get("/static/game.js"),
+               await client.get("/api/games"), await client.get("/nowhere"),
+               await client.get(path, headers={"Host": "rebound.example"})]
+    await ws.close()
+    for answer in answers:
+        named = answer.headers.get("Server", "").lower()
+        assert "aiohttp" not in named and "python" not in named, (answer.url, named)
+
+
+async def test_a_malformed_request_is_answered_400_and_logged_without_a_traceback(pool, caplog):
+    chat = WebChat(SqliteStore(":memory:"), pool)
+    runner = await serve(chat.hub, "127.0.0.1", 0)  # the server as ./run-bot starts it
+    try:
+        port = runner.addresses[0][1]
+        caplog.set_level(logging.DEBUG, logger="aiohttp")
+        for request in (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n",
+                        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: lots\r\n\r\n",
+                        b"GET /\x01 HTTP/1.1\r\n\r\n",
+                        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n"):
+            status = await raw_request(port, request)
+            assert status in (400, 431), request[:40]
+        await asyncio.sleep(0.1)
+        assert not errors_logged(caplog), [r.getMessage() for r in errors_logged(caplog)]
+        assert any("malformed" in r.getMessage() for r in caplog.records)  # said once, at INFO
+    finally:
+        await runner.cleanup()
+        await chat.core.close()
 
 
 # a database that does not answer

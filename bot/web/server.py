@@ -22,13 +22,15 @@ import json
 import logging
 import re
 import secrets
+import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, hdrs, web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
 from bot.core.results import pdn_text
@@ -50,9 +52,7 @@ WEB_GAMES_LIMIT = 100  # games started from the page that may be on at once
 GIFS_KEPT = 32  # finished games' replays kept drawn
 GUEST_COOKIE = "draughts_guest"
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
-HTML_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
-                                           "frame-ancestors 'none'",
-                "Cache-Control": "no-cache"}
+SERVER_NAME = "draughts-bot"  # the Server header: no software or version for anyone to look up
 UNREADABLE = ("The games' database is not answering right now, so this game cannot be shown. Please try again in "
               "a minute.")
 _REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
@@ -74,6 +74,7 @@ SITE: web.AppKey[Site] = web.AppKey("site", Site)
 def make_app(hub: Hub) -> web.Application:
     app = web.Application(client_max_size=4096, middlewares=[_guard])
     app[SITE] = Site(hub)
+    app.on_response_prepare.append(_name_server)
     app.router.add_get("/", _front)
     app.router.add_get(f"/g/{_REF}", _page)
     app.router.add_get(f"/g/{_REF}.pdn", _pdn)
@@ -104,6 +105,11 @@ async def _guard(request: web.Request, handler):
     return response
 
 
+async def _name_server(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer of the app (pages, files, sockets, errors) names this bot rather than aiohttp's version."""
+    response.headers[hdrs.SERVER] = SERVER_NAME
+
+
 def known_host(request: web.Request, host: str) -> bool:
     """Whether ``host`` (host:port) is this server: the address links give, or a loopback name on its port (or
     alone on port 80). An empty or missing name is none of them."""
@@ -114,6 +120,15 @@ def known_host(request: web.Request, host: str) -> bool:
     sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
     port = sockname[1] if sockname else None
     return any(host == f"{name}:{port}" or (port == 80 and host == name) for name in LOOPBACK)
+
+
+def html_headers(request: web.Request) -> dict[str, str]:
+    """A page's headers: its Content-Security-Policy lets scripts, styles and images come from this server only,
+    and WebSockets reach this server only (``request.host`` is this server's: ``_guard`` checked it)."""
+    host = request.host
+    return {"Content-Security-Policy": f"default-src 'self'; img-src 'self' data:; "
+                                       f"connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'",
+            "Cache-Control": "no-cache"}
 
 
 def same_origin(request: web.Request) -> bool:
@@ -138,12 +153,12 @@ def _game(request: web.Request) -> int:
 
 
 async def _front(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers=HTML_HEADERS)
+    return web.FileResponse(STATIC / "index.html", headers=html_headers(request))
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
     await _found(request)
-    return web.FileResponse(STATIC / "game.html", headers=HTML_HEADERS)
+    return web.FileResponse(STATIC / "game.html", headers=html_headers(request))
 
 
 async def _found(request: web.Request) -> Table | views.Finished:
@@ -326,9 +341,23 @@ async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
         await watcher.notice("That message is not one the page sends.")
 
 
+class _RequestLog(logging.LoggerAdapter):
+    """aiohttp's server log, where a request that is not HTTP (anyone may send one, as often as they like) is a
+    line at INFO, without a traceback; the server's own faults keep theirs, at ERROR."""
+
+    def exception(self, msg, *args, exc_info=True, **kwargs) -> None:  # type: ignore[override]
+        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(error, HttpProcessingError):
+            reason = (error.message or type(error).__name__).strip().splitlines()[0].rstrip(":")[:100]
+            self.info(f"{msg}: refused as a malformed request (%s)", *args, reason)
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)
+
+
 async def serve(hub: Hub, host: str, port: int) -> web.AppRunner:
     """Start the server; the caller cleans the returned runner up."""
-    runner = web.AppRunner(make_app(hub), access_log=None)
+    runner = web.AppRunner(make_app(hub), access_log=None,
+                           logger=_RequestLog(logging.getLogger("aiohttp.server"), {}))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner
