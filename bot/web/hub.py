@@ -110,6 +110,7 @@ class Hub:
         self._watchers: dict[int, set[Watcher]] = {}
         self._live: dict[int, Table] = {}  # games seen on, by id
         self._seen: dict[int, list[Any]] = {}  # the moves each game's pages were last sent
+        self._offers: dict[int, dict | None] = {}  # the offer (a draw, a takeback) each game's pages were last sent
         self._finished: OrderedDict[int, views.Finished] = OrderedDict()
 
     # wiring
@@ -181,7 +182,8 @@ class Hub:
         if table is None or reply.private:
             return
         self._live[table.id] = table
-        if reply.board is None and (reply.controls is None or reply.controls.game != table.id):
+        about_game = reply.board is not None or (reply.controls is not None and reply.controls.game == table.id)
+        if not about_game and views.offer(table) == self._offers.get(table.id):
             return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
             self._broadcast(table.id, self._update(table.id, table.game, views.status(table, reply.text)))
@@ -196,6 +198,7 @@ class Hub:
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
         self._seen.pop(game_id, None)
+        self._offers.pop(game_id, None)
 
     def _update(self, game_id: int, record: Any, status: dict) -> str:
         """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
@@ -208,6 +211,7 @@ class Hub:
                 same += 1
             first = same + 1
         self._seen[game_id] = list(record.moves)
+        self._offers[game_id] = status["offer"]
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
         return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": time.time()})
 
@@ -269,6 +273,7 @@ class Hub:
             # the pages already open get what they missed first, so that every page has seen the same moves
             self._broadcast(game_id, self._update(game_id, record, status))
         self._seen[game_id] = moves
+        self._offers[game_id] = status["offer"]
         first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
                  "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)], "status": status}
         watcher.put(json.dumps(first))
@@ -282,6 +287,7 @@ class Hub:
             if not watchers:
                 del self._watchers[watcher.game]
                 self._seen.pop(watcher.game, None)
+                self._offers.pop(watcher.game, None)
 
     def watchers(self, game_id: int) -> int:
         return len(self._watchers.get(game_id, ()))

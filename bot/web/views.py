@@ -57,12 +57,22 @@ class Finished:
     """The record the chat gave with it, result included."""
 
 
+def offer(table: Table) -> dict | None:
+    """What waits for an answer in the game (``accept`` or ``decline``): a draw offer or a takeback request, and
+    the colour that made it; None when nothing does."""
+    for kind, colour in (("draw", table.draw_offer), ("takeback", table.takeback_offer)):
+        if colour is not None:
+            return {"kind": kind, "by": str(colour)}
+    return None
+
+
 def status(table: Table | Finished, said: str = "") -> dict:
-    """Who plays, whose turn, the bot's evaluation and time, the legal moves of a person to move, the result."""
+    """Who plays, whose turn, the bot's evaluation and time, the legal moves of a person to move, what waits for
+    an answer, the result."""
     if isinstance(table, Finished):
         game = table.record
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
-                "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [],
+                "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
                 "result": table.result, "said": said, "evaluation": None, "seconds": None}
     game = table.game
     seat = table.to_move
@@ -70,7 +80,7 @@ def status(table: Table | Finished, said: str = "") -> dict:
     bots = [s for s in table.seats.values() if s.is_bot]
     return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
-            "legal": legal(game.type, game.position) if person_to_move else [],
+            "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
             "result": None, "said": said,
             "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
             "seconds": table.budget if bots else None}

@@ -115,11 +115,11 @@ function render() {
   if (status.evaluation && !status.result) words += ` Bot's ${status.evaluation}.`;
   $("status").textContent = words;
   $("said").textContent = status.said || "";
-  $("seat-controls").hidden = !(page.seat && !status.result);
+  const usable = controls();
   for (const button of document.querySelectorAll("#seat-controls button")) {
-    const forStarter = button.dataset.command === "stop";
-    button.hidden = page.seat !== null && Boolean(page.seat.starter) !== forStarter;
+    button.hidden = !usable.has(button.dataset.command);
   }
+  $("seat-controls").hidden = usable.size === 0;
 
   const list = $("moves");
   list.replaceChildren();
@@ -139,6 +139,30 @@ function render() {
   });
   $("pdn").href = `/g/${gameRef}.pdn`;
   $("gif").href = `/g/${gameRef}.gif`;
+}
+
+// The seat's controls that can be used now: none on a watcher's page or once the game is over; Stop only for
+// a bot match's starter; Accept and Decline only while the opponent's offer waits; Take back only with a move
+// of one's own to take back (and, against the bot, on one's turn).
+function controls() {
+  const seat = page.seat, status = page.game.status;
+  const usable = new Set();
+  if (!seat || status.result) return usable;
+  if (seat.starter) {
+    if (status.kind === "match") usable.add("stop");
+    return usable;
+  }
+  const offer = status.offer;
+  usable.add("resign");
+  if (!offer || offer.kind !== "draw") usable.add("draw");
+  if (offer && offer.by !== seat.colour) {
+    usable.add("accept");
+    usable.add("decline");
+  }
+  const entries = page.game.entries;
+  const moved = entries.slice(0, -1).some((entry) => entry.turn === seat.colour);
+  if (moved && !offer && (status.kind !== "bot" || status.turn === seat.colour)) usable.add("takeback");
+  return usable;
 }
 
 let pressed = null;

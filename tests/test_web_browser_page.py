@@ -1,0 +1,89 @@
+"""What the game page shows, in a real headless Chromium (tests/test_web_browser.py has the browser and the
+server), as the browser draws it: what is displayed, not what the markup says."""
+
+from __future__ import annotations
+
+import asyncio
+
+from chat import ANA, BEN
+from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
+
+# the seat's controls, as their buttons read
+RESIGN, DRAW, TAKE_BACK, ACCEPT, DECLINE, STOP = ("Resign", "Offer a draw", "Take back", "Accept", "Decline",
+                                                  "Stop the match")
+
+
+def shown_controls(b: Browser) -> list[str]:
+    """The seat controls that the page displays."""
+    from selenium.webdriver.common.by import By
+
+    return [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, "#seat-controls button") if e.is_displayed()]
+
+
+def wait_controls(b: Browser, expected: list[str], timeout: float = 15.0) -> None:
+    b.wait(lambda s: shown_controls(b) == expected, timeout)
+
+
+def click_control(b: Browser, text: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    next(e for e in b.driver.find_elements(By.CSS_SELECTOR, "#seat-controls button") if e.text == text).click()
+
+
+async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_that_can_be_used(served):
+    chat, base, browser = served
+    await chat.say(ANA, "new english level 1 time 0.05", channel="c1")
+    table = chat.table("c1")
+    player, watcher = await browser(), await browser()
+    await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(table.id))
+    await asyncio.to_thread(player.wait, my_turn)
+    await asyncio.to_thread(wait_controls, player, [RESIGN, DRAW])  # nothing of hers to take back yet
+    await asyncio.to_thread(wait_controls, watcher, [])
+    await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
+    await asyncio.to_thread(player.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
+    await asyncio.to_thread(wait_controls, player, [RESIGN, DRAW, TAKE_BACK])
+    await asyncio.to_thread(click_control, player, RESIGN)
+    await asyncio.to_thread(player.wait, lambda s: bool(s["status"]["result"]))
+    await asyncio.to_thread(wait_controls, player, [])  # a finished game has none
+    assert not chat.on("c1")
+
+    await chat.say(ANA, "watch russian 1 1 delay 0.3", channel="c2")
+    match = chat.table("c2")
+    starter, spectator = await browser(), await browser()
+    await asyncio.to_thread(starter.open, base + chat.hub.starter_path(match.id, ANA))
+    await asyncio.to_thread(spectator.open, base + chat.hub.game_path(match.id))
+    await asyncio.to_thread(starter.wait, lambda s: s["seat"] is not None and len(s["entries"]) >= 2)
+    await asyncio.to_thread(wait_controls, starter, [STOP])
+    await asyncio.to_thread(wait_controls, spectator, [])
+    await asyncio.to_thread(click_control, starter, STOP)
+    await asyncio.to_thread(starter.wait, lambda s: bool(s["status"]["result"]))
+    await asyncio.to_thread(wait_controls, starter, [])
+
+
+async def test_accept_and_decline_show_only_to_the_one_an_offer_waits_for(served):
+    chat, base, browser = served
+    await chat.say(ANA, "challenge @ben english black casual", channel="c3", mentions=(BEN,))
+    await chat.say(BEN, "accept", channel="c3")
+    table = chat.table("c3")
+    ana, ben = await browser(), await browser()
+    await asyncio.to_thread(ana.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(ben.open, base + chat.hub.seat_path(table.id, table.colour_of(BEN), BEN))
+    await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW])
+    await asyncio.to_thread(play_by_clicking, ana, lambda legal: legal[0])  # ana (Black) moves first
+    await asyncio.to_thread(wait_controls, ana, [RESIGN, DRAW, TAKE_BACK])
+
+    await asyncio.to_thread(click_control, ana, DRAW)
+    await asyncio.to_thread(wait_controls, ben, [RESIGN, ACCEPT, DECLINE])
+    await asyncio.to_thread(wait_controls, ana, [RESIGN])  # her offer waits for ben, and nothing else may be asked
+    await asyncio.to_thread(click_control, ben, DECLINE)
+    await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW])  # declined: nothing waits any more
+    await asyncio.to_thread(wait_controls, ana, [RESIGN, DRAW, TAKE_BACK])
+    assert table.draw_offer is None and chat.on("c3")
+
+    await asyncio.to_thread(click_control, ana, TAKE_BACK)
+    await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW, ACCEPT, DECLINE])
+    await asyncio.to_thread(click_control, ben, ACCEPT)
+    await asyncio.to_thread(ana.wait, lambda s: len(s["entries"]) == 1)  # her move taken back
+    await asyncio.to_thread(wait_controls, ana, [RESIGN, DRAW])
+    await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW])
