@@ -4,7 +4,11 @@ server), as the browser draws it: what is displayed, not what the markup says.""
 from __future__ import annotations
 
 import asyncio
+import socket
 
+from aiohttp.test_utils import TestServer
+
+from bot.web.server import make_app
 from chat import ANA, BEN
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
 
@@ -87,3 +91,35 @@ async def test_accept_and_decline_show_only_to_the_one_an_offer_waits_for(served
     await asyncio.to_thread(ana.wait, lambda s: len(s["entries"]) == 1)  # her move taken back
     await asyncio.to_thread(wait_controls, ana, [RESIGN, DRAW])
     await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW])
+
+
+async def test_a_click_while_the_bot_is_away_is_said_not_sent_and_the_notice_goes_when_it_is_back(served):
+    chat, _, browser = served
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = TestServer(make_app(chat.hub), host="127.0.0.1", port=port)
+    await server.start_server()
+    await chat.say(ANA, "new english level 1 time 0.05", channel="c4")
+    table = chat.table("c4")
+    player = await browser()
+    await asyncio.to_thread(player.open, str(server.make_url(chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))))
+    state = await asyncio.to_thread(player.wait, my_turn)
+    chat.hub.close()  # the bot goes away, as ./run-bot stops: its pages' sockets closed, then its server
+    await server.close()
+    await asyncio.to_thread(player.wait, lambda s: player.text("connection") == "reconnecting…")
+    for cell in state["status"]["legal"][0]["path"]:
+        await asyncio.to_thread(player.click_cell, cell)
+    assert "not sent" in await asyncio.to_thread(player.text, "notice")
+    server = TestServer(make_app(chat.hub), host="127.0.0.1", port=port)  # back, at the same address
+    await server.start_server()
+    try:
+        await asyncio.to_thread(player.wait, lambda s: player.text("connection") == "live" and s["seat"] is not None)
+        notice = await asyncio.to_thread(player.text, "notice")
+        assert "not sent" in notice and "Not connected" not in notice and "Reconnecting" not in notice
+        assert table.game.moves == []  # nothing was played behind the player's back
+        await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])  # and the page plays on
+        assert await asyncio.to_thread(player.text, "notice") == ""
+    finally:
+        chat.hub.close()
+        await server.close()

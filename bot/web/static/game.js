@@ -12,6 +12,7 @@ const page = {
   clicks: [],       // cells of the move being chosen
   socket: null,
   gone: false,      // the server does not have this game
+  unsent: false,    // something was clicked while the page was not connected, and so not sent
 };
 const $ = (id) => document.getElementById(id);
 
@@ -48,9 +49,12 @@ function setConnected(on) {
 }
 
 function receive(message) {
-  if (message.type === "game") {
+  if (message.type === "game") {  // the whole game, on each connection: older notices no longer hold
     page.game = message;
     page.clicks = [];
+    $("notice").textContent = page.unsent ? "Connected again. What you clicked while the page was not connected "
+      + "was not sent: do it again if you still want to." : "";
+    page.unsent = false;
   } else if (message.type === "update" && page.game) {
     page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
     page.game.status = message.status;
@@ -218,8 +222,13 @@ function play(move) {
 }
 
 function send(message) {
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
-  else $("notice").textContent = "Not connected: trying again…";
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(JSON.stringify(message));
+    return;
+  }
+  page.unsent = true;  // nothing is kept to send later: by then the game may have moved on
+  const what = message.type === "move" ? "that move" : "that";
+  $("notice").textContent = `Not connected, so ${what} was not sent. Reconnecting…`;
 }
 
 function goTo(i) {
