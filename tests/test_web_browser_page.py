@@ -4,12 +4,14 @@ server), as the browser draws it: what is displayed, not what the markup says.""
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 
 from aiohttp.test_utils import TestServer
 
 from bot.web.server import make_app
 from chat import ANA, BEN
+from engine.games import GAMES
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
 
 # the seat's controls, as their buttons read
@@ -123,3 +125,37 @@ async def test_a_click_while_the_bot_is_away_is_said_not_sent_and_the_notice_goe
     finally:
         chat.hub.close()
         await server.close()
+
+
+async def test_a_long_games_moves_read_one_numbered_line_a_move_pair_with_nothing_run_together(served):
+    chat, base, browser = served
+    game_type = GAMES["international"]
+    record = game_type.new_game()
+    game_id = await chat.store.create_game("g", "c5", "international", game_type.write_position(record.position),
+                                           "people", {"white": {"user": [ANA.id, ANA.name]},
+                                                      "black": {"user": [BEN.id, BEN.name]}},
+                                           {"budget": 1.0, "rated": False})
+    for ply in range(70):  # each side's middle move: captures, some long, and 35 numbered lines
+        legal = record.legal_moves()
+        move = legal[len(legal) // 2]
+        await chat.store.add_move(game_id, ply, ply, game_type.write_move(record.position, move, full=True))
+        record.play(move)
+    await chat.core.start()
+    watcher = await browser()
+    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(game_id))
+    state = await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 71)
+    texts = [entry["move"]["text"] for entry in state["entries"][1:]]
+    lines = (await asyncio.to_thread(watcher.text, "moves")).splitlines()
+    assert lines == [f"{n + 1}. {texts[2 * n]} {texts[2 * n + 1]}" for n in range(35)]
+    layout = await asyncio.to_thread(watcher.js, """
+        const list = document.getElementById('moves');
+        const boxes = [...list.querySelectorAll('li > *')].map((e) => {
+          const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom, e.textContent]; });
+        return {overflow: list.scrollWidth - list.clientWidth, boxes};""")
+    assert layout["overflow"] <= 0  # no sideways scrolling, no column cut off
+    boxes = layout["boxes"]
+    for i, a in enumerate(boxes):  # no two pieces of text overlap or touch
+        for b in boxes[i + 1:]:
+            apart = a[1] + 2 <= b[0] or b[1] + 2 <= a[0] or a[3] <= b[2] or b[3] <= a[2]
+            assert apart, (a, b)
+    assert all(re.fullmatch(r"\d+\.", box[4]) for box in boxes[::3])

@@ -130,8 +130,12 @@ function render() {
   let item = null;
   page.game.entries.forEach((entry, i) => {
     if (!entry.move) return;
-    if (i % 2 === 1) {  // a numbered line per pair of moves, as records write them
+    if (i % 2 === 1) {  // a numbered line per pair of moves, as records write them: "12. 26x17 11-15"
       item = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${(i + 1) / 2}.`;
+      item.appendChild(number);
       list.appendChild(item);
     }
     const button = document.createElement("button");
@@ -139,8 +143,9 @@ function render() {
     button.dataset.ply = i;
     if (i === index) button.className = "current";
     button.addEventListener("click", () => goTo(i));
-    item.appendChild(button);
+    item.append(" ", button);  // a space between, so that copied moves do not run together
   });
+  if (page.view < 0) list.scrollTop = list.scrollHeight;  // following the game: its latest moves in sight
   $("pdn").href = `/g/${gameRef}.pdn`;
   $("gif").href = `/g/${gameRef}.gif`;
 }
