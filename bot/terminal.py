@@ -119,12 +119,15 @@ async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> No
 
     Piped input is a script: each line waits for the bot's answer to the one
     before (bot matches go on meanwhile), so ``11-15`` then ``9-14`` plays both.
+    Typed at a terminal, lines are answered as a channel answers messages: each
+    on its own, so ``help`` is answered while a move waits on a slow database.
     """
     if source is None:  # started with standard input closed
         raise InputLost("cannot read the input: standard input is closed")
     script = not source.isatty()
     queue: asyncio.Queue[str | bytes | InputLost | None] = asyncio.Queue()
     read_lines(queue, source)
+    answering: set[asyncio.Task] = set()
     while (line := await queue.get()) is not None:
         if isinstance(line, InputLost):
             raise line
@@ -134,8 +137,14 @@ async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> No
         if not line.strip():
             continue
         msg = terminal.message(line)
-        if msg is not None:
+        if msg is None:
+            continue
+        if script:
             await core.handle(msg)
-            if script:
-                await core.settle(matches=False)
+            await core.settle(matches=False)
+        else:
+            task = asyncio.create_task(core.handle(msg))
+            answering.add(task)
+            task.add_done_callback(answering.discard)
+    await asyncio.gather(*answering)
     await core.settle()

@@ -39,3 +39,40 @@ async def fresh_database(url: str) -> str:
     finally:
         await db.close()
     return with_database(url, name)
+
+
+def _processes(server):
+    """The server's postmaster and its children, as psutil processes (pgserver depends on psutil)."""
+    import psutil
+
+    postmaster = psutil.Process(server.get_pid())
+    return [postmaster, *postmaster.children(recursive=True)]
+
+
+def freeze(server) -> None:
+    """Stop every process of the server with SIGSTOP, as a hung machine or a frozen container would: connections
+    stay open, and nothing answers."""
+    import signal
+
+    for process in _processes(server):
+        process.send_signal(signal.SIGSTOP)
+
+
+def thaw(server) -> None:
+    """Let a frozen server run again."""
+    import signal
+
+    for process in _processes(server):
+        process.send_signal(signal.SIGCONT)
+
+
+def stop(server) -> None:
+    """Shut the server down (fast mode: connections are closed)."""
+    from pgserver import _commands
+
+    _commands.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
+def restart(server) -> None:
+    """Start a stopped server again on the same data and socket."""
+    server.ensure_postgres_running()

@@ -13,10 +13,13 @@ from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
 from bot.worker import Job
+from engine import GameRecord
 
 log = logging.getLogger(__name__)
 
 MATCH_PLY_LIMIT = 300  # a bot match this long is a draw
+FIRST_RETRY = 1.0  # seconds before the first try again to save a bot move the database did not take
+LAST_RETRY = 30.0  # the longest pause between tries (each pause doubles)
 
 
 def kick(s: State, table: Table) -> None:
@@ -48,34 +51,50 @@ async def _play_bot_moves(s: State, table: Table) -> None:
         except PoolBusy:
             await asyncio.sleep(1.0)
             continue
+        if not await _store_and_play(s, table, game, ply, seat, answer_text, score):
+            continue
+        if not s.current(table) or table.game.result() is not None:
+            return
+        if table.kind is Kind.MATCH and table.delay:
+            await asyncio.sleep(table.delay)
+
+
+async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str, score: int) -> bool:
+    """Write the bot's found move, then play and announce it; False if the game changed meanwhile, so the move no
+    longer counts. While the database cannot take it, the move is kept and the write tried again after a pause
+    that grows (the search is not run again); the channel hears of it once, and again when it is saved."""
+    pause, told = FIRST_RETRY, False
+    while True:
         async with table.lock:
             if not s.current(table) or table.game is not game or len(game.moves) != ply:
-                continue  # the game ended, changed or was reloaded while the bot was thinking
+                return False  # the game ended, changed or was reloaded while the bot was thinking or waiting
             before = game.position
             move = game.type.parse_move(before, answer_text)
-            game.play(move)
             try:
                 table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
             except MoveConflict:
-                game.undo()
                 log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
                 await reload(s, table)
-                continue
-            except SaveFailed:
-                game.undo()
-                log.exception("could not store the bot's move in game %d", table.id)
-                await s.say(table.channel, "I could not save my move; I will try again in a moment.")
-                return  # the clock's tick starts the bot again
-            table.bot_score = score
-            table.last_activity, table.reminded = s.clock(), False
-            await _announce(s, table, seat, before, move, score)
-            if await finish_by_rules(s, table):
-                return
-            if table.kind is Kind.MATCH and len(game.moves) >= MATCH_PLY_LIMIT:
-                await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
-                return
-        if table.kind is Kind.MATCH and table.delay:
-            await asyncio.sleep(table.delay)
+                return False
+            except SaveFailed as error:
+                log.warning("could not store the bot's move in game %d (%s); trying again in %.0f s",
+                            table.id, error, pause)
+                if not told:
+                    told = True
+                    whose = "my" if table.kind is not Kind.MATCH else f"{seat.name}'s"
+                    await s.say(table.channel, f"I could not save {whose} move: the database is not answering. "
+                                "I will keep trying, and play it as soon as it is saved.")
+            else:
+                game.play(move)
+                table.bot_score = score
+                table.last_activity, table.reminded = s.clock(), False
+                await _announce(s, table, seat, before, move, score, late=told)
+                if not await finish_by_rules(s, table) and table.kind is Kind.MATCH \
+                        and len(game.moves) >= MATCH_PLY_LIMIT:
+                    await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
+                return True
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, LAST_RETRY)
 
 
 async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
@@ -90,9 +109,10 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
         return table.game.type.write_move(position, move, full=True), 0
 
 
-async def _announce(s: State, table: Table, seat: Seat, before, move, score: int) -> None:
+async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, late: bool = False) -> None:
     mover = seat.name if table.kind is Kind.MATCH else "I"
-    text = f"{mover} played {table.game.type.write_move(before, move)} ({score_words(score)})."
+    text = "Saved at last. " if late else ""
+    text += f"{mover} played {table.game.type.write_move(before, move)} ({score_words(score)})."
     if table.game.result() is None:
         text += f" {whose_turn(table)}"
     to_move = table.to_move.user

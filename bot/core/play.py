@@ -32,21 +32,17 @@ async def move(s: State, msg: Message) -> None:
             raise Refusal(f"Not your turn: {waiting}.")
         if table.kind is Kind.BOT and not s.pool.has_room():
             raise PoolBusy()
-        played = table.game.type.parse_move(table.game.position, msg.text)
         before = table.game.position
-        table.game.play(played)
-        try:
-            table.version = await s.store.add_move(table.id, table.version, len(table.game.moves) - 1,
+        played = table.game.type.parse_move(before, msg.text)
+        try:  # stored before it is played, so nobody sees a move that is not kept
+            table.version = await s.store.add_move(table.id, table.version, len(table.game.moves),
                                                    table.game.type.write_move(before, played, full=True))
         except MoveConflict:
-            table.game.undo()
             await reload(s, table)
             if s.current(table):
                 kick(s, table)  # the bot may be to move in the game as it now is
             raise Refusal(MOVED_ELSEWHERE) from None
-        except SaveFailed:
-            table.game.undo()
-            raise
+        table.game.play(played)
         table.draw_offer = table.takeback_offer = None
         table.last_activity, table.reminded = s.clock(), False
         text = f"{msg.user.name} played {table.game.type.write_move(before, played)}."

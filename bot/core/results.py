@@ -12,7 +12,7 @@ from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import Rating, level_rating, update
 from bot.tables import Message, Outcome, Table, User
-from bot.store import MoveConflict
+from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
 log = logging.getLogger(__name__)
@@ -91,11 +91,18 @@ def pdn_text(table: Table, result: str | None = None) -> str:
     return table.game.type.record_text(table.game, tags)
 
 
+UNREADABLE = "I could not read the ratings: the database is not answering. Please try again in a moment."
+
+
 async def rating(s: State, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     lines = []
     for name in NAMES:
-        r, played = await s.store.rating(msg.guild, name, user.id)
+        try:
+            r, played = await s.store.rating(msg.guild, name, user.id)
+        except SaveFailed as error:
+            log.warning("could not read ratings: %s", error)
+            raise Refusal(UNREADABLE) from None
         if played:
             lines.append(f"{name}: {r} ({played} games)")
     text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
@@ -105,7 +112,11 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
 async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
-    rows = await s.store.leaderboard(msg.guild, v)
+    try:
+        rows = await s.store.leaderboard(msg.guild, v)
+    except SaveFailed as error:
+        log.warning("could not read the leaderboard: %s", error)
+        raise Refusal(UNREADABLE) from None
     if not rows:
         await s.say(msg.channel, f"No rated {v} games on this server yet.", to=msg)
         return

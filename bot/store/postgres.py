@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -19,6 +20,10 @@ from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
+TIMEOUT = 5.0
+"""Seconds a store call may wait for a connection, and then for each statement, before it fails with
+``SaveFailed``: a server that is down, unreachable or frozen costs a player a few seconds and a clear answer, never
+a hung bot. (asyncpg waits for ever without one: even its cancelling of a statement waits on the server.)"""
 
 
 def _without_password(text: str, url: str) -> str:
@@ -33,24 +38,30 @@ def _without_password(text: str, url: str) -> str:
 class PostgresStore(Store):
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, pool: asyncpg.Pool):
+    def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT):
         self.pool = pool
+        self.timeout = timeout
 
     @classmethod
-    async def connect(cls, url: str, connections: int = 4) -> PostgresStore:
+    async def connect(cls, url: str, connections: int = 4, timeout: float = TIMEOUT) -> PostgresStore:
         """Connect, and bring the schema up to date; ``StoreError`` if the database cannot be reached or is newer
-        than this bot."""
+        than this bot. Every statement, and every new connection, gives up after ``timeout`` seconds."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=connections)
+            # A statement gets half the call's time, so that the rollback of a transaction whose statement timed
+            # out (which waits on the server too) ends within the call's time as well.
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=connections, timeout=timeout,
+                                             command_timeout=timeout / 2)
         except ValueError:
             raise StoreError("the PostgreSQL URL in BOT_DATABASE cannot be read (characters such as / # @ in the "
                              "password must be written as %2F %23 %40)") from None
+        except TimeoutError:
+            raise StoreError(f"cannot reach the PostgreSQL database: it did not answer within {timeout:g} s") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreError(f"cannot reach the PostgreSQL database: {_without_password(str(error), url)}") from None
-        store = cls(pool)
+        store = cls(pool, timeout)
         try:
             await store._migrate()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
             await pool.close()
             raise StoreError(f"cannot set up the PostgreSQL database: {_without_password(str(error), url)}") from None
         except BaseException:
@@ -59,7 +70,7 @@ class PostgresStore(Store):
         return store
 
     async def _migrate(self) -> None:
-        async with self.pool.acquire() as db, db.transaction():
+        async with self.pool.acquire(timeout=self.timeout) as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             version = await db.fetchval("SELECT version FROM schema_version")
@@ -78,14 +89,21 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def _using(self, transaction: bool = False) -> AsyncIterator[asyncpg.Connection]:
-        """A connection from the pool (in a transaction if asked); the driver's errors become ``SaveFailed``."""
+        """A connection from the pool (in a transaction if asked) for one store call; the driver's errors, and a
+        call that takes longer than ``timeout`` in all, become ``SaveFailed``."""
         try:
-            async with self.pool.acquire() as db:
-                if transaction:
-                    async with db.transaction():
+            async with asyncio.timeout(self.timeout), self.pool.acquire(timeout=self.timeout) as db:
+                try:
+                    if transaction:
+                        async with db.transaction():
+                            yield db
+                    else:
                         yield db
-                else:
-                    yield db
+                except (TimeoutError, asyncio.CancelledError):
+                    db.terminate()  # its statement may still be on the server: never hand it out again
+                    raise
+        except TimeoutError as error:
+            raise SaveFailed(f"the database did not answer within {self.timeout:g} s") from error
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise SaveFailed(str(error)) from error
 

@@ -1,0 +1,54 @@
+"""The terminal chat typed at a terminal: lines are answered as a channel answers messages, each on its own."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from pathlib import Path
+
+from bot.core import Core
+from bot.store import SqliteStore
+from bot.terminal import Terminal, chat
+from chat import config
+
+
+class SlowStore(SqliteStore):
+    """A database that takes ``delay`` seconds to take a move, as one that is frozen does until it gives up."""
+
+    delay = 3.0
+
+    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+        await asyncio.sleep(self.delay)
+        return await super().add_move(game, version, ply, move)
+
+
+class Typed(io.TextIOBase):
+    """A terminal: each line comes after a pause, as a person types it."""
+
+    encoding = "utf-8"
+
+    def __init__(self, *lines: tuple[float, str]):
+        self.lines = lines
+
+    def isatty(self) -> bool:
+        return True
+
+    def __iter__(self):
+        for pause, line in self.lines:
+            time.sleep(pause)  # read_lines reads in a thread of its own
+            yield line + "\n"
+
+
+async def test_help_typed_while_a_move_waits_on_the_database_is_answered_at_once(pool, tmp_path):
+    out = io.StringIO()
+    terminal = Terminal(tmp_path, out=out)
+    core = Core(config(), SlowStore(":memory:"), pool, terminal.send)
+    started = time.monotonic()
+    await chat(core, terminal, Typed((0, "challenge @ben white casual"), (0, "as ben"), (0, "accept"),
+                                     (0.3, "9-13"), (0.3, "help")))
+    text = out.getvalue()
+    assert "Commands:" in text and "ben played 9-13" in text
+    assert text.index("Commands:") < text.index("ben played 9-13")
+    assert time.monotonic() - started < 2 * SlowStore.delay  # one wait on the database, not one per line
+    await core.close()
