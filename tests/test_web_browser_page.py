@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import time
 
 from aiohttp.test_utils import TestServer
 
@@ -159,3 +160,26 @@ async def test_a_long_games_moves_read_one_numbered_line_a_move_pair_with_nothin
             apart = a[1] + 2 <= b[0] or b[1] + 2 <= a[0] or a[3] <= b[2] or b[3] <= a[2]
             assert apart, (a, b)
     assert all(re.fullmatch(r"\d+\.", box[4]) for box in boxes[::3])
+
+
+def until(b: Browser, script: str, timeout: float = 15.0) -> None:
+    """Wait until ``script`` returns something true in the page."""
+    deadline = time.monotonic() + timeout
+    while not b.js(script):
+        assert time.monotonic() < deadline, f"the page never got to: {script}"
+        time.sleep(0.05)
+
+
+async def test_the_front_page_says_why_a_game_did_not_start_when_the_answer_is_not_json(served):
+    chat, base, browser = served
+    b = await browser()
+    await asyncio.to_thread(b.open, base + "/")
+    await asyncio.to_thread(until, b, "return document.querySelector('#play select.variants').options.length > 0")
+    core, chat.hub.core = chat.hub.core, None  # the bot is starting again: the server answers in plain words
+    try:
+        await asyncio.to_thread(b.js, "document.querySelector('#play button[type=submit]').click()")
+        await asyncio.to_thread(until, b, "return document.getElementById('error').textContent.length > 0")
+        shown = await asyncio.to_thread(b.js, "return document.getElementById('error').innerText")
+        assert "The bot is starting" in shown
+    finally:
+        chat.hub.core = core

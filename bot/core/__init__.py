@@ -6,8 +6,12 @@ awaits ``Core.handle`` and shows the ``Reply``s the core sends to its
 arrive in the order the moves were played; each carries the controls it may
 have. Searches run in the ``SearchPool``.
 
-A move is stored before it is announced; if the database refuses it, the
-move is taken back and the player told.
+A move is stored before it is played and announced; if the database
+refuses it or does not answer (PostgreSQL calls give up after a few
+seconds), nothing changes and the player is told. A bot move the database
+cannot take is kept and written again after growing pauses, without a new
+search. ``Core.finished`` reads the database: it raises ``SaveFailed`` when
+it cannot.
 
 The duties, each a module of functions of the shared ``State``: ``lobby``
 (tables opened and closed), ``play`` (the moves and commands of a game),
@@ -18,5 +22,6 @@ game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``
 
 from bot.core.core import Core
 from bot.core.state import Refusal, Send
+from bot.store import SaveFailed
 
-__all__ = ["Core", "Refusal", "Send"]
+__all__ = ["Core", "Refusal", "SaveFailed", "Send"]

@@ -33,8 +33,8 @@ from aiohttp import WSMsgType, hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
+from bot.core import SaveFailed
 from bot.core.results import pdn_text
-from bot.store import SaveFailed
 from bot.tables import Table, User
 from bot.web import forms, views
 from bot.web.hub import COMMANDS, Hub, Watcher

@@ -33,9 +33,17 @@ async function refresh() {
 
 async function start(body) {
   $("error").textContent = "";
-  const response = await fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
-                                             body: JSON.stringify(body) });
-  const data = await response.json();
+  let response;
+  try {
+    response = await fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify(body) });
+  } catch (error) {
+    $("error").textContent = "The server is not answering, so no game started. Try again in a moment.";
+    return;
+  }
+  const text = await response.text();
+  let data = {};
+  try { data = JSON.parse(text); } catch (error) { data = { error: text }; }  // a plain answer, as a 503 is
   if (data.url) location.href = data.url;
   else $("error").textContent = data.error || "The game did not start.";
 }
