@@ -13,6 +13,7 @@ import pytest
 
 from bot.core import bot_moves
 from bot.core.core import SAVE_FAILED
+from bot.store import SaveFailed
 from bot.store.postgres import TIMEOUT, PostgresStore
 from chat import ANA, BEN, Chat
 from postgres import freeze, fresh_database, restart, start_server, stop, thaw
@@ -135,3 +136,18 @@ async def test_a_bot_move_the_database_cannot_take_is_announced_once_kept_and_pl
         restart(handle)  # does nothing if it runs
         await chat.core.close()
         await chat.store.close()
+
+
+async def test_the_drivers_reconnecting_to_a_stopped_server_is_logged_in_one_line(server, caplog):
+    handle, url = server
+    store = await PostgresStore.connect(await fresh_database(url))
+    stop(handle)
+    try:
+        with pytest.raises(SaveFailed):
+            await store.game(1)  # the pool's connection is lost; it tries to make its one connection again
+        await asyncio.sleep(2.5)
+        tries = [r for r in caplog.records if r.name == "asyncpg.pool"]
+        assert tries and all(r.exc_info is None and "Error" in r.getMessage() for r in tries)
+    finally:
+        restart(handle)
+        await store.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 
@@ -24,6 +25,21 @@ TIMEOUT = 5.0
 """Seconds a store call may wait for a connection, and then for each statement, before it fails with
 ``SaveFailed``: a server that is down, unreachable or frozen costs a player a few seconds and a clear answer, never
 a hung bot. (asyncpg waits for ever without one: even its cancelling of a statement waits on the server.)"""
+
+
+class _OneLine(logging.Filter):
+    """asyncpg's pool logs a traceback each time it fails to reconnect to a server that is down (after 1, 2, 4 ...
+    60 s): the operator needs the one line and the reason, not the driver's stack."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args, record.exc_info, record.exc_text = (), None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLine())
 
 
 def _without_password(text: str, url: str) -> str:
