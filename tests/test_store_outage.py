@@ -43,10 +43,13 @@ async def casual(pool, url: str):
 
 
 async def test_a_move_typed_while_the_database_is_frozen_is_refused_within_seconds_and_help_still_answers(
-        pool, server):
+        pool, server, caplog):
     handle, url = server
     async with casual(pool, url) as (chat, mover):
         await _frozen_move(chat, mover, handle)
+    # an outage is logged in a line per message, not as a fault with a traceback
+    assert [r for r in caplog.records if r.name.startswith("bot") and "did not answer" in r.getMessage()]
+    assert not [r for r in caplog.records if r.name.startswith("bot") and r.exc_info]
 
 
 async def _frozen_move(chat: Chat, mover, handle) -> None:

@@ -106,8 +106,8 @@ class Core:
             await s.private(msg, text)
         except PoolBusy:
             await s.private(msg, "I am thinking in many games at once right now. Try again in a minute.")
-        except SaveFailed:
-            log.exception("database error on %r", msg.text[:80])
+        except SaveFailed as error:  # the database is down or refused: one line, not a traceback, per message
+            log.warning("database error on %r: %s", msg.text[:80], error)
             await s.private(msg, SAVE_FAILED)
         except Exception:
             log.exception("unexpected error on %r", msg.text[:80])
