@@ -72,4 +72,9 @@ def _seconds(value: object, refusal: str) -> str:
 
 def _number(value: object) -> TypeGuard[float]:
     """A finite number (JSON's true and false are no numbers, and Python's json reads Infinity and NaN)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # a whole number too large for a float (JSON's numbers have no limit)
+        return False

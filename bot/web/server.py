@@ -124,10 +124,12 @@ def known_host(request: web.Request, host: str) -> bool:
 
 def html_headers(request: web.Request) -> dict[str, str]:
     """A page's headers: its Content-Security-Policy lets scripts, styles and images come from this server only,
-    and WebSockets reach this server only (``request.host`` is this server's: ``_guard`` checked it)."""
-    host = request.host
+    and WebSockets reach this server only: the address it was asked for (``_guard`` checked it is this server's)
+    and the public one links give (a proxy in front may ask by another name than the browser's)."""
+    hosts = dict.fromkeys((request.host, urlsplit(request.app[SITE].hub.base_url).netloc))
+    sockets = " ".join(f"ws://{host} wss://{host}" for host in hosts if host)
     return {"Content-Security-Policy": f"default-src 'self'; img-src 'self' data:; "
-                                       f"connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'",
+                                       f"connect-src 'self' {sockets}; frame-ancestors 'none'",
             "Cache-Control": "no-cache"}
 
 
