@@ -127,24 +127,28 @@ async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> No
     script = not source.isatty()
     queue: asyncio.Queue[str | bytes | InputLost | None] = asyncio.Queue()
     read_lines(queue, source)
-    answering: set[asyncio.Task] = set()
-    while (line := await queue.get()) is not None:
-        if isinstance(line, InputLost):
-            raise line
-        if isinstance(line, bytes):
-            print(UNREADABLE.format(encoding=_encoding(source)) + "\n", file=terminal.out, flush=True)
-            continue
-        if not line.strip():
-            continue
-        msg = terminal.message(line)
-        if msg is None:
-            continue
-        if script:
-            await core.handle(msg)
-            await core.settle(matches=False)
-        else:
-            task = asyncio.create_task(core.handle(msg))
-            answering.add(task)
-            task.add_done_callback(answering.discard)
-    await asyncio.gather(*answering)
+    answering: set[asyncio.Task] = set()  # lines typed at a terminal, each answered on its own
+    try:
+        while (line := await queue.get()) is not None:
+            if isinstance(line, InputLost):
+                raise line
+            if isinstance(line, bytes):
+                print(UNREADABLE.format(encoding=_encoding(source)) + "\n", file=terminal.out, flush=True)
+                continue
+            if not line.strip():
+                continue
+            msg = terminal.message(line)
+            if msg is None:
+                continue
+            if script:
+                await core.handle(msg)
+                await core.settle(matches=False)
+            else:
+                task = asyncio.create_task(core.handle(msg))
+                answering.add(task)
+                task.add_done_callback(answering.discard)
+        await asyncio.gather(*answering)
+    finally:  # the chat stops (Ctrl-C, input lost): no answer comes after it
+        for task in answering:
+            task.cancel()
     await core.settle()

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bot.commands import HELP
 from bot.core.core import COMMANDS
 from bot.pool import SearchPool
-from bot.store import SqliteStore
+from bot.core.core import SAVE_FAILED
+from bot.store import SaveFailed, SqliteStore, StoreError
 from bot.worker import Job
 from chat import ANA, BEN, EVE, Chat, config
 from engine import Color
@@ -132,6 +133,56 @@ async def test_a_database_refusing_the_bots_move_keeps_the_game_and_the_move_fou
     await chat.core.settle()  # the bot tries the write again by itself, with the move it found
     assert len(chat.table().game.moves) == 2 and chat.replies[-1].text.startswith("Saved at last. I played")
     assert len((await chat.store.active_games())[0].moves) == 2
+
+
+class AnswerLost(SqliteStore):
+    """A database that keeps the next ``lose`` moves but whose answers to them are lost (a timeout after the
+    commit): the bot hears that the write failed."""
+
+    lose = 0
+
+    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+        new = await super().add_move(game, version, ply, move)
+        if self.lose:
+            self.lose -= 1
+            raise SaveFailed("the database did not answer within 5 s")
+        return new
+
+
+async def test_a_bot_move_kept_though_the_answer_was_lost_is_announced_when_the_retry_finds_it(pool):
+    chat = Chat(AnswerLost(":memory:"), pool)
+    await chat.say(ANA, "new english level 1")
+    await chat.say(ANA, "11-15")
+    chat.store.lose = 1  # before the bot's answer comes back
+    await chat.core.settle()  # the retry finds the move in the database: it was kept
+    assert sum("could not save my move" in t for t in chat.texts()) == 1
+    assert chat.replies[-1].text.startswith("Saved at last. I played") and "your move" in chat.replies[-1].text
+    assert len(chat.table().game.moves) == 2 == len((await chat.store.active_games())[0].moves)
+    await chat.play_any(ANA)  # and the game goes on
+    await chat.core.settle()
+    assert len(chat.table().game.moves) == 4
+
+
+async def test_a_move_kept_though_the_answer_was_lost_is_played_when_typed_again(pool):
+    chat = Chat(AnswerLost(":memory:"), pool)
+    await chat.say(ANA, "new english level 1")
+    chat.store.lose = 1
+    [refused] = await chat.say(ANA, "11-15")
+    assert refused.text == SAVE_FAILED and chat.table().game.moves == []
+    [played] = await chat.say(ANA, "11-15")  # typed again: it was kept the first time, and is played once
+    assert played.text.startswith("ana played 11-15") and not played.private
+    await chat.core.settle()
+    assert len(chat.table().game.moves) == 2 == len((await chat.store.active_games())[0].moves)
+
+
+async def test_a_bot_whose_games_cannot_be_read_at_start_says_so(pool):
+    class Unreadable(SqliteStore):
+        async def active_games(self):
+            raise SaveFailed("the database did not answer within 5 s")
+
+    chat = Chat(Unreadable(":memory:"), pool)
+    with pytest.raises(StoreError, match="cannot read the unfinished games: the database did not answer"):
+        await chat.core.start()
 
 
 HOSTILE = st.one_of(

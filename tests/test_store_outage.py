@@ -154,3 +154,18 @@ async def test_the_drivers_reconnecting_to_a_stopped_server_is_logged_in_one_lin
     finally:
         restart(handle)
         await store.close()
+
+
+async def test_the_store_closes_within_seconds_while_the_database_is_frozen(server):
+    handle, url = server
+    store = await PostgresStore.connect(await fresh_database(url))
+    await asyncio.gather(*(store.game(1) for _ in range(3)))  # a few connections open in the pool
+    freeze(handle)
+    try:
+        started = time.monotonic()
+        closing = asyncio.create_task(store.close())
+        done, _ = await asyncio.wait({closing}, timeout=TIMEOUT + 5)
+        assert closing in done and closing.exception() is None, "closing waited on the frozen server"
+        assert time.monotonic() - started < TIMEOUT + 2
+    finally:
+        thaw(handle)

@@ -73,8 +73,12 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
             try:
                 table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
             except MoveConflict:
-                log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
                 await reload(s, table)
+                if told and s.current(table) and written(table, ply, answer_text):
+                    # an earlier try was written, though the database's answer to it was lost
+                    await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score, late=True)
+                    return True
+                log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
                 return False
             except SaveFailed as error:
                 log.warning("could not store the bot's move in game %d (%s); trying again in %.0f s",
@@ -86,15 +90,26 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
                                 "I will keep trying, and play it as soon as it is saved.")
             else:
                 game.play(move)
-                table.bot_score = score
-                table.last_activity, table.reminded = s.clock(), False
-                await _announce(s, table, seat, before, move, score, late=told)
-                if not await finish_by_rules(s, table) and table.kind is Kind.MATCH \
-                        and len(game.moves) >= MATCH_PLY_LIMIT:
-                    await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
+                await _played(s, table, seat, before, move, score, late=told)
                 return True
         await asyncio.sleep(pause)
         pause = min(pause * 2, LAST_RETRY)
+
+
+def written(table: Table, ply: int, text: str) -> bool:
+    """Whether the table's game (just reloaded) has move ``text`` (full path) as its last move, at ``ply``: a write
+    reported failed that the database had made."""
+    game = table.game
+    return len(game.moves) == ply + 1 and game.type.write_move(game.positions[ply], game.moves[ply], full=True) == text
+
+
+async def _played(s: State, table: Table, seat: Seat, before, move, score: int, late: bool) -> None:
+    """A bot move stored and played: announced, and the game ended if the rules or the match's length say so."""
+    table.bot_score = score
+    table.last_activity, table.reminded = s.clock(), False
+    await _announce(s, table, seat, before, move, score, late=late)
+    if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
+        await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
 
 
 async def think(s: State, table: Table, job: Job) -> tuple[str, int]:

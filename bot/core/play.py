@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from bot.core.bot_moves import kick, think
+from bot.core.bot_moves import kick, think, written
 from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn
 from bot.pool import PoolBusy
@@ -34,15 +34,18 @@ async def move(s: State, msg: Message) -> None:
             raise PoolBusy()
         before = table.game.position
         played = table.game.type.parse_move(before, msg.text)
+        ply, full = len(table.game.moves), table.game.type.write_move(before, played, full=True)
         try:  # stored before it is played, so nobody sees a move that is not kept
-            table.version = await s.store.add_move(table.id, table.version, len(table.game.moves),
-                                                   table.game.type.write_move(before, played, full=True))
+            table.version = await s.store.add_move(table.id, table.version, ply, full)
         except MoveConflict:
             await reload(s, table)
-            if s.current(table):
-                kick(s, table)  # the bot may be to move in the game as it now is
-            raise Refusal(MOVED_ELSEWHERE) from None
-        table.game.play(played)
+            if not (s.current(table) and written(table, ply, full)):
+                if s.current(table):
+                    kick(s, table)  # the bot may be to move in the game as it now is
+                raise Refusal(MOVED_ELSEWHERE) from None
+            # the same move, typed again after the database's answer to it was lost: it was kept the first time
+        else:
+            table.game.play(played)
         table.draw_offer = table.takeback_offer = None
         table.last_activity, table.reminded = s.clock(), False
         text = f"{msg.user.name} played {table.game.type.write_move(before, played)}."

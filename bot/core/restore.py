@@ -9,6 +9,7 @@ from bot.core.bot_moves import kick
 from bot.core.results import finish_by_rules
 from bot.core.replay import replayed
 from bot.core.state import State
+from bot.store import SaveFailed, StoreError
 from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -18,7 +19,11 @@ async def restore(s: State, owns: Callable[[str], bool]) -> list[Table]:
     """Bring back every unfinished game of the servers ``owns`` says this process serves; the bot moves where it
     is to move."""
     restored = []
-    for stored in await s.store.active_games():
+    try:
+        unfinished = await s.store.active_games()
+    except SaveFailed as error:  # the bot cannot start without its games: say why, as for a database not found
+        raise StoreError(f"cannot read the unfinished games: {error}") from None
+    for stored in unfinished:
         if not owns(stored.guild):
             continue
         table = replayed(s, stored)

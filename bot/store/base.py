@@ -25,7 +25,9 @@ class StoreError(RuntimeError):
 
 
 class SaveFailed(Exception):
-    """The database refused a read or a write; nothing was changed."""
+    """The database refused a read or a write, or did not answer in time. A refused write changed nothing; one
+    whose answer was lost (the server went quiet after its commit) may have been made: the game's version then
+    tells, as the next write to the game conflicts."""
 
 
 class MoveConflict(SaveFailed):
@@ -72,7 +74,7 @@ class Standing:
 
 
 class Store(ABC):
-    """Games, moves and ratings. Every method may raise ``SaveFailed``; a failed write changes nothing."""
+    """Games, moves and ratings. Every method may raise ``SaveFailed``."""
 
     @abstractmethod
     async def version(self) -> int:

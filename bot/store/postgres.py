@@ -25,6 +25,9 @@ TIMEOUT = 5.0
 """Seconds a store call may wait for a connection, and then for each statement, before it fails with
 ``SaveFailed``: a server that is down, unreachable or frozen costs a player a few seconds and a clear answer, never
 a hung bot. (asyncpg waits for ever without one: even its cancelling of a statement waits on the server.)"""
+MIGRATION_TIMEOUT = 300.0
+"""Seconds a migration's statement may take at start-up: it may rewrite a large table, or wait while another
+process migrates."""
 
 
 class _OneLine(logging.Filter):
@@ -40,6 +43,7 @@ class _OneLine(logging.Filter):
 
 
 logging.getLogger("asyncpg.pool").addFilter(_OneLine())
+log = logging.getLogger(__name__)
 
 
 def _without_password(text: str, url: str) -> str:
@@ -57,14 +61,17 @@ class PostgresStore(Store):
     def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT):
         self.pool = pool
         self.timeout = timeout
+        self._releasing: set[asyncio.Future] = set()  # connections going back to the pool
 
     @classmethod
     async def connect(cls, url: str, connections: int = 4, timeout: float = TIMEOUT) -> PostgresStore:
         """Connect, and bring the schema up to date; ``StoreError`` if the database cannot be reached or is newer
-        than this bot. Every statement, and every new connection, gives up after ``timeout`` seconds."""
+        than this bot. Every store call gives up after ``timeout`` seconds in all (the migrations at start-up,
+        after ``MIGRATION_TIMEOUT``)."""
         try:
-            # A statement gets half the call's time, so that the rollback of a transaction whose statement timed
-            # out (which waits on the server too) ends within the call's time as well.
+            # A statement gets half a call's time: after a statement times out, the rollback of its transaction
+            # waits on the server as long again (the call's deadline, once spent, does not cut it short), and
+            # both must end within the call's time.
             pool = await asyncpg.create_pool(url, min_size=1, max_size=connections, timeout=timeout,
                                              command_timeout=timeout / 2)
         except ValueError:
@@ -78,17 +85,18 @@ class PostgresStore(Store):
         try:
             await store._migrate()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
-            await pool.close()
+            await store.close()
             raise StoreError(f"cannot set up the PostgreSQL database: {_without_password(str(error), url)}") from None
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def _migrate(self) -> None:
+        wait = MIGRATION_TIMEOUT
         async with self.pool.acquire(timeout=self.timeout) as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK, timeout=wait)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", timeout=wait)
             version = await db.fetchval("SELECT version FROM schema_version")
             if version is None:
                 await db.execute("INSERT INTO schema_version VALUES (0)")
@@ -96,7 +104,7 @@ class PostgresStore(Store):
             if version > VERSION:
                 raise StoreError(f"the database is at schema version {version}, newer than this bot ({VERSION})")
             for step in range(version, VERSION):
-                await db.execute(MIGRATIONS[step].postgres)
+                await db.execute(MIGRATIONS[step].postgres, timeout=wait)
                 await db.execute("UPDATE schema_version SET version = $1", step + 1)
 
     async def version(self) -> int:
@@ -106,25 +114,44 @@ class PostgresStore(Store):
     @contextlib.asynccontextmanager
     async def _using(self, transaction: bool = False) -> AsyncIterator[asyncpg.Connection]:
         """A connection from the pool (in a transaction if asked) for one store call; the driver's errors, and a
-        call that takes longer than ``timeout`` in all, become ``SaveFailed``."""
+        call that takes longer than ``timeout`` in all, become ``SaveFailed``. The connection goes back to the
+        pool in the background: once the server has answered the call, its result stands, whatever the reset
+        that follows costs."""
+        db = None
         try:
-            async with asyncio.timeout(self.timeout), self.pool.acquire(timeout=self.timeout) as db:
+            async with asyncio.timeout(self.timeout):
+                db = await self.pool.acquire(timeout=self.timeout)
                 try:
                     if transaction:
                         async with db.transaction():
                             yield db
                     else:
                         yield db
-                except (TimeoutError, asyncio.CancelledError):
+                except (TimeoutError, asyncio.CancelledError, asyncpg.InterfaceError):
                     db.terminate()  # its statement may still be on the server: never hand it out again
                     raise
         except TimeoutError as error:
             raise SaveFailed(f"the database did not answer within {self.timeout:g} s") from error
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise SaveFailed(str(error)) from error
+        finally:
+            if db is not None:
+                task = asyncio.ensure_future(self.pool.release(db))
+                self._releasing.add(task)
+                task.add_done_callback(self._released)
+
+    def _released(self, task: asyncio.Future) -> None:
+        self._releasing.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # the pool has closed the connection
+            log.debug("a connection could not be reset for the pool: %s", task.exception())
 
     async def close(self) -> None:
-        await self.pool.close()
+        """Close the connections, within ``timeout``; a server that does not answer gets them cut."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self.pool.close()
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            self.pool.terminate()
 
     # games
 
@@ -184,15 +211,21 @@ class PostgresStore(Store):
             await db.execute("UPDATE games SET board_message = $1 WHERE id = $2", message, game)
 
     @staticmethod
-    async def _stored(db: asyncpg.Connection, row: asyncpg.Record) -> StoredGame:
-        moves = [r["move"] for r in await db.fetch("SELECT move FROM moves WHERE game = $1 ORDER BY ply", row["id"])]
+    async def _stored(db: asyncpg.Connection, row: asyncpg.Record, moves: list[str] | None = None) -> StoredGame:
+        if moves is None:
+            moves = [r["move"] for r in await db.fetch("SELECT move FROM moves WHERE game = $1 ORDER BY ply",
+                                                       row["id"])]
         return StoredGame(row["id"], row["guild"], row["channel"], row["variant"], row["start_fen"], row["kind"],
                           json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"], row["version"])
 
     async def active_games(self) -> list[StoredGame]:
         async with self._using() as db:
             rows = await db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
-            return [await self._stored(db, row) for row in rows]
+            moves: dict[int, list[str]] = {row["id"]: [] for row in rows}
+            for r in await db.fetch("SELECT game, move FROM moves WHERE game IN (SELECT id FROM games"
+                                    " WHERE status = 'active') ORDER BY game, ply"):
+                moves.setdefault(r["game"], []).append(r["move"])  # (a game begun since the first read: left out)
+            return [await self._stored(db, row, moves[row["id"]]) for row in rows]
 
     async def game(self, game: int) -> StoredGame | None:
         async with self._using() as db:
