@@ -4,6 +4,7 @@ empty database on it."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import tempfile
 import warnings
@@ -45,8 +46,11 @@ def _processes(server):
     """The server's postmaster and its children, as psutil processes (pgserver depends on psutil)."""
     import psutil
 
-    postmaster = psutil.Process(server.get_pid())
-    return [postmaster, *postmaster.children(recursive=True)]
+    try:
+        postmaster = psutil.Process(server.get_pid())
+        return [postmaster, *postmaster.children(recursive=True)]
+    except psutil.NoSuchProcess:  # stopped
+        return []
 
 
 def freeze(server) -> None:
@@ -54,16 +58,22 @@ def freeze(server) -> None:
     stay open, and nothing answers."""
     import signal
 
+    import psutil
+
     for process in _processes(server):
-        process.send_signal(signal.SIGSTOP)
+        with contextlib.suppress(psutil.NoSuchProcess):  # a connection's process that has just ended
+            process.send_signal(signal.SIGSTOP)
 
 
 def thaw(server) -> None:
     """Let a frozen server run again."""
     import signal
 
+    import psutil
+
     for process in _processes(server):
-        process.send_signal(signal.SIGCONT)
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process.send_signal(signal.SIGCONT)
 
 
 def stop(server) -> None:

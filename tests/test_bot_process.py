@@ -51,6 +51,10 @@ def family(pid: int) -> set[int]:
     return found
 
 
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class BotProcess:
     """``python -m bot --terminal`` in a directory of its own; its output collected as it comes."""
 
@@ -60,9 +64,11 @@ class BotProcess:
         env.pop("DISCORD_TOKEN", None)
         if encoding:
             env["PYTHONIOENCODING"] = encoding
+        # A session of its own is a terminal's foreground job, where Ctrl-C is heard: a suite started in the
+        # background by a script (which ignores SIGINT, and children inherit that) must not make the bot deaf to it.
         self.proc = subprocess.Popen([sys.executable, "-m", "bot", "--terminal"], cwd=tmp, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     start_new_session=session)
+                                     start_new_session=session, preexec_fn=_hear_ctrl_c if session else None)
         self.out, self.err = bytearray(), bytearray()
         self.seen: set[int] = set()  # every process of its family seen while it ran
         for stream, into in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):

@@ -38,14 +38,19 @@ async def move(s: State, msg: Message) -> None:
         try:  # stored before it is played, so nobody sees a move that is not kept
             table.version = await s.store.add_move(table.id, table.version, ply, full)
         except MoveConflict:
+            unsure, table.unsure = table.unsure, None
             await reload(s, table)
-            if not (s.current(table) and written(table, ply, full)):
+            if not (unsure == (ply, full) and s.current(table) and written(table, ply, full)):
                 if s.current(table):
                     kick(s, table)  # the bot may be to move in the game as it now is
                 raise Refusal(MOVED_ELSEWHERE) from None
             # the same move, typed again after the database's answer to it was lost: it was kept the first time
+        except SaveFailed:
+            table.unsure = (ply, full)
+            raise
         else:
             table.game.play(played)
+        table.unsure = None
         table.draw_offer = table.takeback_offer = None
         table.last_activity, table.reminded = s.clock(), False
         text = f"{msg.user.name} played {table.game.type.write_move(before, played)}."
