@@ -126,8 +126,12 @@ async def test_a_database_refusing_the_bots_move_keeps_the_game_and_the_move_fou
     await chat.say(ANA, "new english level 1")
     await chat.say(ANA, "11-15")
     chat.store.db.execute("PRAGMA query_only = ON")  # before the bot's answer comes back
-    while not any("could not save my move" in t for t in chat.texts()):
+    for _ in range(600):  # up to 30 s
+        if any("could not save my move" in t for t in chat.texts()):
+            break
         await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"the bot never said it could not save its move: {chat.texts()}")
     assert len(chat.table().game.moves) == 1
     chat.store.db.execute("PRAGMA query_only = OFF")
     await chat.core.settle()  # the bot tries the write again by itself, with the move it found
