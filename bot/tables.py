@@ -199,6 +199,8 @@ class Table:
     """The bot's move (or the match) in progress."""
     version: int = 0
     """The game's version in the database when this process last wrote or read it (every write names it)."""
+    saving: bool = False
+    """The bot's move is found and waits for the database to take it."""
     unsure: tuple[int, str] | None = None
     """A person's move (ply, full path) whose write failed without an answer: it may have been kept."""
 

@@ -124,6 +124,9 @@ async def test_a_bot_move_the_database_cannot_take_is_announced_once_kept_and_pl
         assert len(told) == 1 and "keep trying" in told[0]
         assert searching.searches == 1  # the move found is kept: no search again
         assert chat.table().game.moves == []  # and not played while it is not saved
+        [early] = await chat.say(ANA, "22-18")
+        assert early.private and "not your turn: my move is found, but the database is not taking it" in \
+            early.text.lower()
         restart(handle)
         deadline = time.monotonic() + 15
         while not any(t.startswith("Saved at last. I played") for t in chat.texts()):

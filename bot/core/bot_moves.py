@@ -59,10 +59,19 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             await asyncio.sleep(table.delay)
 
 
-async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str, score: int) -> bool:
+async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
+                          score: int) -> bool:
     """Write the bot's found move, then play and announce it; False if the game changed meanwhile, so the move no
     longer counts. While the database cannot take it, the move is kept and the write tried again after a pause
     that grows (the search is not run again); the channel hears of it once, and again when it is saved."""
+    try:
+        return await _store_until_saved(s, table, game, ply, seat, answer_text, score)
+    finally:
+        table.saving = False
+
+
+async def _store_until_saved(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
+                             score: int) -> bool:
     pause, told = FIRST_RETRY, False
     while True:
         async with table.lock:
@@ -84,7 +93,7 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
                 log.warning("could not store the bot's move in game %d (%s); trying again in %.0f s",
                             table.id, error, pause)
                 if not told:
-                    told = True
+                    told = table.saving = True
                     whose = "my" if table.kind is not Kind.MATCH else f"{seat.name}'s"
                     await s.say(table.channel, f"I could not save {whose} move: the database is not answering. "
                                 "I will keep trying, and play it as soon as it is saved.")

@@ -28,7 +28,12 @@ async def move(s: State, msg: Message) -> None:
     async with table.lock:
         colour = player(table, msg)
         if table.game.turn != colour:
-            waiting = "I am thinking" if table.to_move.is_bot else f"it is {table.to_move.name}'s move"
+            if not table.to_move.is_bot:
+                waiting = f"it is {table.to_move.name}'s move"
+            elif table.saving:
+                waiting = "my move is found, but the database is not taking it yet"
+            else:
+                waiting = "I am thinking"
             raise Refusal(f"Not your turn: {waiting}.")
         if table.kind is Kind.BOT and not s.pool.has_room():
             raise PoolBusy()
