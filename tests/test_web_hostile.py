@@ -23,12 +23,18 @@ PYTHON_WORDS = ("invalid literal", "attribute", "int()", "float", "NoneType", "T
 
 async def raw_request(port: int, request: bytes) -> int:
     """Send ``request`` as it is to the server on ``port``: the answer's status."""
+    return int((await raw_head(port, request))[0].split()[1])
+
+
+async def raw_head(port: int, request: bytes) -> list[str]:
+    """Send ``request`` as it is to the server on ``port``: the answer's status line and headers."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         writer.write(request)
         await writer.drain()
         async with asyncio.timeout(10):
-            return int((await reader.readline()).split()[1])
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        return head.rstrip().split("\r\n")
     finally:
         writer.close()
 
@@ -179,8 +185,10 @@ async def test_a_malformed_request_is_answered_400_and_logged_without_a_tracebac
                         b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: lots\r\n\r\n",
                         b"GET /\x01 HTTP/1.1\r\n\r\n",
                         b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n"):
-            status = await raw_request(port, request)
-            assert status in (400, 431), request[:40]
+            status, *headers = await raw_head(port, request)
+            assert int(status.split()[1]) in (400, 431), request[:40]
+            named = [h for h in headers if h.lower().startswith("server:")]
+            assert named == ["Server: draughts-bot"], named  # not aiohttp's version, even before the app
         await asyncio.sleep(0.1)
         assert not errors_logged(caplog), [r.getMessage() for r in errors_logged(caplog)]
         assert any("malformed" in r.getMessage() for r in caplog.records)  # said once, at INFO

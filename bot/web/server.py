@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, hdrs, web
+from aiohttp import WSMsgType, web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
@@ -74,7 +74,9 @@ SITE: web.AppKey[Site] = web.AppKey("site", Site)
 def make_app(hub: Hub) -> web.Application:
     app = web.Application(client_max_size=4096, middlewares=[_guard])
     app[SITE] = Site(hub)
-    app.on_response_prepare.append(_name_server)
+    # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
+    # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
+    web_response.SERVER_SOFTWARE = SERVER_NAME
     app.router.add_get("/", _front)
     app.router.add_get(f"/g/{_REF}", _page)
     app.router.add_get(f"/g/{_REF}.pdn", _pdn)
@@ -103,11 +105,6 @@ async def _guard(request: web.Request, handler):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response
-
-
-async def _name_server(request: web.Request, response: web.StreamResponse) -> None:
-    """Every answer of the app (pages, files, sockets, errors) names this bot rather than aiohttp's version."""
-    response.headers[hdrs.SERVER] = SERVER_NAME
 
 
 def known_host(request: web.Request, host: str) -> bool:
