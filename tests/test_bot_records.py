@@ -3,44 +3,15 @@ back with the tags it was given, whatever the players are called."""
 
 from __future__ import annotations
 
-import pytest_asyncio
-from aiohttp.test_utils import TestClient, TestServer
-
-from bot.core import Core
-from bot.store import SqliteStore
 from bot.tables import User
 from bot.user_text import neutral
-from bot.web.hub import Hub
-from bot.web.seats import SeatKeys
-from bot.web.server import make_app
-from chat import CONFIG, Chat
 from engine.records import read_tags
+from test_web import site  # noqa: F401 (the fixture: a chat whose page serves the PDN)
 
 # Display names as Discord hands them over, cleaned as the Discord front end cleans them: each tries to end its
 # tag and write tags of its own (a result ahead of the real one).
 MALLORY = User("66", neutral('x"] [Result "1-0"] [Evil "'))
 TRUDY = User("67", neutral('\\"] [Result "0-1"] [White "me\\'))
-
-
-class WebChat(Chat):
-    """A chat whose replies also pass through a web hub, as ``./run-bot`` wires them, so the page serves the PDN."""
-
-    def __init__(self, store: SqliteStore, pool):
-        super().__init__(store, pool)
-        self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
-        self.core = Core(CONFIG, store, pool, self.hub.send_for(self._send), clock=self.clock)
-        self.hub.attach(self.core)
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def site(pool):
-    chat = WebChat(SqliteStore(":memory:"), pool)
-    client = TestClient(TestServer(make_app(chat.hub)))
-    await client.start_server()
-    yield chat, client
-    chat.hub.close()
-    await client.close()
-    await chat.core.close()
 
 
 async def test_hostile_names_read_back_from_every_pdn_the_bot_writes(site):

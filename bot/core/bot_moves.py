@@ -8,7 +8,7 @@ import random
 
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
-from bot.core.state import State, score_words, whose_turn
+from bot.core.state import State, score_words, whose_turn, written
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
@@ -62,61 +62,51 @@ async def _play_bot_moves(s: State, table: Table) -> None:
 async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
                           score: int) -> bool:
     """Write the bot's found move, then play and announce it; False if the game changed meanwhile, so the move no
-    longer counts. While the database cannot take it, the move is kept and the write tried again after a pause
-    that grows (the search is not run again); the channel hears of it once, and again when it is saved."""
+    longer counts. While the database cannot take it (``table.saving``), the move is kept and the write tried again
+    after a pause that grows (the search is not run again); the channel hears of it once, and again when it is
+    saved."""
+    pause = FIRST_RETRY
     try:
-        return await _store_until_saved(s, table, game, ply, seat, answer_text, score)
+        while True:
+            async with table.lock:
+                if not s.current(table) or table.game is not game or len(game.moves) != ply:
+                    return False  # the game ended, changed or was reloaded while the bot was thinking or waiting
+                before = game.position
+                move = game.type.parse_move(before, answer_text)
+                try:
+                    table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
+                except MoveConflict:
+                    await reload(s, table)
+                    if table.saving and s.current(table) and written(table, ply, answer_text):
+                        # an earlier try was written, though the database's answer to it was lost
+                        await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score)
+                        return True
+                    log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
+                    return False
+                except SaveFailed as error:
+                    log.warning("could not store the bot's move in game %d (%s); trying again in %.0f s",
+                                table.id, error, pause)
+                    if not table.saving:
+                        table.saving = True
+                        whose = "my" if table.kind is not Kind.MATCH else f"{seat.name}'s"
+                        await s.say(table.channel, f"I could not save {whose} move: the database is not "
+                                    "answering. I will keep trying, and play it as soon as it is saved.")
+                else:
+                    game.play(move)
+                    await _played(s, table, seat, before, move, score)
+                    return True
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LAST_RETRY)
     finally:
         table.saving = False
 
 
-async def _store_until_saved(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
-                             score: int) -> bool:
-    pause, told = FIRST_RETRY, False
-    while True:
-        async with table.lock:
-            if not s.current(table) or table.game is not game or len(game.moves) != ply:
-                return False  # the game ended, changed or was reloaded while the bot was thinking or waiting
-            before = game.position
-            move = game.type.parse_move(before, answer_text)
-            try:
-                table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
-            except MoveConflict:
-                await reload(s, table)
-                if told and s.current(table) and written(table, ply, answer_text):
-                    # an earlier try was written, though the database's answer to it was lost
-                    await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score, late=True)
-                    return True
-                log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
-                return False
-            except SaveFailed as error:
-                log.warning("could not store the bot's move in game %d (%s); trying again in %.0f s",
-                            table.id, error, pause)
-                if not told:
-                    told = table.saving = True
-                    whose = "my" if table.kind is not Kind.MATCH else f"{seat.name}'s"
-                    await s.say(table.channel, f"I could not save {whose} move: the database is not answering. "
-                                "I will keep trying, and play it as soon as it is saved.")
-            else:
-                game.play(move)
-                await _played(s, table, seat, before, move, score, late=told)
-                return True
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, LAST_RETRY)
-
-
-def written(table: Table, ply: int, text: str) -> bool:
-    """Whether the table's game (just reloaded) has move ``text`` (full path) as its last move, at ``ply``: a write
-    reported failed that the database had made."""
-    game = table.game
-    return len(game.moves) == ply + 1 and game.type.write_move(game.positions[ply], game.moves[ply], full=True) == text
-
-
-async def _played(s: State, table: Table, seat: Seat, before, move, score: int, late: bool) -> None:
-    """A bot move stored and played: announced, and the game ended if the rules or the match's length say so."""
+async def _played(s: State, table: Table, seat: Seat, before, move, score: int) -> None:
+    """A bot move stored and played: announced (saved at last, if the channel heard it could not be), and the game
+    ended if the rules or the match's length say so."""
     table.bot_score = score
     table.last_activity, table.reminded = s.clock(), False
-    await _announce(s, table, seat, before, move, score, late=late)
+    await _announce(s, table, seat, before, move, score, late=table.saving)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
         await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
 

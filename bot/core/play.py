@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 
-from bot.core.bot_moves import kick, think, written
+from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
-from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn
+from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn, written
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 
 from bot import commands
 from bot.commands import Options
@@ -94,15 +96,22 @@ def pdn_text(table: Table, result: str | None = None) -> str:
 UNREADABLE = "I could not read the ratings: the database is not answering. Please try again in a moment."
 
 
+@contextlib.contextmanager
+def _reading_ratings() -> Iterator[None]:
+    """A read of the ratings that fails is refused as such (not as a save that failed, the core's answer)."""
+    try:
+        yield
+    except SaveFailed as error:
+        log.warning("could not read the ratings: %s", error)
+        raise Refusal(UNREADABLE) from None
+
+
 async def rating(s: State, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     lines = []
     for name in NAMES:
-        try:
+        with _reading_ratings():
             r, played = await s.store.rating(msg.guild, name, user.id)
-        except SaveFailed as error:
-            log.warning("could not read ratings: %s", error)
-            raise Refusal(UNREADABLE) from None
         if played:
             lines.append(f"{name}: {r} ({played} games)")
     text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
@@ -112,11 +121,8 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
 async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
-    try:
+    with _reading_ratings():
         rows = await s.store.leaderboard(msg.guild, v)
-    except SaveFailed as error:
-        log.warning("could not read the leaderboard: %s", error)
-        raise Refusal(UNREADABLE) from None
     if not rows:
         await s.say(msg.channel, f"No rated {v} games on this server yet.", to=msg)
         return

@@ -78,6 +78,13 @@ def player(table: Table, msg: Message) -> Color:
     return colour
 
 
+def written(table: Table, ply: int, text: str) -> bool:
+    """Whether the table's game (just reloaded) has move ``text`` (full path) as its last move, at ``ply``: a write
+    reported failed that the database had made."""
+    game = table.game
+    return len(game.moves) == ply + 1 and game.type.write_move(game.positions[ply], game.moves[ply], full=True) == text
+
+
 def board(table: Table, before=None, move=None) -> Board:
     """The table's position to show, with ``move`` (by default the last one) marked."""
     game = table.game

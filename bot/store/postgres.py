@@ -22,7 +22,7 @@ from bot.store.schema import MIGRATIONS, VERSION
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
 TIMEOUT = 5.0
-"""Seconds a store call may wait for a connection, and then for each statement, before it fails with
+"""Seconds a store call may take in all (a connection, its statements, its transaction) before it fails with
 ``SaveFailed``: a server that is down, unreachable or frozen costs a player a few seconds and a clear answer, never
 a hung bot. (asyncpg waits for ever without one: even its cancelling of a statement waits on the server.)"""
 MIGRATION_TIMEOUT = 300.0
@@ -222,9 +222,9 @@ class PostgresStore(Store):
         async with self._using() as db:
             rows = await db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
             moves: dict[int, list[str]] = {row["id"]: [] for row in rows}
-            for r in await db.fetch("SELECT game, move FROM moves WHERE game IN (SELECT id FROM games"
-                                    " WHERE status = 'active') ORDER BY game, ply"):
-                moves.setdefault(r["game"], []).append(r["move"])  # (a game begun since the first read: left out)
+            for r in await db.fetch("SELECT game, move FROM moves WHERE game = ANY($1::bigint[])"
+                                    " ORDER BY game, ply", list(moves)):
+                moves[r["game"]].append(r["move"])
             return [await self._stored(db, row, moves[row["id"]]) for row in rows]
 
     async def game(self, game: int) -> StoredGame | None:

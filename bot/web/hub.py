@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.core import Core
 from bot.core.replay import replayed_record
@@ -46,6 +46,13 @@ def web_shard(guild: str) -> int | None:
     """The shard that owns the page's games kept under ``guild`` (``web_guild``'s), or None for other servers."""
     name, _, shard = guild.partition(":")
     return int(shard) if name == GUILD and shard.isdigit() else None
+
+
+class _Sent(NamedTuple):
+    """What a game's open pages were last sent: its moves, and what waited for an answer (a draw, a takeback)."""
+
+    moves: list[Any]
+    offer: dict | None
 
 
 @dataclass(frozen=True)
@@ -109,8 +116,7 @@ class Hub:
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
         self._live: dict[int, Table] = {}  # games seen on, by id
-        self._seen: dict[int, list[Any]] = {}  # the moves each game's pages were last sent
-        self._offers: dict[int, dict | None] = {}  # the offer (a draw, a takeback) each game's pages were last sent
+        self._sent: dict[int, _Sent] = {}  # what each game's pages were last sent
         self._finished: OrderedDict[int, views.Finished] = OrderedDict()
 
     # wiring
@@ -183,7 +189,8 @@ class Hub:
             return
         self._live[table.id] = table
         about_game = reply.board is not None or (reply.controls is not None and reply.controls.game == table.id)
-        if not about_game and views.offer(table) == self._offers.get(table.id):
+        sent = self._sent.get(table.id)
+        if not about_game and views.offer(table) == (sent.offer if sent else None):
             return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
             self._broadcast(table.id, self._update(table.id, table.game, views.status(table, reply.text)))
@@ -197,21 +204,19 @@ class Hub:
         self._keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
-        self._seen.pop(game_id, None)
-        self._offers.pop(game_id, None)
+        self._sent.pop(game_id, None)
 
     def _update(self, game_id: int, record: Any, status: dict) -> str:
         """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
         first move that changed (a takeback rewinds), the status, and when it was made (``at``, for timing)."""
-        old = self._seen.get(game_id)
+        sent = self._sent.get(game_id)
         first = 0  # the first position the pages have not seen as it is now
-        if old is not None:
+        if sent is not None:
             same = 0
-            while same < min(len(old), len(record.moves)) and old[same] == record.moves[same]:
+            while same < min(len(sent.moves), len(record.moves)) and sent.moves[same] == record.moves[same]:
                 same += 1
             first = same + 1
-        self._seen[game_id] = list(record.moves)
-        self._offers[game_id] = status["offer"]
+        self._sent[game_id] = _Sent(list(record.moves), status["offer"])
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
         return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": time.time()})
 
@@ -269,11 +274,11 @@ class Hub:
         watcher = Watcher(game_id)
         record = found.record if isinstance(found, views.Finished) else found.game
         moves, status = list(record.moves), views.status(found)
-        if game_id in self._watchers and self._seen.get(game_id) != moves:
+        sent = self._sent.get(game_id)
+        if game_id in self._watchers and (sent is None or sent.moves != moves):
             # the pages already open get what they missed first, so that every page has seen the same moves
             self._broadcast(game_id, self._update(game_id, record, status))
-        self._seen[game_id] = moves
-        self._offers[game_id] = status["offer"]
+        self._sent[game_id] = _Sent(moves, status["offer"])
         first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
                  "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)], "status": status}
         watcher.put(json.dumps(first))
@@ -286,8 +291,7 @@ class Hub:
             watchers.discard(watcher)
             if not watchers:
                 del self._watchers[watcher.game]
-                self._seen.pop(watcher.game, None)
-                self._offers.pop(watcher.game, None)
+                self._sent.pop(watcher.game, None)
 
     def watchers(self, game_id: int) -> int:
         return len(self._watchers.get(game_id, ()))
