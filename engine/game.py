@@ -142,6 +142,9 @@ class GameType(ABC, Generic[P, M]):
     """Other words players type for it: 'checkers'."""
     first: Color
     """The side that moves first."""
+    chances_scale: float = 0.004
+    """How a score becomes winning chances in a game's analysis (``engine.analysis``): ``2 / (1 + exp(-k * s)) - 1``
+    for a score ``s`` from the mover's side; 0.004 for draughts, as the field's reference site uses."""
 
     # rules
 

@@ -14,6 +14,7 @@ from engine.draughts.rules import ZOBRIST, key
 from engine.draughts.variants import Variant
 from engine.game import Color, History
 from engine.search import kernel as sk
+from engine.search.kernel import RULES_CANNOT_DRAW
 from engine.search.hooks import SearchHooks
 
 LOOK_AGAIN = 30.0  # seconds between looks for a larger endgame database
@@ -67,6 +68,19 @@ class DraughtsHooks(SearchHooks[Position, Move]):
             return False  # the databases' long wins are not trusted under the lone-king rules: search on
         value, plies = self._endgames.value(position)
         return value == DRAW or (value in (WIN, LOSS) and plies <= self.variant.king_move_limit - history.reversible)
+
+    def verdict(self, position: Position, history: History) -> str | None:
+        self.endgames()  # opens the databases if they are there
+        if self._endgames is None or (position.white | position.black).bit_count() > self._endgames.pieces:
+            return None
+        value, plies = self._endgames.value(position)
+        if value == DRAW:
+            return "draw"  # the counting rules only add draws
+        if value not in (WIN, LOSS) or plies > self.variant.king_move_limit - history.reversible:
+            return None
+        if self.variant.endgame_limits and plies > RULES_CANNOT_DRAW:
+            return None  # International's lone-king rules may draw it first
+        return "win" if value == WIN else "loss"
 
     def is_row(self, move: Move, frm: int, to: int, captured: int) -> bool:
         v = self.variant

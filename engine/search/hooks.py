@@ -56,6 +56,11 @@ class SearchHooks(ABC, Generic[P, M]):
         rule can draw its value first (then its moves' values are exact at once)."""
         return False
 
+    def verdict(self, position: P, history: History) -> str | None:
+        """The endgame databases' value of ``position`` for the side to move ('win', 'draw', 'loss'), where
+        they hold it and no counting rule can change it; None elsewhere (and for games without databases)."""
+        return None
+
     @abstractmethod
     def is_row(self, move: M, frm: int, to: int, captured: int) -> bool:
         """Whether a move row of the compiled search (from, to, captured, as the game's kernel writes them) is

@@ -250,7 +250,7 @@ def _ending_limit(game, st, p):
     return np.int64(0)
 
 
-_RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
+RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
 
 
 @njit(cache=True, inline="always")
@@ -276,7 +276,7 @@ def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offs
         if limit > 0:
             if plies > limit - rev[p, R_ENDING]:
                 return np.int64(1)  # the ending's count may draw it first (or a sacrifice restart it): search on
-        elif plies > _RULES_CANNOT_DRAW:
+        elif plies > RULES_CANNOT_DRAW:
             return np.int64(1)  # the way to the end may pass through a lone-king ending that the rules draw first
     if v == eg.WIN:
         return ENDING_WIN - p - plies
