@@ -1,15 +1,17 @@
 """The store's two back ends, SQLite and a real PostgreSQL server, held to the same behaviour: games, moves,
-ratings, migrations, and exactly one winner when two processes write the same game's move at once."""
+ratings, analyses, migrations, and exactly one winner when two processes write the same game's move at once."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from bot.ratings import Rating
-from bot.store import VERSION, MoveConflict, SqliteStore, StoreError
+from bot.store import MIGRATIONS, VERSION, MoveConflict, SaveFailed, SqliteStore, StoreError, is_postgres
 from bot.store.postgres import PostgresStore
 from postgres import fresh_database
 
@@ -20,20 +22,24 @@ START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
 @pytest_asyncio.fixture(loop_scope="session", params=BACKENDS)
-async def opener(request, tmp_path):
+async def database(request, tmp_path):
+    """A new, empty database of each back end: an SQLite file's path, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    return await fresh_database(request.getfixturevalue("postgres_server"))
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def opener(database):
     """Opens the same database again each time it is called, as another bot process would."""
     opened = []
-    if request.param == "sqlite":
-        path = str(tmp_path / "bot.sqlite3")
-
+    if not is_postgres(database):
         async def open_one():
-            opened.append(SqliteStore(path))
+            opened.append(SqliteStore(database))
             return opened[-1]
     else:
-        url = await fresh_database(request.getfixturevalue("postgres_server"))
-
         async def open_one():
-            opened.append(await PostgresStore.connect(url))
+            opened.append(await PostgresStore.connect(database))
             return opened[-1]
     yield open_one
     for store in opened:
@@ -124,3 +130,99 @@ async def test_reopening_migrates_nothing_and_a_newer_schema_is_refused(opener, 
 async def test_an_unreachable_postgresql_is_a_clear_error():
     with pytest.raises(StoreError, match="cannot reach the PostgreSQL database"):
         await PostgresStore.connect("postgresql://nobody@127.0.0.1:1/none")
+
+
+async def finished(store, channel: str, moves: list[str], result: str = "1-0", guild: str = "g") -> int:
+    """A game played in ``channel`` and ended with ``result`` in its PDN, as the core writes it ("*": aborted or
+    stopped); its id."""
+    game = await store.create_game(guild, channel, "english", START, "bot", SEATS, SETTINGS)
+    version = 0
+    for ply, move in enumerate(moves):
+        version = await store.add_move(game, version, ply, move)
+    pdn = f'[GameType "21"]\n[Event "Draughts bot game {game}"]\n[Result "{result}"]\n\n{" ".join(moves)} {result}\n'
+    await store.finish_game(game, version, None if result == "*" else "white", "reason", pdn)
+    return game
+
+
+ANALYSIS = {"game": "english", "nodes": 20000, "scores": [0, 12, -3.5],
+            "moves": [{"ply": 0, "mover": 0, "line": ["11-15", "23-19"]}], "players": {"0": {"accuracy": 91.5}}}
+
+
+async def test_an_analysis_is_kept_at_its_effort_and_read_back_after_a_restart(opener):
+    store = await opener()
+    game = await finished(store, "c1", ["11-15", "23-19"])
+    assert await store.analysis(game, 20000) is None
+    await store.save_analysis(game, 20000, ANALYSIS)
+    assert await store.analysis(game, 20000) == ANALYSIS
+    assert await store.analysis(game, 40000) is None  # made at another effort: not an answer
+    assert await store.analysis(game + 1, 20000) is None
+    await store.close()
+    again = await opener()  # a restart, or another process
+    assert await again.analysis(game, 20000) == ANALYSIS
+    # saving it again, or at another effort, replaces it: one analysis a game
+    await again.save_analysis(game, 20000, ANALYSIS)
+    deeper = {**ANALYSIS, "nodes": 80000, "scores": [0, 20, -40]}
+    await again.save_analysis(game, 80000, deeper)
+    assert (await again.analysis(game, 80000), await again.analysis(game, 20000)) == (deeper, None)
+    with pytest.raises(SaveFailed):  # no such game
+        await again.save_analysis(999, 20000, ANALYSIS)
+
+
+async def test_two_processes_saving_one_analysis_at_once_both_succeed(opener):
+    first, second = await opener(), await opener()
+    game = await finished(first, "c1", ["11-15"])
+    for _ in range(5):
+        await asyncio.gather(first.save_analysis(game, 20000, ANALYSIS), second.save_analysis(game, 20000, ANALYSIS))
+    assert await first.analysis(game, 20000) == ANALYSIS == await second.analysis(game, 20000)
+
+
+async def test_the_last_finished_game_is_the_channels_latest_played_out_one(opener):
+    store = await opener()
+    assert await store.last_finished("g", "c1") is None
+    older = await finished(store, "c1", ["11-15", "23-19"], "1-0")
+    assert await store.last_finished("g", "c1") == older
+    latest = await finished(store, "c1", ["9-13"], "1-1")  # a draw counts
+    await finished(store, "c1", [], "0-2")  # no move: nothing to look at
+    await finished(store, "c1", ["11-15"], "*")  # aborted (or a bot match stopped): no result
+    await finished(store, "c2", ["11-15"], "0-2")  # another channel
+    await finished(store, "h", ["11-15"], "0-2", guild="other")  # another server's channel of the same name
+    await finished(store, "h", ["11-15"], "0-2", guild="other")
+    playing = await store.create_game("g", "c1", "english", START, "bot", SEATS, SETTINGS)
+    await store.add_move(playing, 0, 0, "11-15")  # still being played
+    assert await store.last_finished("g", "c1") == latest
+    assert await store.last_finished("g", "h") is None
+    assert await store.last_finished("g", "c3") is None
+
+
+async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its_games(database, opener):
+    """Built by the previous version's migrations, with a finished game in it, then opened by this one."""
+    previous = VERSION - 1
+    game = "INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, pdn, created," \
+           " updated) VALUES ('g', 'c1', 'english', 'B:W21-32:B1-12', 'bot', '{}', '{}', 'finished'," \
+           " '[Result \"1-0\"]', 0, 1)"
+    if not is_postgres(database):
+        db = sqlite3.connect(database)
+        for migration in MIGRATIONS[:previous]:
+            db.executescript(migration.sqlite)
+        db.execute(f"PRAGMA user_version = {previous}")
+        db.execute(game)
+        db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
+        db.commit()
+        db.close()
+    else:
+        db = await asyncpg.connect(database)
+        try:
+            await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            for migration in MIGRATIONS[:previous]:
+                await db.execute(migration.postgres)
+            await db.execute("INSERT INTO schema_version VALUES ($1)", previous)
+            await db.execute(game)
+            await db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
+        finally:
+            await db.close()
+    store = await opener()
+    assert await store.version() == VERSION
+    assert await store.last_finished("g", "c1") == 1
+    assert (await store.finished_game(1)).game.moves == ["11-15"]
+    await store.save_analysis(1, 20000, ANALYSIS)
+    assert await store.analysis(1, 20000) == ANALYSIS

@@ -35,6 +35,11 @@ class MoveConflict(SaveFailed):
     process moved it, took a move back or ended it), or it is over."""
 
 
+NO_RESULT = '%\n[Result "*"]%'
+"""A ``LIKE`` pattern that matches the PDN, after a line break put before it, of a game that ended with no result:
+aborted or stopped (its ``Result`` tag, on a line of its own, is "*")."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A game as the database holds it."""
@@ -122,6 +127,27 @@ class Store(ABC):
     @abstractmethod
     async def finished_game(self, game: int) -> FinishedGame | None:
         """A finished game by its id (for its replay), or None if there is none."""
+
+    @abstractmethod
+    async def last_finished(self, guild: str, channel: str) -> int | None:
+        """The id of the channel's most recently finished game (the latest to end) that was played out: it has a
+        move, and it ended with a result (by the rules, a resignation, a draw, a player abandoning it), not aborted
+        (a player who never moved) nor stopped (a bot match). The game's columns mark all of them 'finished'; the
+        store tells them by their PDN, whose Result tag is "*" (no result) for those two alone, as
+        ``bot.core.results.finish`` writes it. None if the channel has no such game."""
+
+    # analyses
+
+    @abstractmethod
+    async def analysis(self, game: int, nodes: int) -> dict | None:
+        """The game's stored analysis (``engine.analysis.Analysis.to_json()``) if it was made at ``nodes`` nodes a
+        position, else None (there is none, or one at another effort)."""
+
+    @abstractmethod
+    async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
+        """Keep the game's analysis at ``nodes`` nodes a position, in place of any the game had (one a game).
+        Idempotent: two processes saving the same game's analysis at once both succeed, and one of the two is
+        kept. A game that is not in the database is refused (``SaveFailed``)."""
 
     # ratings
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.ratings import Rating
-from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.base import NO_RESULT, FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -239,6 +239,28 @@ class PostgresStore(Store):
             if row is None:
                 return None
             return FinishedGame(await self._stored(db, row), row["winner"], row["reason"] or "", row["pdn"] or "")
+
+    async def last_finished(self, guild: str, channel: str) -> int | None:
+        async with self._using() as db:
+            return await db.fetchval(
+                "SELECT id FROM games WHERE guild = $1 AND channel = $2 AND status = 'finished'"
+                " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
+                " AND (chr(10) || coalesce(pdn, '')) NOT LIKE $3 ORDER BY updated DESC, id DESC LIMIT 1",
+                guild, channel, NO_RESULT)
+
+    # analyses
+
+    async def analysis(self, game: int, nodes: int) -> dict | None:
+        async with self._using() as db:
+            text = await db.fetchval("SELECT analysis FROM analyses WHERE game = $1 AND nodes = $2", game, nodes)
+        return json.loads(text) if text is not None else None
+
+    async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
+        async with self._using() as db:
+            await db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES ($1, $2, $3, $4)"
+                             " ON CONFLICT (game) DO UPDATE SET nodes = excluded.nodes,"
+                             " analysis = excluded.analysis, created = excluded.created",
+                             game, nodes, json.dumps(analysis), time.time())
 
     # ratings
 

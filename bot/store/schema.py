@@ -54,8 +54,19 @@ _RATINGS = """
     );
 """
 _VERSION = "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;"
-_SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER"}
-_POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT"}
+_ANALYSES = """
+    CREATE TABLE analyses (
+        game {ref} PRIMARY KEY REFERENCES games (id),
+        nodes {big} NOT NULL,         -- the effort: nodes searched a position
+        analysis TEXT NOT NULL,       -- JSON: engine.analysis.Analysis.to_json()
+        created {real} NOT NULL
+    );
+    -- the latest finished game of a channel (Store.last_finished): finished games only, so the moves of games
+    -- being played, which change their 'updated', never touch it
+    CREATE INDEX games_finished ON games (guild, channel, updated, id) WHERE status = 'finished';
+"""
+_SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
+_POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
 MIGRATIONS = (
     Migration("games and their moves", _GAMES.format(**_SQLITE), _GAMES.format(**_POSTGRES)),
@@ -64,5 +75,7 @@ MIGRATIONS = (
               "ALTER TABLE games ADD COLUMN board_message TEXT;", "ALTER TABLE games ADD COLUMN board_message TEXT;"),
     Migration("a counter of each game's writes, for compare-and-set: a write names the version it read",
               _VERSION, _VERSION),
+    Migration("each game's analysis at one effort, so asking again, or after a restart, answers at once; an index"
+              " of each channel's finished games", _ANALYSES.format(**_SQLITE), _ANALYSES.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot.ratings import Rating
-from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.base import NO_RESULT, FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -165,6 +165,30 @@ class SqliteStore(Store):
             if row is None:
                 return None
             return FinishedGame(self._stored(row[:10]), row[10], row[11] or "", row[12] or "")
+
+    async def last_finished(self, guild: str, channel: str) -> int | None:
+        with self._reading():
+            row = self.db.execute(
+                "SELECT id FROM games WHERE guild = ? AND channel = ? AND status = 'finished'"
+                " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
+                " AND (char(10) || coalesce(pdn, '')) NOT LIKE ? ORDER BY updated DESC, id DESC LIMIT 1",
+                (guild, channel, NO_RESULT)).fetchone()
+        return row[0] if row else None
+
+    # analyses
+
+    async def analysis(self, game: int, nodes: int) -> dict | None:
+        with self._reading():
+            row = self.db.execute("SELECT analysis FROM analyses WHERE game = ? AND nodes = ?",
+                                  (game, nodes)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
+        with self._transaction():
+            self.db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES (?, ?, ?, ?)"
+                            " ON CONFLICT (game) DO UPDATE SET nodes = excluded.nodes,"
+                            " analysis = excluded.analysis, created = excluded.created",
+                            (game, nodes, json.dumps(analysis), time.time()))
 
     # ratings
 
