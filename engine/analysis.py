@@ -233,8 +233,9 @@ def analyse(record: GameRecord[Any, Any], nodes: int = NODES, searcher: Searcher
     looks: list[Look | None] = [None] * len(game)
     done = 0
     for span in segments(len(game)):
-        for ply, seen in zip(span, look_segment(searcher, game, span, nodes)):
-            looks[ply] = seen
+        searcher.clear()  # as look_segment does: each segment as if searched on its own
+        for ply in span:
+            looks[ply] = look(searcher, game[ply], nodes)
             done += 1
             if progress is not None:
                 progress(done, len(game))
