@@ -39,6 +39,10 @@ HELP = {
     "moves": ("moves", "The legal moves."),
     "board": ("board", "Show the board."),
     "pdn": ("pdn", "The game so far in PDN, to save or study."),
+    "analyse": ("analyse [game number]",
+                "Every move of this channel's last finished game (or the one numbered) judged by the engine: "
+                "inaccuracies, mistakes and blunders, each side's accuracy, the costliest moves with the better "
+                "line, and a graph. Also `analyze`. Only finished games: never one still being played."),
     "games": ("games", "The games being played on this server."),
     "rating": ("rating [@user]", "Ratings on this server, one per variant."),
     "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),

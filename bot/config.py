@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dotenv.parser import parse_stream
 
+from engine.analysis import NODES as ANALYSIS_NODES
 from engine.search import spare_threads
 
 
@@ -74,6 +75,8 @@ class Config:
     endgame_pieces: int = 4
     """BOT_ENDGAME_PIECES: build the draughts endgame databases up to this many pieces at start-up, in the
     background, where they are missing (0: none)."""
+    analysis_nodes: int = ANALYSIS_NODES
+    """BOT_ANALYSIS_NODES: nodes searched a position when a game is analysed (`analyse`)."""
     web: bool = True
     """BOT_WEB: serve the web page (watch live, replay, play by clicking) beside the chat."""
     web_host: str = "127.0.0.1"
@@ -107,7 +110,7 @@ KEYS = {
     "challenge_expiry": "BOT_CHALLENGE_EXPIRY", "takebacks": "BOT_TAKEBACKS", "tt_mb": "BOT_TT_MB",
     "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
     "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
-    "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
+    "analysis_nodes": "BOT_ANALYSIS_NODES", "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
     "web_secret": "BOT_WEB_SECRET",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
@@ -168,6 +171,8 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError(f"BOT_SHARD_IDS must be shard numbers separated by commas, not {config.shard_ids!r}") from None
     if config.endgame_pieces not in (0, 2, 3, 4):
         raise ConfigError("BOT_ENDGAME_PIECES must be 0 (no databases) or 2 to 4")
+    if config.analysis_nodes < 1000:
+        raise ConfigError("BOT_ANALYSIS_NODES must be at least 1000")
     if not 0 < config.web_port < 65536:
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):

@@ -3,8 +3,14 @@
 Jobs queue per channel and are handed to the processes round-robin over the
 channels, so one busy channel cannot starve the others; no more jobs are
 given to the executor than it has processes, so its own first-come queue
-never fills. Past ``queue_limit`` waiting jobs, ``submit`` refuses with
+never fills. Past ``queue_limit`` waiting jobs, ``think`` refuses with
 ``PoolBusy`` instead of letting replies stall.
+
+Game analyses (``look``) wait in a second lane, below every move: a segment
+of an analysis starts only when no move waits, and never takes the last free
+process (with two or more), so a move that comes meanwhile starts at once.
+That lane is round-robin over its owners (the people who asked), so one
+person's analysis cannot hold back another's.
 
 A process that dies (killed, out of memory) breaks a ProcessPoolExecutor
 for good: the pool then starts a new executor and runs the lost jobs again,
@@ -29,7 +35,8 @@ from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
 
 from bot import worker
-from bot.worker import Answer, Job
+from bot.worker import Answer, Job, Segment
+from engine.analysis import Look
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +56,8 @@ class PoolFailed(RuntimeError):
 
 @dataclass
 class _Entry:
-    job: Job
-    future: asyncio.Future[Answer]
+    job: Job | Segment
+    future: asyncio.Future
     tries: int = 0
     queued: float = field(default_factory=time.monotonic)
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
@@ -71,6 +78,9 @@ class SearchPool:
         self._failed_starts = 0  # executors in a row whose processes died before they had warmed up
         self._queues: dict[str, deque[_Entry]] = {}
         self._served: dict[str, int] = {}  # channel -> the turn its last job started in
+        self._low: dict[str, deque[_Entry]] = {}  # analysis segments by owner, below every move
+        self._low_served: dict[str, int] = {}
+        self._low_running = 0
         self._turn = 0
         self._running = 0
         self.restarts = 0
@@ -126,10 +136,11 @@ class SearchPool:
         self._replace(executor)
 
     def close(self) -> None:
-        for queue in self._queues.values():
-            for entry in queue:
-                entry.future.cancel()
-        self._queues.clear()
+        for queues in (self._queues, self._low):
+            for queue in queues.values():
+                for entry in queue:
+                    entry.future.cancel()
+            queues.clear()
         with self._lock:
             executor, self._executor = self._executor, None
         if executor:
@@ -160,44 +171,68 @@ class SearchPool:
         """Whether a job submitted now would be accepted."""
         return self._running < self.workers or self.waiting < self.queue_limit
 
+    @property
+    def analyses_waiting(self) -> int:
+        """Analysis segments queued below the moves."""
+        return sum(len(q) for q in self._low.values())
+
     async def think(self, channel: str, job: Job) -> Answer:
         """The answer to ``job``, searched when the channel's turn comes. Raises PoolBusy or PoolFailed."""
         if not self.has_room():
             raise PoolBusy(f"{self.waiting} searches are waiting")
+        return await self._queued(self._queues, channel, job)
+
+    async def look(self, owner: str, segment: Segment) -> list[Look]:
+        """The looks at an analysis segment's positions, searched when no move waits and the owner's turn comes
+        (``owner``: who asked, for fairness between them). Raises PoolFailed."""
+        return await self._queued(self._low, owner, segment)
+
+    async def _queued(self, queues: dict[str, deque[_Entry]], key: str, job: Job | Segment):
         if self._executor is None:
             raise RuntimeError("the search pool is not started")
         entry = _Entry(job, asyncio.get_running_loop().create_future())
-        self._queues.setdefault(channel, deque()).append(entry)
+        queues.setdefault(key, deque()).append(entry)
         self._pump()
         return await entry.future
 
     def _pump(self) -> None:
-        """Hand queued jobs to free processes: the channel served longest ago goes first."""
+        """Hand queued jobs to free processes: moves first, the channel served longest ago first; then analysis
+        segments, the owner served longest ago first, leaving one process free for the next move."""
         while self._running < self.workers and self._queues:
-            channel = min(self._queues, key=lambda c: self._served.get(c, 0))
-            queue = self._queues[channel]
-            entry = queue.popleft()
-            if not queue:
-                del self._queues[channel]
-            if entry.future.done():  # cancelled while waiting
-                continue
-            self._turn += 1
-            self._served[channel] = self._turn
+            self._start_next(self._queues, self._served, record_wait=True)
+        keep_free = 1 if self.workers > 1 else 0
+        while self._running < self.workers - keep_free and self._low and not self._queues:
+            self._start_next(self._low, self._low_served, record_wait=False)
+
+    def _start_next(self, queues: dict[str, deque[_Entry]], served: dict[str, int], record_wait: bool) -> None:
+        key = min(queues, key=lambda c: served.get(c, 0))
+        queue = queues[key]
+        entry = queue.popleft()
+        if not queue:
+            del queues[key]
+        if entry.future.done():  # cancelled while waiting
+            return
+        self._turn += 1
+        served[key] = self._turn
+        if record_wait:
             self.waits.append(time.monotonic() - entry.queued)
-            if len(self._served) > MAX_REMEMBERED:
-                self._served = {c: t for c, t in self._served.items() if c in self._queues}
-            self._run(channel, entry)
+        if len(served) > MAX_REMEMBERED:
+            for c in [c for c in served if c not in queues]:
+                del served[c]
+        self._run(key, entry)
 
     def _run(self, channel: str, entry: _Entry) -> None:
         assert self._executor is not None
         executor = self._executor
         entry.tries += 1
         job = entry.job
-        if self._running == 0 and not self._queues and self.threads > 1:
+        low = isinstance(job, Segment)
+        if not low and self._running == 0 and not self._queues and self.threads > 1:
             job = replace(job, threads=self.threads)  # alone: the cores no other search needs help it
         self._running += 1
+        self._low_running += low
         try:
-            done = executor.submit(worker.think, job)
+            done = executor.submit(worker.look if low else worker.think, job)
         except (BrokenProcessPool, RuntimeError) as error:  # RuntimeError: shut down, being replaced just now
             done = Future()
             done.set_exception(BrokenProcessPool(str(error)))
@@ -209,16 +244,19 @@ class SearchPool:
             entry.loop.call_soon_threadsafe(self._finished, channel, entry, executor, done)
         except RuntimeError:  # that loop is closed: no one waits for the answer, but the process is free again
             self._running -= 1
+            self._low_running -= isinstance(entry.job, Segment)
 
     def _finished(self, channel: str, entry: _Entry, executor: ProcessPoolExecutor, done: Future) -> None:
+        low = isinstance(entry.job, Segment)
         self._running -= 1
+        self._low_running -= low
         error = done.exception() if not done.cancelled() else asyncio.CancelledError()
         if isinstance(error, BrokenProcessPool):
             self._replace(executor)
             if entry.tries < RETRIES:
                 log.warning("a search process died; running the job again (try %d)", entry.tries + 1)
-                self._queues.setdefault(channel, deque()).appendleft(entry)
-                self._served[channel] = 0  # first again
+                (self._low if low else self._queues).setdefault(channel, deque()).appendleft(entry)
+                (self._low_served if low else self._served)[channel] = 0  # first again
             elif not entry.future.done():
                 entry.future.set_exception(PoolFailed(f"the search process died {entry.tries} times"))
         elif not entry.future.done():

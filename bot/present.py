@@ -7,7 +7,8 @@ from typing import Any
 from bot.tables import Board
 from engine import GameRecord, game_type
 from engine.games import GAMES
-from renders import RenderOptions, render_gif, render_png, text_diagram
+from engine.analysis import Analysis
+from renders import RenderOptions, render_gif, render_graph, render_png, text_diagram
 
 REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
@@ -20,6 +21,11 @@ def board_png(board: Board, theme: str = "wood") -> bytes:
 
 def board_text(board: Board) -> str:
     return text_diagram(game_type(board.variant), board.position, last_move=board.last_move, flipped=board.flipped)
+
+
+def graph_png(analysis: Analysis) -> bytes:
+    """A game's evaluation graph, its mistakes marked."""
+    return render_graph(analysis)
 
 
 def replay_gif(game: GameRecord[Any, Any]) -> bytes:

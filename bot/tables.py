@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any
 
 from engine import Color, GameRecord
+from engine.analysis import Analysis
 from engine.search.levels import level
 
 
@@ -59,6 +60,8 @@ class Buttons(Enum):
     """Accept and Decline (a challenge, a draw offer, a takeback request)."""
     GAME = "game"
     """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
+    ANALYSE = "analyse"
+    """Analyse, under the message that ends a game: anyone may press it (it asks `analyse GAME`)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,12 @@ class Reply:
     controls: Controls | None = None
     """Buttons (and a move menu) to put under the reply, if the front end has them."""
     game: int | None = None
-    """The game whose record the reply carries (``pdn``, ``replay``): it names the files."""
+    """The game whose record the reply carries (``pdn``, ``replay``, ``analysis``): it names the files."""
+    analysis: Analysis | None = None
+    """A game's analysis: a front end shows its graph (``renders.render_graph``) with the text."""
+    update: str | None = None
+    """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
+    a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.core import Core
-from bot.present import board_png, board_text
+from bot.present import board_png, board_text, graph_png
 from bot.tables import Message, Reply, User
 from bot.user_text import plain
 
@@ -45,6 +45,10 @@ class Terminal:
             lines.append(f"[board image: {path}]")
         if reply.pdn:
             lines.append(reply.pdn.rstrip())
+        if reply.analysis is not None:
+            path = self.image_dir / f"analysis-{reply.game}.png"
+            path.write_bytes(await asyncio.to_thread(graph_png, reply.analysis))
+            lines.append(f"[evaluation graph: {path}]")
         print("\n".join(lines) + "\n", file=self.out, flush=True)
 
     def message(self, line: str) -> Message | None:

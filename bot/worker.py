@@ -14,13 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import game_type
+from engine.analysis import Look, look_segment, plies
 from engine.games import GAMES
 from engine.lifeline import end_with
 from engine.search import History, Searcher
 from engine.search.levels import choose_move, level
 
-# This process's searchers, by variant name (each process has its own; nothing is shared).
+# This process's searchers, by variant name (each process has its own; nothing is shared): for moves, and for
+# analyses (their own tables, so that an analysis leaves the moves' tables alone).
 _searchers: dict[str, Searcher[Any, Any]] = {}
+_analysers: dict[str, Searcher[Any, Any]] = {}
+ANALYSIS_TT_MB = 16
 _tt_mb = 64
 
 
@@ -38,6 +42,20 @@ class Job:
     """A seed makes levels 1-5 repeat their choice."""
     threads: int = 1
     """Threads the search may use (the pool gives more to a search running alone)."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Some positions of a game to analyse (``engine.analysis.segments``): one short job of a game's analysis."""
+
+    variant: str
+    start: str
+    """The game's start position, as text."""
+    moves: tuple[str, ...]
+    """Every move of the game, as full paths."""
+    plies: tuple[int, ...]
+    """The positions to search (0 the start), in the order searched."""
+    nodes: int
 
 
 @dataclass(frozen=True)
@@ -96,6 +114,17 @@ def think(job: Job) -> Answer:
     result = choose_move(s, position, level(job.level), job.budget, job.history, rng)
     return Answer(game.write_move(position, result.move, full=True), result.score, result.depth, result.nodes,
                   result.time, os.getpid(), job.threads)
+
+
+def look(segment: Segment) -> list[Look]:
+    """Search an analysis segment's positions (on this process's analysis searcher, its table cleared first)."""
+    kind = game_type(segment.variant)
+    record = kind.new_game(segment.start)
+    for text in segment.moves:
+        record.play_text(text)
+    if segment.variant not in _analysers:
+        _analysers[segment.variant] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
+    return look_segment(_analysers[segment.variant], plies(record), segment.plies, segment.nodes)
 
 
 def ping() -> int:

@@ -204,7 +204,7 @@ def segments(count: int, size: int = SEGMENT) -> list[range]:
     return [range(end - 1, max(0, end - size) - 1, -1) for end in range(count, 0, -size)]
 
 
-def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: range, nodes: int = NODES) -> list[Look]:
+def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequence[int], nodes: int = NODES) -> list[Look]:
     """The looks at the positions of ``span`` (one of ``segments``), searched in its order with the table
     cleared first."""
     searcher.clear()

@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import clock, lobby, play, results
+from bot.core import analyses, clock, lobby, play, results
+from bot.core.analyses import Progress
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
@@ -37,6 +38,7 @@ COMMANDS: dict[str, Command] = {
     "watch": lobby.watch, "stop": lobby.stop, "games": lobby.listing,
     "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
+    "analyse": analyses.command, "analyze": analyses.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
 }
 
@@ -56,17 +58,18 @@ class Core:
         return await restore(self.state, owns)
 
     async def settle(self, matches: bool = True) -> None:
-        """Wait until no bot move (and, with ``matches``, no bot match) is in progress."""
+        """Wait until no bot move, no analysis (and, with ``matches``, no bot match) is in progress."""
         while tasks := [t.task for t in self.state.tables.values()
-                        if t.task and not t.task.done() and (matches or t.kind is not Kind.MATCH)]:
+                        if t.task and not t.task.done() and (matches or t.kind is not Kind.MATCH)] + [
+                            a.task for a in self.state.analyses.values() if a.task and not a.task.done()]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        tables = self.state.tables.values()
-        for table in tables:
-            if table.task:
-                table.task.cancel()
-        await asyncio.gather(*(t.task for t in tables if t.task), return_exceptions=True)
+        tasks = [t.task for t in self.state.tables.values() if t.task]
+        tasks += [a.task for a in self.state.analyses.values() if a.task]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def run_clock(self) -> None:
         """Call ``tick`` every few seconds, for ever (a front end runs this as a task)."""
@@ -153,6 +156,16 @@ class Core:
     def tables(self) -> list[Table]:
         """Every game on."""
         return list(self.state.tables.values())
+
+    async def analysis(self, game: int, guild: str) -> Progress:
+        """How far the analysis of a finished game of ``guild`` is (with the analysis once done); ``Refusal``
+        for a game that is not finished or not of that server, ``SaveFailed`` when the database cannot say."""
+        return await analyses.progress(self.state, game, guild)
+
+    async def ask_analysis(self, game: int, guild: str, asker: User) -> Progress:
+        """Start the analysis of a finished game for ``asker`` (a front end without a chat message: the web page);
+        refused as `analyse` is in chat."""
+        return await analyses.ask(self.state, game, guild, asker)
 
     async def finished(self, game: int) -> FinishedGame | None:
         """A finished game from the database (for its replay), or None."""

@@ -13,7 +13,7 @@ from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import Rating, level_rating, update
-from bot.tables import Message, Outcome, Table, User
+from bot.tables import Buttons, Controls, Message, Outcome, Table, User
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -58,8 +58,11 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
         text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
     if rating_words:
         text += " " + rating_words
+    analysable = outcome is not Outcome.ABORTED and table.game.moves
+    if analysable:
+        text += " `analyse` judges every move of it."
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
-                game=table.id)
+                game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
 
 
 async def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:

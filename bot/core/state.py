@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.pool import SearchPool
@@ -12,6 +13,9 @@ from bot.store import Store
 from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
 from engine import Color
 from engine.search import ENDING_BOUND, WIN_BOUND
+
+if TYPE_CHECKING:
+    from bot.core.analyses import Running
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
@@ -36,6 +40,7 @@ class State:
         self.tables: dict[str, Table] = {}  # by channel
         self.challenges: dict[str, Challenge] = {}  # by channel
         self.opening: set[str] = set()  # channels whose new game is being written to the database
+        self.analyses: dict[int, Running] = {}  # by game: the analyses under way
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

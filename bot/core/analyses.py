@@ -1,0 +1,248 @@
+"""Game analyses: `analyse [game]` in chat, the Analyse button and the web page's request.
+
+Only a finished game is analysed (a game still on between people never is:
+that would be the engine's help). The work is cut into the engine's segments
+(``engine.analysis.segments``), each a low-priority job of the search pool,
+so live moves go first and the answer is the same as ``python -m engine
+analyse`` gives. One analysis at a time per person, at most
+``MAX_ANALYSES`` in all. While it runs, the channel that asked gets a
+progress line now and then (a reply that updates the first one, where the
+front end can edit it); at the end, each channel that asked gets the summary
+and the graph. The analysis is kept in the database, so asking again, or
+after a restart, answers at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.replay import replayed_record
+from bot.core.state import Refusal, State
+from bot.pool import PoolFailed
+from bot.store import FinishedGame, SaveFailed
+from bot.tables import Message, Reply, User
+from bot.worker import Segment
+from engine import Color, GameRecord
+from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
+
+log = logging.getLogger(__name__)
+
+MAX_ANALYSES = 20
+"""Analyses queued or running in this process; past it, asking is refused with a wait."""
+PROGRESS_EVERY = 5.0
+"""Seconds between progress lines."""
+_NUMBER = re.compile(r"^#?(\d{1,12})$")
+
+
+@dataclass
+class Running:
+    """An analysis under way."""
+
+    game: int
+    owner: str
+    """Who asked first (one analysis at a time each)."""
+    total: int
+    """Positions to search."""
+    done: int = 0
+    asked: list[Message] = field(default_factory=list)
+    """The chat messages that asked, each answered at the end."""
+    task: asyncio.Task | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the analysis of one game is, for a front end that shows it (the web page)."""
+
+    game: int
+    done: int
+    total: int
+    analysis: Analysis | None = None
+    """The analysis once done."""
+
+
+def progress_key(game: int) -> str:
+    """The key of a game's analysis replies: each one updates the last (``Reply.update``)."""
+    return f"analysis-{game}"
+
+
+async def command(s: State, msg: Message, words: list[str]) -> None:
+    """`analyse [game]`: the channel's last finished game, or the one numbered."""
+    finished = await _finished(s, msg.guild, await _game_named(s, msg, words))
+    stored = await s.store.analysis(finished.game.id, s.config.analysis_nodes)
+    if stored is not None:
+        await _answer(s, msg, finished, Analysis.from_json(stored))
+        return
+    running = await request(s, finished, msg.user, msg)
+    ahead = s.pool.analyses_waiting
+    await s.send(Reply(msg.channel, f"Analysing game {finished.game.id}: {running.total} positions"
+                       + (f", after the moves being played and {ahead} analysis jobs queued before it"
+                          if ahead or s.pool.waiting else "")
+                       + ". I will post it here.", to=msg, update=progress_key(finished.game.id)))
+
+
+async def progress(s: State, game: int, guild: str) -> Progress:
+    """How far the analysis of ``game`` is: done (from the database), under way, or not asked for (0 of 0)."""
+    running = s.analyses.get(game)
+    if running is not None:
+        return Progress(game, running.done, running.total)
+    finished = await _finished(s, guild, game)
+    stored = await s.store.analysis(game, s.config.analysis_nodes)
+    total = len(finished.game.moves) + 1
+    return Progress(game, total if stored else 0, total, Analysis.from_json(stored) if stored else None)
+
+
+async def ask(s: State, game: int, guild: str, asker: User) -> Progress:
+    """Start the analysis of ``game`` for a front end without a chat message (the web page); refused as in chat."""
+    finished = await _finished(s, guild, game)
+    if await s.store.analysis(game, s.config.analysis_nodes) is None and game not in s.analyses:
+        await request(s, finished, asker, None)
+    return await progress(s, game, guild)
+
+
+async def request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
+    """The analysis of a finished game, started (or joined, if under way); ``msg`` is answered at the end."""
+    game = finished.game.id
+    running = s.analyses.get(game)
+    if running is None:
+        mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
+        if mine is not None:
+            raise Refusal(f"Your analysis of game {mine.game} is still under way ({_percent(mine)}); "
+                          "one at a time, please.")
+        if len(s.analyses) >= MAX_ANALYSES:
+            raise Refusal(f"{len(s.analyses)} analyses are waiting for me already. Ask again in a few minutes.")
+        record = replayed_record(finished.game)
+        if record is None:
+            raise Refusal(f"Game {game} cannot be replayed, so I cannot analyse it.")
+        running = s.analyses[game] = Running(game, asker.id, len(record.moves) + 1)
+        running.task = asyncio.create_task(_run(s, running, finished, record))
+    if msg is not None:
+        running.asked.append(msg)
+    return running
+
+
+async def _run(s: State, running: Running, finished: FinishedGame, record: GameRecord[Any, Any]) -> None:
+    nodes = s.config.analysis_nodes
+    try:
+        analysis = await _searched(s, running, record, nodes)
+        try:
+            await s.store.save_analysis(running.game, nodes, analysis.to_json())
+        except SaveFailed as error:
+            log.warning("could not keep the analysis of game %d (%s); it is posted all the same", running.game, error)
+    except PoolFailed as error:
+        log.error("the analysis of game %d failed: %s", running.game, error)
+        for msg in running.asked:
+            await s.private(msg, f"The analysis of game {running.game} failed on my side; it is logged. "
+                            "Ask again in a while.")
+        return
+    finally:
+        if s.analyses.get(running.game) is running:
+            del s.analyses[running.game]
+    for msg in running.asked:
+        await _answer(s, msg, finished, analysis)
+
+
+async def _searched(s: State, running: Running, record: GameRecord[Any, Any], nodes: int) -> Analysis:
+    """Every segment searched in the pool (all queued at once; the pool orders them), with progress lines."""
+    kind = record.type
+    start = kind.write_position(record.start)
+    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+
+    async def segment(span: range) -> tuple[range, list[Look]]:
+        return span, await s.pool.look(running.owner, Segment(kind.name, start, moves, tuple(span), nodes))
+
+    jobs = [asyncio.ensure_future(segment(span)) for span in segments(running.total)]
+    looks: dict[int, Look] = {}
+    told = time.monotonic()
+    try:
+        for done in asyncio.as_completed(jobs):
+            span, found = await done
+            looks.update(zip(span, found))
+            running.done = len(looks)
+            if time.monotonic() - told >= PROGRESS_EVERY and running.done < running.total:
+                told = time.monotonic()
+                for msg in running.asked:
+                    await s.send(Reply(msg.channel, f"Analysing game {running.game}: {_percent(running)}.", to=msg,
+                                       update=progress_key(running.game)))
+    finally:
+        for job in jobs:
+            job.cancel()
+    return judged(record, [looks[p] for p in range(running.total)], nodes)
+
+
+async def _answer(s: State, msg: Message, finished: FinishedGame, analysis: Analysis) -> None:
+    await s.send(Reply(msg.channel, summary(finished, analysis), to=msg, analysis=analysis,
+                       game=finished.game.id, update=progress_key(finished.game.id)))
+
+
+def summary(finished: FinishedGame, analysis: Analysis) -> str:
+    """The analysis in a few lines: each side's figures, then the costliest moves with the better line."""
+    stored = finished.game
+    names = {Color.WHITE: _name(stored.seats["white"]), Color.BLACK: _name(stored.seats["black"])}
+    lines = [f"Analysis of game {stored.id} ({stored.variant.capitalize()}, {analysis.nodes:,} nodes a position):"]
+    for colour, p in analysis.players.items():
+        lines.append(f"{colour} ({names[colour]}): {_count(p.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+                     f"{_count(p.mistakes, 'mistake', 'mistakes')}, {_count(p.blunders, 'blunder', 'blunders')}; "
+                     f"average loss {p.average_loss / 100:.2f} of a man a move; accuracy {p.accuracy:.0f}%.")
+    costly = analysis.costliest(3)
+    if costly:
+        lines.append("Costliest moves:")
+        lines += [_costly(analysis, m) for m in costly]
+    else:
+        lines.append("No inaccuracy, mistake or blunder: well played.")
+    return "\n".join(lines)
+
+
+def _costly(analysis: Analysis, m: Judged) -> str:
+    number = m.ply // 2 + 1
+    return (f"{number}{'.' if m.mover == Color.WHITE else '...'} {m.played} ({m.judgement}, "
+            f"{_score(m.before)} → {_score(m.after)}). Better {m.best}: {' '.join(m.line)}")
+
+
+def _score(score: int) -> str:
+    if decisive(score):
+        return "won" if score > 0 else "lost"
+    return f"{score / 100:+.2f}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _name(seat: dict) -> str:
+    if "user" in seat:
+        return seat["user"][1]
+    return f"Bot level {seat['level']}"
+
+
+def _percent(running: Running) -> str:
+    return f"{100 * running.done // max(1, running.total)}% done"
+
+
+async def _game_named(s: State, msg: Message, words: list[str]) -> int:
+    if words:
+        number = _NUMBER.match(words[0])
+        if number is None or len(words) > 1:
+            raise Refusal("`analyse` takes a game's number, or nothing for this channel's last finished game.")
+        return int(number[1])
+    game = await s.store.last_finished(msg.guild, msg.channel)
+    if game is None:
+        raise Refusal("No game has finished in this channel yet; `analyse NUMBER` names another game.")
+    return game
+
+
+async def _finished(s: State, guild: str, game: int) -> FinishedGame:
+    """A finished game of this server, or a refusal saying why not."""
+    finished = await s.store.finished_game(game)
+    if finished is None or finished.game.guild != guild:
+        active = await s.store.game(game)
+        if active is not None and active.guild == guild:
+            raise Refusal(f"Game {game} is still being played. I analyse a game once it is over.")
+        raise Refusal(f"There is no game {game} on this server.")
+    if not finished.game.moves:
+        raise Refusal(f"Game {game} ended before its first move: there is nothing to analyse.")
+    return finished

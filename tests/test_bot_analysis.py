@@ -1,0 +1,142 @@
+"""`analyse` in chat: a finished game judged move by move in the search pool, kept in the database (SQLite and
+PostgreSQL) so that asking again, or after a restart, answers at once; never a game still being played."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bot.core import Core
+from bot.core.analyses import progress_key
+from bot.store import SqliteStore
+from bot.store.postgres import PostgresStore
+from bot.tables import Buttons
+from bot.terminal import Terminal, chat
+from chat import ANA, BEN, Chat, config
+from engine import Color
+from engine.analysis import Analysis
+from postgres import fresh_database
+
+NODES = 3000  # a quick analysis: the tests are about the bot, not the judgements' depth
+
+
+async def finished_game(chat: Chat, moves: int = 3) -> int:
+    """Ana plays the bot (level 1) for a few moves, then resigns; the game's id."""
+    await chat.say(ANA, "new english level 1 time 0.05")
+    game = chat.table().id
+    for _ in range(moves):
+        await chat.play_any(ANA)
+        await chat.core.settle()
+    await chat.say(ANA, "resign")
+    return game
+
+
+async def test_analyse_judges_the_last_finished_game_and_the_end_offers_the_button(pool):
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    game = await finished_game(chat)
+    end = chat.replies[-1]
+    assert "wins" in end.text and "`analyse`" in end.text
+    assert end.controls is not None and end.controls.buttons is Buttons.ANALYSE and end.controls.game == game
+    first = await chat.say(BEN, "analyse")  # anyone in the channel may ask
+    assert f"Analysing game {game}: 7 positions" in first[0].text and not first[0].private
+    assert first[0].update == progress_key(game)
+    await chat.core.settle()
+    answer = chat.replies[-1]
+    assert isinstance(answer.analysis, Analysis) and answer.update == progress_key(game)
+    assert len(answer.analysis.moves) == 6
+    assert "White (Bot level 1)" in answer.text and "Black (ana)" in answer.text and "accuracy" in answer.text
+    assert answer.text.startswith(f"Analysis of game {game} (English, 3,000 nodes a position)")
+    await chat.core.close()
+
+
+async def test_a_game_still_being_played_between_people_is_never_analysed(pool):
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    await chat.say(ANA, "challenge @ben english casual", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    game = chat.table().id
+    await chat.play_any(chat.table().seats[chat.table().game.turn].user)
+    for who in (ANA, BEN):
+        refused = await chat.say(who, f"analyse {game}")
+        assert refused[0].private and "still being played" in refused[0].text
+        assert "No game has finished" in (await chat.say(who, "analyse"))[0].text
+    assert not chat.core.state.analyses
+    other = await chat.say(ANA, "analyse 1", channel="elsewhere")  # nor from another channel
+    assert "still being played" in other[0].text
+    assert "no game 12345" in (await chat.say(ANA, "analyse 12345"))[0].text
+    assert "takes a game's number" in (await chat.say(ANA, "analyse next one"))[0].text
+    await chat.core.close()
+
+
+async def test_one_analysis_at_a_time_per_person(pool):
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    first = await finished_game(chat)
+    second = await finished_game(chat, moves=1)
+    await chat.say(ANA, f"analyse {first}")
+    refused = await chat.say(ANA, f"analyse {second}")
+    assert refused[0].private and "one at a time" in refused[0].text
+    joined = await chat.say(BEN, f"analyse {first}")  # asking for one under way joins it
+    assert not joined[0].private
+    await chat.core.settle()
+    answers = [r for r in chat.replies if r.analysis is not None]
+    assert len(answers) == 2 and {r.to.user for r in answers} == {ANA, BEN}
+    await chat.core.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_the_analysis_is_back_at_once_after_a_restart(pool, tmp_path, backend, request):
+    async def store():
+        if backend == "sqlite":
+            return SqliteStore(str(tmp_path / "bot.sqlite3"))
+        return await PostgresStore.connect(url)
+
+    url = await fresh_database(request.getfixturevalue("postgres_server")) if backend == "postgresql" else None
+    first = Chat(await store(), pool, config(analysis_nodes=NODES))
+    game = await finished_game(first)
+    await first.say(ANA, "analyse")
+    await first.core.settle()
+    analysed = first.replies[-1].analysis
+    assert analysed is not None
+    await first.core.close()
+    await first.store.close()
+
+    second = Chat(await store(), pool, config(analysis_nodes=NODES))
+    try:
+        await second.core.start()
+        answer = await second.say(BEN, f"analyse {game}")  # answered within the call: nothing searched
+        assert len(answer) == 1 and answer[0].analysis == analysed
+        assert not second.core.state.analyses
+        shown = await second.core.analysis(game, "g")
+        assert shown.analysis == analysed and shown.done == shown.total == 7
+    finally:
+        await second.core.close()
+        await second.store.close()
+
+
+async def test_an_analysed_game_in_the_terminal_chat(pool, tmp_path):
+    out = io.StringIO()
+    terminal = Terminal(tmp_path, out=out)
+    core = Core(config(analysis_nodes=NODES), SqliteStore(":memory:"), pool, terminal.send)
+    await chat(core, terminal, io.StringIO("new english level 1 time 0.05\n11-15\nresign\nanalyse\n"))
+    text = out.getvalue()
+    assert "Analysis of game 1" in text and "Black (you):" in text
+    graph = tmp_path / "analysis-1.png"
+    assert f"[evaluation graph: {graph}]" in text and graph.read_bytes().startswith(b"\x89PNG")
+    await core.close()
+
+
+def test_the_summary_names_the_costliest_moves_with_the_better_line():
+    from bot.core.analyses import summary
+    from bot.store import FinishedGame, StoredGame
+    from engine.analysis import Judged, Player
+
+    blunder = Judged(2, Color.WHITE, "30-26", "24-19", ("24-19", "15x24", "28x19"), 10, -300, 0.62, "blunder", None)
+    fine = Judged(3, Color.BLACK, "9-14", "9-14", ("9-14",), 300, 300, 0.0, None, None)
+    players = {Color.WHITE: Player(0, 0, 1, 155, 61.5), Color.BLACK: Player(0, 0, 0, 0, 100.0)}
+    analysis = Analysis("english", 1000, (0, 0, 10, -300, -300), (blunder, fine), players)
+    stored = StoredGame(7, "g", "c1", "english", "", "people", {"white": {"user": ["1", "ana"]},
+                        "black": {"user": ["2", "ben"]}}, {}, ["a"] * 4, 0.0)
+    text = summary(FinishedGame(stored, "black", "resigned", ""), analysis)
+    assert "White (ana): 0 inaccuracies, 0 mistakes, 1 blunder; average loss 1.55" in text
+    assert "accuracy 62%" in text and "Black (ben): 0 inaccuracies" in text
+    assert "2. 30-26 (blunder, +0.10 → -3.00). Better 24-19: 24-19 15x24 28x19" in text
