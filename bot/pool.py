@@ -9,8 +9,12 @@ never fills. Past ``queue_limit`` waiting jobs, ``think`` refuses with
 Game analyses (``look``) wait in a second lane, below every move: a segment
 of an analysis starts only when no move waits, and never takes the last free
 process (with two or more), so a move that comes meanwhile starts at once.
-That lane is round-robin over its owners (the people who asked), so one
-person's analysis cannot hold back another's.
+When a move must wait all the same (every process busy), the pool sets an
+event the processes share, and a segment under way stops after the
+position in hand: a move waits at most for one position of an analysis
+(about 0.1 s). The rest of the segment waits its turn again. That lane is
+round-robin over its owners (the people who asked), so one person's analysis
+cannot hold back another's.
 
 A process that dies (killed, out of memory) breaks a ProcessPoolExecutor
 for good: the pool then starts a new executor and runs the lost jobs again,
@@ -81,6 +85,7 @@ class SearchPool:
         self._low: dict[str, deque[_Entry]] = {}  # analysis segments by owner, below every move
         self._low_served: dict[str, int] = {}
         self._low_running = 0
+        self._give_way = multiprocessing.get_context("spawn").Event()  # set: a move waits, analyses stop early
         self._turn = 0
         self._running = 0
         self.restarts = 0
@@ -106,7 +111,7 @@ class SearchPool:
         watches them (under the lock)."""
         # spawn: a fork of a process running an event loop and threads is not safe
         executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=worker.start, initargs=(self.tt_mb,))
+                                       initializer=worker.start, initargs=(self.tt_mb, self._give_way))
         # One job per process at once makes the executor start them all now. They start with Ctrl-C blocked (a
         # process inherits the blocked signals of the thread that starts it, as the stdlib starts its resource
         # tracker), so none is interrupted before its initializer has set Ctrl-C aside.
@@ -203,6 +208,10 @@ class SearchPool:
         keep_free = 1 if self.workers > 1 else 0
         while self._running < self.workers - keep_free and self._low and not self._queues:
             self._start_next(self._low, self._low_served, record_wait=False)
+        if self._queues and self._low_running:
+            self._give_way.set()
+        elif self._give_way.is_set():
+            self._give_way.clear()
 
     def _start_next(self, queues: dict[str, deque[_Entry]], served: dict[str, int], record_wait: bool) -> None:
         key = min(queues, key=lambda c: served.get(c, 0))

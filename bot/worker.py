@@ -24,6 +24,7 @@ from engine.search.levels import choose_move, level
 # analyses (their own tables, so that an analysis leaves the moves' tables alone).
 _searchers: dict[str, Searcher[Any, Any]] = {}
 _analysers: dict[str, Searcher[Any, Any]] = {}
+_give_way: Any = None  # the pool's event: set while a move waits for a process (analyses then stop early)
 ANALYSIS_TT_MB = 16
 _tt_mb = 64
 
@@ -56,6 +57,9 @@ class Segment:
     plies: tuple[int, ...]
     """The positions to search (0 the start), in the order searched."""
     nodes: int
+    known: int = 0
+    """Positions at the front of ``plies`` already looked at (by a try that gave way to a move): searched again
+    to rebuild the table, not returned."""
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,12 @@ class Answer:
     """Threads the search used."""
 
 
-def start(tt_mb: int) -> None:
+def start(tt_mb: int, give_way: Any = None) -> None:
     """Process initializer: end with the parent, leave Ctrl-C to it, and compile (or load from numba's cache) the
-    search before the first job."""
-    global _tt_mb
+    search before the first job. ``give_way``: the pool's event that asks analyses to stop early."""
+    global _tt_mb, _give_way
     _tt_mb = tt_mb
+    _give_way = give_way
     # Ctrl-C in a terminal reaches the whole process group; the bot shuts its search processes down itself.
     # (The pool starts this process with Ctrl-C blocked, so none could come before this line.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -117,14 +122,17 @@ def think(job: Job) -> Answer:
 
 
 def look(segment: Segment) -> list[Look]:
-    """Search an analysis segment's positions (on this process's analysis searcher, its table cleared first)."""
+    """Search an analysis segment's positions (on this process's analysis searcher, its table cleared first),
+    giving way after the position in hand when the pool says a move waits: the looks found so far come back, and
+    the pool hands the rest out again later."""
     kind = game_type(segment.variant)
     record = kind.new_game(segment.start)
     for text in segment.moves:
         record.play_text(text)
     if segment.variant not in _analysers:
         _analysers[segment.variant] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
-    return look_segment(_analysers[segment.variant], plies(record), segment.plies, segment.nodes)
+    return look_segment(_analysers[segment.variant], plies(record), segment.plies, segment.nodes, segment.known,
+                        _give_way.is_set if _give_way is not None else None)
 
 
 def ping() -> int:

@@ -204,11 +204,21 @@ def segments(count: int, size: int = SEGMENT) -> list[range]:
     return [range(end - 1, max(0, end - size) - 1, -1) for end in range(count, 0, -size)]
 
 
-def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequence[int], nodes: int = NODES) -> list[Look]:
+def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequence[int], nodes: int = NODES,
+                 known: int = 0, stop: Callable[[], bool] | None = None) -> list[Look]:
     """The looks at the positions of ``span`` (one of ``segments``), searched in its order with the table
-    cleared first."""
+    cleared first. The first ``known`` positions are searched again but not returned (they rebuild the table
+    as it was when a segment cut short is taken up again, so the rest come out the same); ``stop``, asked
+    before each position, cuts the segment short: the looks found so far come back."""
     searcher.clear()
-    return [look(searcher, game[ply], nodes) for ply in span]
+    out = []
+    for i, ply in enumerate(span):
+        if stop is not None and stop():
+            break
+        seen = look(searcher, game[ply], nodes)
+        if i >= known:
+            out.append(seen)
+    return out
 
 
 def look(searcher: Searcher[Any, Any], ply: Ply, nodes: int = NODES) -> Look:

@@ -3,7 +3,10 @@ PostgreSQL) so that asking again, or after a restart, answers at once; never a g
 
 from __future__ import annotations
 
+import asyncio
 import io
+import time
+from dataclasses import replace
 
 import pytest
 
@@ -140,3 +143,30 @@ def test_the_summary_names_the_costliest_moves_with_the_better_line():
     assert "White (ana): 0 inaccuracies, 0 mistakes, 1 blunder; average loss 1.55" in text
     assert "accuracy 62%" in text and "Black (ben): 0 inaccuracies" in text
     assert "2. 30-26 (blunder, +0.10 → -3.00). Better 24-19: 24-19 15x24 28x19" in text
+
+
+async def test_a_move_waits_at_most_for_one_analysed_position(pool):
+    """One search process, busy with an analysis segment of long positions: a move that comes gets the process
+    after the position in hand, and the segment goes on later from where it stopped."""
+    from bot.worker import ANALYSIS_TT_MB, Job, Segment
+    from engine import History, game_type
+    from engine.analysis import look_segment, plies
+    from engine.search import Searcher
+
+    record = game_type("english").new_game()
+    while len(record.moves) < 7:
+        record.play(record.legal_moves()[0])
+    kind = record.type
+    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+    nodes = 1_000_000  # about 0.3 s a position here
+    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(7, -1, -1)), nodes)
+    analysing = asyncio.ensure_future(pool.look("eve", segment))
+    await asyncio.sleep(0.3)  # the segment is under way
+    started = time.monotonic()
+    answer = await pool.think("c1", Job("english", kind.write_position(kind.start()), History(), 6, 0.05))
+    waited = time.monotonic() - started
+    first = await analysing
+    assert answer.move and 0 < len(first) < 8  # the segment gave way after a position or two
+    assert waited < 1.5, f"the move waited {waited:.2f} s"
+    rest = await pool.look("eve", replace(segment, known=len(first)))
+    assert first + rest == look_segment(Searcher(kind, tt_mb=ANALYSIS_TT_MB), plies(record), segment.plies, nodes)

@@ -153,7 +153,10 @@ async def _searched(s: State, running: Running, record: GameRecord[Any, Any], no
     moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
 
     async def segment(span: range) -> tuple[range, list[Look]]:
-        return span, await s.pool.look(running.owner, Segment(kind.name, start, moves, tuple(span), nodes))
+        found: list[Look] = []
+        while len(found) < len(span):  # a segment that gave way to a move goes on where it stopped
+            found += await s.pool.look(running.owner, Segment(kind.name, start, moves, tuple(span), nodes, len(found)))
+        return span, found
 
     jobs = [asyncio.ensure_future(segment(span)) for span in segments(running.total)]
     looks: dict[int, Look] = {}

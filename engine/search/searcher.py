@@ -157,7 +157,8 @@ class Searcher(Generic[P, M]):
         return int(self._main.tt.shape[0])
 
     def clear(self) -> None:
-        """Forget everything learnt (a new game)."""
+        """Forget everything learnt (a new game): after it, the same searches give the same results."""
+        self._generation = 0
         self._main.clear()
         for _, tables in self._helpers:
             tables.clear()
