@@ -13,6 +13,8 @@ const page = {
   socket: null,
   gone: false,      // the server does not have this game
   unsent: false,    // something was clicked while the page was not connected, and so not sent
+  connected: false, // the socket is open
+  judgements: {},   // ply -> the mark written after that move in the list ("?!", "?", "??"), once judged
 };
 const $ = (id) => document.getElementById(id);
 
@@ -34,7 +36,7 @@ async function reconnect() {
     const response = await fetch(`/g/${gameRef}`, { method: "HEAD" });
     if (response.status === 404) {
       page.gone = true;
-      $("connection").textContent = "";
+      showConnection();
       $("notice").textContent = "The server does not have this game (any more).";
       return;
     }
@@ -43,9 +45,39 @@ async function reconnect() {
 }
 
 function setConnected(on) {
+  page.connected = on;
+  showConnection();
+}
+
+// The header's word on the game: "live" only for a game still on with the page connected to it; a finished
+// game says so with its result, connected or not (nothing more will happen in it).
+function showConnection() {
   const el = $("connection");
-  el.textContent = on ? "live" : "reconnecting…";
-  el.className = on ? "on" : "off";
+  if (page.gone) {
+    el.textContent = "";
+    el.className = "";
+  } else if (page.game && page.game.status.result) {
+    el.textContent = `Finished: ${firstSentence(page.game.status)}`;
+    el.className = "over";
+  } else if (!page.connected) {
+    el.textContent = page.game ? "reconnecting…" : "connecting…";
+    el.className = "off";
+  } else if (page.game) {
+    el.textContent = "live";
+    el.className = "on";
+  } else {
+    el.textContent = "connecting…";  // connected, the game not yet received
+    el.className = "off";
+  }
+}
+
+// The result's first sentence: "ana (White) wins: resigned." of "ana (White) wins: resigned. Ratings: ana 1523
+// (+23)." (a sentence that starts with a player's name ends after it, whatever the name holds).
+function firstSentence(status) {
+  const text = status.result;
+  const name = Object.values(status.players).find((n) => text.startsWith(n)) || "";
+  const end = text.indexOf(". ", name.length);
+  return end < 0 ? text : text.slice(0, end + 1);
 }
 
 function receive(message) {
@@ -107,8 +139,8 @@ function render() {
 
   document.title = `Draughts bot: game ${page.game.id}`;
   $("title").textContent = `${board.title} · game ${page.game.id}`;
-  const names = Object.entries(status.players).map(([colour, name]) => `${colour}: ${name}`);
-  $("players").textContent = names.join(" · ") + (status.seconds ? ` · the bot takes ${status.seconds} s a move` : "");
+  showConnection();
+  showPlayers();
   let words;
   if (page.view >= 0) {
     words = `Looking at move ${index} of ${page.game.entries.length - 1}; ▶▶ goes to the end.`;
@@ -118,7 +150,7 @@ function render() {
   else words = `${status.turn} to move (${status.to_move}).`;
   if (status.evaluation && !status.result) words += ` Bot's ${status.evaluation}.`;
   $("status").textContent = words;
-  $("said").textContent = status.said || "";
+  $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
   const usable = controls();
   for (const button of document.querySelectorAll("#seat-controls button")) {
     button.hidden = !usable.has(button.dataset.command);
@@ -139,15 +171,82 @@ function render() {
       list.appendChild(item);
     }
     const button = document.createElement("button");
-    button.textContent = entry.move.text;
+    button.className = i === index ? "move current" : "move";
     button.dataset.ply = i;
-    if (i === index) button.className = "current";
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = entry.move.text;
+    const mark = document.createElement("span");  // the judgement of the move, once it has one
+    mark.className = "judgement";
+    const judgement = page.judgements[i];
+    if (judgement) {
+      mark.textContent = judgement;
+      mark.dataset.mark = judgement;
+    }
+    button.append(text, mark);
     button.addEventListener("click", () => goTo(i));
     item.append(" ", button);  // a space between, so that copied moves do not run together
   });
   if (page.view < 0) list.scrollTop = list.scrollHeight;  // following the game: its latest moves in sight
   $("pdn").href = `/g/${gameRef}.pdn`;
   $("gif").href = `/g/${gameRef}.gif`;
+}
+
+// The players, the one at the top of the board first: each one's colour, name, and whether it is to move or, once
+// the game is over, whether it won.
+function showPlayers() {
+  const status = page.game.status;
+  const rows = [];
+  for (const colour of topFirst()) {
+    const row = document.createElement("div");
+    row.className = "player";
+    row.dataset.colour = colour;
+    const piece = document.createElement("span");
+    piece.className = `piece-mark ${colour.toLowerCase()}`;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = status.players[colour] || colour;
+    const side = document.createElement("span");
+    side.className = "side";
+    side.textContent = colour;
+    const outcome = status.result ? outcomeOf(status, colour) : "";
+    if (outcome) {
+      side.textContent += ` · ${outcome}`;
+      row.classList.add(outcome === "won" ? "winner" : "ended");
+    } else if (!status.result && status.turn === colour) {
+      side.textContent += " · to move";
+      row.classList.add("to-move");
+    }
+    row.append(piece, name, side);
+    rows.push(row);
+  }
+  if (status.seconds) {
+    const note = document.createElement("div");
+    note.className = "note";
+    note.textContent = `The bot takes ${status.seconds} s a move.`;
+    rows.push(note);
+  }
+  $("players").replaceChildren(...rows);
+}
+
+// "won", "lost" or "draw" for a colour as the result says it (the core writes "ana (White) wins: ..." and
+// "Draw (...)."); "" for a game aborted or stopped.
+function outcomeOf(status, colour) {
+  const result = status.result;
+  if (result.startsWith("Draw")) return "draw";
+  const winner = Object.keys(status.players).find((c) => result.startsWith(`${status.players[c]} (${c}) wins`));
+  if (!winner) return "";
+  return winner === colour ? "won" : "lost";
+}
+
+// The colours in the order the board shows them, top first: the side whose men start nearer the top row is
+// at the top unless the board is turned round.
+function topFirst() {
+  const rows = { White: [], Black: [] };  // the rows of each side's pieces (kinds w and W are White's)
+  for (const [r, , kind] of page.game.entries[0].pieces) rows[kind.toLowerCase() === "w" ? "White" : "Black"].push(r);
+  const mean = (xs) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+  const order = mean(rows.White) <= mean(rows.Black) ? ["White", "Black"] : ["Black", "White"];
+  return flipped() ? order.reverse() : order;
 }
 
 // The seat's controls that can be used now: none on a watcher's page or once the game is over; Stop only for
