@@ -1,6 +1,6 @@
 """How the pages are laid out and what their header says, in a real headless Chromium (tests/test_web_browser.py
 has the browser and the server): the game page's panel beside the board on a wide window and under it on a
-narrow one, and a finished game's header, as the browser draws them."""
+narrow one, a finished game's header, and the front page's forms, as the browser draws them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from chat import ANA, BEN
 from engine.games import GAMES
 from test_web_browser import Browser, my_turn, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_page import RESIGN, click_control, wait_controls
+from test_web_browser_page import RESIGN, click_control, until, wait_controls
 
 # Every text the header's connection word has had since the page began, recorded by a script the browser runs
 # before the page's own (the page's policy allows only its own scripts; this one comes through the driver).
@@ -174,3 +174,44 @@ async def test_the_panel_is_beside_the_board_on_a_wide_window_and_below_it_on_a_
 
     await asyncio.to_thread(beside)
     await asyncio.to_thread(below)
+
+
+async def test_the_front_pages_forms_are_cards_with_labelled_fields_and_a_primary_button(served):
+    from selenium.webdriver.common.by import By
+
+    _, base, browser = served
+    wide, phone = await browser(), await browser(phone=True)
+    for b in (wide, phone):
+        await asyncio.to_thread(b.open, base + "/")
+        await asyncio.to_thread(until, b, "return document.querySelector('#match select.variants').options.length > 0")
+
+    def styled(b: Browser) -> None:
+        for form in ("play", "match"):
+            button = b.driver.find_element(By.CSS_SELECTOR, f"#{form} button[type=submit]")
+            assert button.is_displayed() and button.text.startswith("Start")
+            background = button.value_of_css_property("background-color")
+            # not the browser's grey button nor a transparent one, and its words readable on it
+            assert background not in ("rgba(0, 0, 0, 0)", "rgb(239, 239, 239)", "rgb(240, 240, 240)"), background
+            assert button.value_of_css_property("color") != background
+            form_box, button_box = box(b, f"#{form}"), box(b, f"#{form} button[type=submit]")
+            assert button_box["width"] >= form_box["width"] - 1  # across the whole form
+            for field in b.driver.find_elements(By.CSS_SELECTOR, f"#{form} select, #{form} input"):
+                name = field.get_attribute("name")
+                assert field.is_displayed(), name
+                assert field.size["height"] >= 36, name  # big enough for a finger
+                # its label's words (a fieldset's legend), written above it
+                words, words_top, field_top = b.js(
+                    f"const f = document.querySelector('#{form} [name={name}]'); "
+                    "const l = f.closest('fieldset') ? f.closest('fieldset').querySelector('legend') "
+                    ": f.closest('label'); const t = document.createRange(); t.selectNodeContents(l); "
+                    "return [l.innerText.split('\\n')[0].trim(), t.getClientRects()[0].top, "
+                    "f.getBoundingClientRect().top]")
+                assert words and words_top < field_top, (name, words, words_top, field_top)
+        assert b.js("return document.documentElement.scrollWidth <= window.innerWidth")
+
+    for b in (wide, phone):
+        await asyncio.to_thread(styled, b)
+    play, match = await asyncio.to_thread(box, wide, "#play"), await asyncio.to_thread(box, wide, "#match")
+    assert match["left"] >= play["right"] and abs(match["top"] - play["top"]) < 2  # side by side
+    play, match = await asyncio.to_thread(box, phone, "#play"), await asyncio.to_thread(box, phone, "#match")
+    assert match["top"] >= play["bottom"]  # one above the other on a phone

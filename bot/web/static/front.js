@@ -21,11 +21,22 @@ async function refresh() {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = game.path;
-      link.textContent = `${game.title} (${game.ply} moves, ${game.watchers} watching)`;
+      const title = document.createElement("span");
+      title.className = "game-title";
+      title.textContent = game.title;
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      meta.textContent = `${game.ply} moves · ${game.watchers} watching`;
+      link.append(title, " ", meta);  // a space between, so that copied text does not run together
       item.appendChild(link);
       list.appendChild(item);
     }
-    if (!data.games.length) list.textContent = "None right now.";
+    if (!data.games.length) {
+      const item = document.createElement("li");
+      item.className = "none";
+      item.textContent = "None right now: start one above.";
+      list.appendChild(item);
+    }
   } catch (error) {
     $("error").textContent = "The server is not answering; trying again.";
   }
