@@ -10,6 +10,12 @@ received to the bot's reply ready; median and p90, over all moves and over
 those whose search found a free process), how long searches waited for a
 process, and the memory one active game costs the bot process (tracemalloc
 over 200 games of 40 plies).
+
+``--analyses N`` keeps N game analyses running all the while (N people, each
+asking for the analysis of another finished 100-ply International game as
+soon as the last is done): they run below the moves, which should not be
+slowed by more than one analysed position. "A process free" then means that
+no other move was running or waiting.
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ async def load(args: argparse.Namespace) -> None:
     done = asyncio.Event()
 
     async def send(reply: Reply) -> None:
+        if reply.analysis is not None and analysed is not None:
+            analysed.put_nowait(reply)
         if reply.board is not None:
             await asyncio.to_thread(board_png, reply.board)  # as a front end would
         if reply.text.startswith("I played") and reply.channel in asked:
@@ -67,6 +75,8 @@ async def load(args: argparse.Namespace) -> None:
 
     core = Core(config, store, pool, send)
     user = User("p", "player")
+    analysed = asyncio.Queue() if args.analyses else None
+    to_analyse = await finished_games(core, args.analyses * 40) if args.analyses else []
 
     async def person(channel: str) -> None:
         table = core.state.tables.get(channel)
@@ -78,7 +88,7 @@ async def load(args: argparse.Namespace) -> None:
         left[channel] -= 1
         game = table.game
         text = format_move(game.position, rng.choice(game.legal_moves()), full=True)
-        asked[channel] = (time.perf_counter(), pool.idle)
+        asked[channel] = (time.perf_counter(), pool.free_for_moves)
         await core.handle(Message("g", channel, user, text))
 
     lags: list[float] = []
@@ -92,17 +102,32 @@ async def load(args: argparse.Namespace) -> None:
             if lags[-1] > worst[0]:
                 worst[:] = [lags[-1], before - start]
 
+    positions = [0]
+
+    async def analyst(n: int) -> None:
+        who = User(f"analyst{n}", f"analyst {n}")
+        while not done.is_set() and to_analyse:
+            game = to_analyse.pop()
+            await core.handle(Message("g", f"a{n}", who, f"analyse {game}"))
+            while (reply := await analysed.get()).game != game:
+                analysed.put_nowait(reply)
+                await asyncio.sleep(0.01)
+            positions[0] += len(reply.analysis.moves) + 1
+
     start = time.perf_counter()
     watcher = asyncio.create_task(watch_loop())
+    analysts = [asyncio.create_task(analyst(n)) for n in range(args.analyses)]
     for channel in left:
         await core.handle(Message("g", channel, user, f"new english level 6 time {args.budget}"))
         asyncio.get_running_loop().call_later(rng.uniform(0, args.think), lambda c=channel: asyncio.ensure_future(
             person(c)))
     await done.wait()
-    await core.settle()
+    for task in analysts:
+        task.cancel()
+    await asyncio.gather(*analysts, return_exceptions=True)
     elapsed = time.perf_counter() - start
-    await watcher
     await core.close()
+    await watcher
     await store.close()
     pool.close()
 
@@ -111,16 +136,39 @@ async def load(args: argparse.Namespace) -> None:
     ms = 1000
     print(f"{args.games} games against the bot, {args.budget * ms:.0f} ms a move, {config.workers} search "
           f"process(es), people think ~{args.think:g} s, {'PostgreSQL' if is_postgres(database) else 'SQLite'}; "
-          f"{len(replies)} bot replies in {elapsed:.0f} s")
+          f"{len(replies)} bot replies in {elapsed:.0f} s"
+          + (f"; {args.analyses} analyses running all the while ({positions[0]} positions analysed)"
+             if args.analyses else ""))
     print(f"event-loop lag: p50 {statistics.median(lags) * ms:.1f} ms, p99 {percentile(lags, 99) * ms:.1f} ms, "
           f"max {worst[0] * ms:.1f} ms at {worst[1]:.1f} s ({len(lags)} samples)")
     print(f"reply time, all moves: median {statistics.median(t for t, _ in replies) * ms:.0f} ms, "
           f"p90 {percentile([t for t, _ in replies], 90) * ms:.0f} ms")
     if free:
         print(f"reply time, a process free when the move came ({len(free)} moves): median {statistics.median(free) * ms:.0f} ms, "
-              f"p90 {percentile(free, 90) * ms:.0f} ms (budget + 200 = {args.budget * ms + 200:.0f} ms)")
+              f"p90 {percentile(free, 90) * ms:.0f} ms, p95 {percentile(free, 95) * ms:.0f} ms "
+              f"(budget + 150 = {args.budget * ms + 150:.0f} ms)")
     print(f"waits for a process: median {statistics.median(waits) * ms:.0f} ms, p90 {percentile(waits, 90) * ms:.0f}"
           f" ms, {sum(w < 0.01 for w in waits)}/{len(waits)} started at once")
+
+
+async def finished_games(core: Core, count: int, plies: int = 100) -> list[int]:
+    """``count`` finished International games between two people, of ``plies`` random moves each (fewer if one
+    ends first): the games the analysts ask about."""
+    rng = random.Random(3)
+    games = []
+    for i in range(count):
+        a, b, channel = User(f"x{i}", "x"), User(f"y{i}", "y"), f"f{i}"
+        await core.handle(Message("g", channel, a, "challenge international casual", (b,)))
+        await core.handle(Message("g", channel, b, "accept"))
+        table = core.state.tables[channel]
+        games.append(table.id)
+        while channel in core.state.tables and len(table.game.moves) < plies:
+            mover = table.to_move.user
+            move = format_move(table.game.position, rng.choice(table.game.legal_moves()), full=True)
+            await core.handle(Message("g", channel, mover, move))
+        if channel in core.state.tables:
+            await core.handle(Message("g", channel, a, "resign"))
+    return games
 
 
 def memory_per_game(workdir: Path, games: int = 200, plies: int = 40) -> None:
@@ -163,6 +211,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=10.0, help="people's average seconds per move")
     parser.add_argument("--moves", type=int, default=8, help="moves each person plays")
     parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--analyses", type=int, default=0, help="game analyses kept running meanwhile")
     parser.add_argument("--postgres", action="store_true",
                         help="keep the games in PostgreSQL (a server of its own, from the pgserver wheel)")
     args = parser.parse_args()

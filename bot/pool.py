@@ -172,6 +172,12 @@ class SearchPool:
         """Whether a job submitted now would start at once."""
         return self._running < self.workers and not self._queues
 
+    @property
+    def free_for_moves(self) -> bool:
+        """Whether a move submitted now would start at once or after one analysed position at most (a process
+        runs no move, and no move waits)."""
+        return self._running - self._low_running < self.workers and not self._queues
+
     def has_room(self) -> bool:
         """Whether a job submitted now would be accepted."""
         return self._running < self.workers or self.waiting < self.queue_limit

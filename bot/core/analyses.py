@@ -107,17 +107,21 @@ async def ask(s: State, game: int, guild: str, asker: User) -> Progress:
 async def request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
     """The analysis of a finished game, started (or joined, if under way); ``msg`` is answered at the end."""
     game = finished.game.id
-    running = s.analyses.get(game)
+    record = None
+    if game not in s.analyses:
+        record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
+        if record is None:
+            raise Refusal(f"Game {game} cannot be replayed, so I cannot analyse it.")
+    running = s.analyses.get(game)  # (looked at again: someone may have asked meanwhile)
     if running is None:
+        if record is None:  # the analysis under way a moment ago has ended: it is stored now, or failed
+            return await request(s, finished, asker, msg)
         mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
         if mine is not None:
             raise Refusal(f"Your analysis of game {mine.game} is still under way ({_percent(mine)}); "
                           "one at a time, please.")
         if len(s.analyses) >= MAX_ANALYSES:
             raise Refusal(f"{len(s.analyses)} analyses are waiting for me already. Ask again in a few minutes.")
-        record = replayed_record(finished.game)
-        if record is None:
-            raise Refusal(f"Game {game} cannot be replayed, so I cannot analyse it.")
         running = s.analyses[game] = Running(game, asker.id, len(record.moves) + 1)
         running.task = asyncio.create_task(_run(s, running, finished, record))
     if msg is not None:
