@@ -6,8 +6,11 @@ edited and deleted, with multipart attachments; interaction callbacks and
 follow-ups; threads and direct messages. The gateway sends HELLO, answers
 heartbeats, IDENTIFY (READY with ``resume_gateway_url``, then GUILD_CREATE) and
 RESUME (the events missed, then RESUMED), and can drop the socket to force a
-reconnect. Tests act as people: they type messages, run slash commands, press
-buttons and pick from menus, and read what the bot posted.
+reconnect. An edited message keeps what it showed before (``_versions``); an
+interaction's token can be made to expire (``Interaction.expired``), as
+Discord's do after 15 minutes. Tests act as people: they type messages, run
+slash commands, press buttons and pick from menus, and read what the bot
+posted.
 
 Discord's behaviour copied on purpose: JSON responses carry a Content-Type of
 exactly ``application/json`` (discord.py checks); a 429 carries ``Via`` and a
@@ -97,6 +100,8 @@ class Interaction:
     """An autocomplete's answer."""
     message: int | None = None
     """The message whose button or menu was used."""
+    expired: bool = False
+    """Its token no longer works (Discord's last 15 minutes): a follow-up or an edit by the token is refused."""
 
 
 class DiscordEmulator:
@@ -489,6 +494,8 @@ class DiscordEmulator:
         return json_response(self.public(self._message(id, payload, files)))
 
     def _apply_edit(self, message: dict, payload: dict, files: list) -> dict:
+        message.setdefault("_versions", []).append(  # what people saw before, oldest first
+            {"content": message["content"], "embeds": message["embeds"], "_files": dict(message["_files"])})
         for key in ("content", "embeds", "components"):
             if key in payload:
                 message[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
@@ -556,6 +563,10 @@ class DiscordEmulator:
     def _by_token(self, token: str) -> Interaction | None:
         return next((i for i in self.interactions.values() if i.token == token), None)
 
+    @staticmethod
+    def _expired() -> web.Response:
+        return error(401, 50027, "Invalid Webhook Token")
+
     async def _callback(self, request: web.Request, id: str, token: str) -> web.Response:
         interaction = self.interactions.get(int(id))
         if interaction is None or interaction.token != token:
@@ -588,6 +599,8 @@ class DiscordEmulator:
         interaction = self._by_token(token)
         if interaction is None or interaction.answered is None:
             return error(404, 10015, "Unknown Webhook")
+        if interaction.expired:
+            return self._expired()
         payload, files = await self._body(request)
         return json_response(self.public(self._message(interaction.channel, payload, files, interaction.id)))
 
@@ -599,6 +612,8 @@ class DiscordEmulator:
 
     async def _edit_by_token(self, request: web.Request, token: str, which: str) -> web.Response:
         interaction = self._by_token(token)
+        if interaction is not None and interaction.expired:
+            return self._expired()
         message = (interaction.original if which == "@original" else self.messages.get(int(which))) if interaction else None
         if message is None or message.get("_deleted"):
             return error(404, 10008, "Unknown Message")
