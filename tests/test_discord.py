@@ -351,7 +351,8 @@ async def test_the_bot_restarted_mid_game_keeps_its_buttons_working_on_the_lates
             await until(lambda: live() == [latest])  # the board from before the restart lost its controls
             gone = await emulator.answer(await emulator.press(ANA, shown, "Resign"))  # still works: resigns
             assert "resigned" in text_of(gone)
-            await until(lambda: live() == [])  # and at the end no board shows a control that could be pressed
+            await until(lambda: live() == [gone])  # and at the end no board shows a control that could be pressed:
+            assert set(buttons(gone)) == {"Analyse"}  # only the game's end, its Analyse button, which anyone may use
             assert all(c["disabled"] for c in components(latest))
     finally:
         await second_store.close()

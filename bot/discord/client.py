@@ -1,7 +1,7 @@
 """The Discord front end: chat events in, the core's replies out as messages with board images and buttons.
 
 Ways in: `/draughts ...` slash commands; the buttons and the move menu under
-boards and challenges; a message that mentions the bot (``@Draughts 11-15``);
+boards and challenges, and the Analyse button under a game's end; a message that mentions the bot (``@Draughts 11-15``);
 and, with the Message Content intent, a move typed on its own by a player in
 a channel with a game. Every one becomes a core ``Message``; the core does the
 rest.
@@ -10,8 +10,10 @@ Ways out: a reply about an interaction answers it (privately where the core
 says private); other replies are channel messages. A board is a PNG in an
 embed with the controls the core gave it (taken off the game's board before), or a
 text diagram where the bot may not attach files. The last message of a game
-carries its PDN and a replay GIF and greys out the buttons of its last board. A private answer to a typed message
-is a reply in the channel that deletes itself after a minute. Where the bot
+carries its PDN and a replay GIF and greys out the buttons of its last board. A reply that brings an earlier one up
+to date (``Reply.update``: an analysis's progress, then its result with the graph) edits the message of that
+earlier reply to the same request (``updates``), or is posted anew where that fails. A private answer to a typed
+message is a reply in the channel that deletes itself after a minute. Where the bot
 may not write, it tells the person in a direct message.
 """
 
@@ -31,7 +33,9 @@ from bot.discord import commands as slash_commands
 from bot.discord.answers import Answerer
 from bot.discord.messages import compose, cut, guild_of, in_order, name_of, user_of
 from bot.discord.threads import GameThread
-from bot.discord.views import ActionButton, MoveMenu, SeatButton, answer_view, game_view, watch_view
+from bot.discord.updates import Updates
+from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, SeatButton, analyse_view, answer_view, game_view,
+                               watch_view)
 from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import Buttons, Message, Reply, User
@@ -67,11 +71,12 @@ class DraughtsBot(ext.AutoShardedBot):
         self.clock: asyncio.Task | None = None
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
+        self.updates = Updates()  # the messages later replies edit
 
     # life cycle
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, MoveMenu, SeatButton)
+        self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton)
         self.tree.add_command(slash_commands.group)
         await self.tree.sync()
         restored = await self.core.start(self.owns)
@@ -159,6 +164,11 @@ class DraughtsBot(ext.AutoShardedBot):
             return
         await self._answer(self._message(interaction, text, answerer), answerer)
 
+    async def analyse(self, interaction: discord.Interaction, game: int) -> None:
+        """The Analyse button under a game's end: anyone may press it (the core refuses what it must)."""
+        answerer = Answerer(interaction, private=False)
+        await self._answer(self._message(interaction, f"analyse {game}", answerer), answerer)
+
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show another page of the move menu."""
         channel = str(interaction.channel_id)
@@ -229,6 +239,21 @@ class DraughtsBot(ext.AutoShardedBot):
             elif isinstance(origin, discord.Message):
                 await self._note(origin, reply.text)
             return
+        updated = self.updates.of(reply)
+        if updated is None:
+            await self._show(reply, answerer, origin)
+            return
+        async with updated.lock:  # taken before any await: the replies of one key are shown in the core's order
+            if updated.message is not None:
+                edited = await self._edit(updated.message, reply)
+                if edited is not None:
+                    updated.message = edited
+                    return
+                answerer = None  # its interaction was answered long ago: a new message goes in the channel
+            updated.message = await self._show(reply, answerer, origin)
+
+    async def _show(self, reply: Reply, answerer: Answerer | None, origin: object) -> discord.Message | None:
+        """Post a public reply (as the answer to its interaction, if any); the message, where Discord says it."""
         channel = self.get_channel(int(reply.channel)) or self.get_partial_messageable(int(reply.channel))
         permissions = answerer.interaction.app_permissions if answerer else self._permissions(channel)
         pictures = permissions is None or permissions.attach_files
@@ -246,8 +271,32 @@ class DraughtsBot(ext.AutoShardedBot):
                 if person is None:
                     raise
                 await self._direct(person, self._cannot_write(channel))
-                return
+                return None
         await self._keep_track(reply, sent, reply.controls is not None)
+        return sent
+
+    async def _edit(self, message: discord.Message, reply: Reply) -> discord.Message | None:
+        """Edit ``message`` into ``reply``: through its interaction (for an answer to one), else, or when that
+        fails (an interaction's token lasts 15 minutes), as a channel message. None if it cannot be edited (it was
+        deleted, say)."""
+        channel = self.get_channel(int(reply.channel)) or self.get_partial_messageable(int(reply.channel))
+        permissions = self._permissions(channel)
+        pictures = permissions is None or permissions.attach_files
+        targets: list[discord.Message | discord.PartialMessage] = [message]
+        if isinstance(message, (discord.InteractionMessage, discord.WebhookMessage)):
+            targets.append(self.get_partial_messageable(int(reply.channel)).get_partial_message(message.id))
+        for target in targets:
+            kw = await compose(reply, pictures, permissions is None or permissions.embed_links, self._view(reply))
+            try:
+                edited = await target.edit(content=kw.get("content"), embed=kw.get("embed"),
+                                           attachments=kw.get("files", []), view=kw.get("view"),
+                                           allowed_mentions=kw["allowed_mentions"])
+            except discord.HTTPException as error:
+                log.info("could not edit message %s (%s)", message.id, error)
+                continue
+            await self._keep_track(reply, edited, reply.controls is not None)
+            return edited
+        return None
 
     async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
                     permissions: discord.Permissions | None, view: discord.ui.View | None) -> discord.Message | None:
@@ -264,6 +313,8 @@ class DraughtsBot(ext.AutoShardedBot):
             return watch_view(watch) if watch else None
         if controls.buttons is Buttons.ANSWER:
             return answer_view(controls.game)
+        if controls.buttons is Buttons.ANALYSE:
+            return analyse_view(controls.game)
         return game_view(controls.game, controls.ply, list(controls.moves), watch=watch)
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:

@@ -114,6 +114,13 @@ async def leaderboard(interaction: discord.Interaction, variant: str | None = No
     await run(interaction, "leaderboard", variant)
 
 
+@group.command(name="analyse", description="Every move of a finished game judged, with a graph (default: the last "
+                                           "game that ended here).")
+@app_commands.describe(game="The game's number (default: this channel's last finished game)")
+async def analyse(interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+    await run(interaction, "analyse", game)
+
+
 @group.command(name="help", description="The commands, or more about one.")
 @app_commands.describe(command="One command to explain")
 @app_commands.choices(command=COMMANDS)

@@ -8,7 +8,7 @@ import io
 
 import discord
 
-from bot.present import board_png, board_text, replay_gif
+from bot.present import board_png, board_text, graph_png, replay_gif
 from bot.tables import Reply, User
 from bot.user_text import neutral
 
@@ -21,7 +21,8 @@ CHANNEL_NAME_LIMIT = 100  # characters of a channel's or thread's name (Discord 
 
 
 async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
-    """The message for a public reply: text, mentions, the board (picture or text), files and buttons."""
+    """The message for a public reply: text, mentions, the board (picture or text), an analysis's graph, files and
+    buttons."""
     text, files, embed = reply.text, [], None
     board = reply.board
     if board is not None and pictures:
@@ -34,6 +35,13 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
             text = ""
     elif board is not None:
         text += f"\n```\n{board_text(board)}\n```"
+    if reply.analysis is not None and pictures:
+        name = f"analysis-{reply.game}.png"
+        files.append(discord.File(io.BytesIO(await asyncio.to_thread(graph_png, reply.analysis)), name))
+        if embeds and embed is None:
+            embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
+            embed.set_image(url=f"attachment://{name}")
+            text = ""
     if reply.pdn is not None:
         name = f"game-{reply.game}"
         if pictures:

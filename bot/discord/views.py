@@ -36,6 +36,9 @@ class Presses(Protocol):
     async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
         """Tell the person who pressed, privately, their seat link to game ``game`` on the web page."""
 
+    async def analyse(self, interaction: discord.Interaction, game: int) -> None:
+        """Ask for the analysis of finished game ``game``, as whoever pressed (anyone may)."""
+
 
 def _client(interaction: discord.Interaction) -> Presses:
     return cast(Presses, interaction.client)
@@ -78,6 +81,23 @@ class SeatButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await _client(interaction).seat_link(interaction, self.game)
+
+
+class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:analyse:(?P<game>\d+)"):
+    """Under the message that ends a game: asks for its analysis. Anyone may press it, not only the players."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label="Analyse", style=discord.ButtonStyle.primary,
+                                           custom_id=f"{PREFIX}:analyse:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,  # type: ignore[override]
+                             match: Any) -> AnalyseButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await _client(interaction).analyse(interaction, self.game)
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
@@ -145,6 +165,13 @@ def watch_view(watch: str) -> discord.ui.View:
 
 def watch_button(url: str) -> discord.ui.Button:
     return discord.ui.Button(label="Watch live", style=discord.ButtonStyle.link, url=url)
+
+
+def analyse_view(game: int) -> discord.ui.View:
+    """The Analyse button, under the message that ends a game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AnalyseButton(game))
+    return view
 
 
 def answer_view(game: int) -> discord.ui.View:
