@@ -170,3 +170,25 @@ async def test_a_move_waits_at_most_for_one_analysed_position(pool):
     assert waited < 1.5, f"the move waited {waited:.2f} s"
     rest = await pool.look("eve", replace(segment, known=len(first)))
     assert first + rest == look_segment(Searcher(kind, tt_mb=ANALYSIS_TT_MB), plies(record), segment.plies, nodes)
+
+
+async def test_analyses_take_turns_between_the_people_who_asked(pool):
+    """Ana queues three segments, then Ben one: Ben's goes next, not after all of Ana's."""
+    from bot.worker import Segment
+    from engine import game_type
+
+    kind = game_type("english")
+    record = kind.new_game()
+    record.play(record.legal_moves()[0])
+    moves = (kind.write_move(record.positions[0], record.moves[0], full=True),)
+    finished: list[str] = []
+
+    async def look(owner: str, name: str) -> None:
+        await pool.look(owner, Segment("english", kind.write_position(kind.start()), moves, (1, 0), 20_000))
+        finished.append(name)
+
+    jobs = [asyncio.ensure_future(look("ana", f"ana{i}")) for i in range(3)]
+    await asyncio.sleep(0)  # Ana's first is under way, her others wait
+    jobs.append(asyncio.ensure_future(look("ben", "ben")))
+    await asyncio.gather(*jobs)
+    assert finished == ["ana0", "ben", "ana1", "ana2"]
