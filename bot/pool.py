@@ -242,12 +242,16 @@ class SearchPool:
         entry.tries += 1
         job = entry.job
         low = isinstance(job, Segment)
-        if not low and self._running == 0 and not self._queues and self.threads > 1:
-            job = replace(job, threads=self.threads)  # alone: the cores no other search needs help it
         self._running += 1
         self._low_running += low
+        done: Future
         try:
-            done = executor.submit(worker.look if low else worker.think, job)
+            if isinstance(job, Segment):
+                done = executor.submit(worker.look, job)
+            else:
+                if self._running == 1 and not self._queues and self.threads > 1:
+                    job = replace(job, threads=self.threads)  # alone: the cores no other search needs help it
+                done = executor.submit(worker.think, job)
         except (BrokenProcessPool, RuntimeError) as error:  # RuntimeError: shut down, being replaced just now
             done = Future()
             done.set_exception(BrokenProcessPool(str(error)))
