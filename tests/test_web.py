@@ -10,6 +10,7 @@ import pytest_asyncio
 from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.config import Config
 from bot.core import Core
 from bot.store import SqliteStore
 from bot.web import views
@@ -24,10 +25,10 @@ from engine.games import GAMES
 class WebChat(Chat):
     """A chat whose core's replies pass through a web hub, as ``./run-bot`` wires them."""
 
-    def __init__(self, store: Store, pool):
-        super().__init__(store, pool)
+    def __init__(self, store: Store, pool, config: Config = CONFIG):
+        super().__init__(store, pool, config)
         self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
-        self.core = Core(CONFIG, store, pool, self.hub.send_for(self._send), clock=self.clock)
+        self.core = Core(config, store, pool, self.hub.send_for(self._send), clock=self.clock)
         self.hub.attach(self.core)
 
 

@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from bot.core import Core
+from bot.core import Core, Refusal
+from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.state import Send
 from bot.tables import Kind, Message, Reply, Seat, Table, User
@@ -46,6 +47,11 @@ def web_shard(guild: str) -> int | None:
     """The shard that owns the page's games kept under ``guild`` (``web_guild``'s), or None for other servers."""
     name, _, shard = guild.partition(":")
     return int(shard) if name == GUILD and shard.isdigit() else None
+
+
+def _people(seats: dict[Color, Seat]) -> dict[Color, User]:
+    """The players who are people, by colour."""
+    return {colour: seat.user for colour, seat in seats.items() if seat.user is not None}
 
 
 class _Sent(NamedTuple):
@@ -200,7 +206,9 @@ class Hub:
         players = ({c: s.name for c, s in table.seats.items()} if table is not None
                    else {c: str(c) for c in Color})
         kind = table.kind if table is not None else Kind.PEOPLE
-        finished = views.Finished(game_id, record, players, kind, said, pdn)
+        finished = views.Finished(game_id, record, players, kind, said, pdn,
+                                  guild=table.guild if table is not None else None,
+                                  people=_people(table.seats) if table is not None else {})
         self._keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
@@ -250,14 +258,15 @@ class Hub:
         record = replayed_record(game)
         if record is None:
             return None
-        players = {Color.WHITE: Seat.from_json(game.seats["white"]).name,
-                   Color.BLACK: Seat.from_json(game.seats["black"]).name}
+        seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
+        players = {colour: seat.name for colour, seat in seats.items()}
         if stored.winner is None:
             words = f"Game over ({stored.reason})." if stored.reason else "Game over."
         else:
             colour = Color.WHITE if stored.winner == "white" else Color.BLACK
             words = f"{players[colour]} ({colour}) wins: {stored.reason}."
-        finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn)
+        finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
+                                  people=_people(seats))
         self._keep(finished)
         return finished
 
@@ -373,6 +382,63 @@ class Hub:
         await self.core.handle(Message(self.guild, channel, user, command, channel_name="web",
                                        origin=WebOrigin(note)))
         return self.core.game_in(channel), notes
+
+    # analyses
+
+    async def analysis(self, game_id: int) -> dict | None:
+        """How far the analysis of a finished game is, and the analysis once done, as its page shows it
+        (``views.analysis``); None if there is no such game. ``Refusal`` for a game still on (or one with nothing
+        to analyse); ``SaveFailed`` when the database does not answer."""
+        assert self.core is not None
+        found = await self.find(game_id)
+        if found is None:
+            return None
+        finished = await self._analysable(found)
+        return self._analysis(finished, await self.core.analysis(game_id, await self._guild(finished)))
+
+    async def ask_analysis(self, game_id: int, secret: str, guest: User) -> dict | None:
+        """Start the analysis of a finished game, asked from its page: as the player whose seat ``secret`` is (one
+        analysis at a time each, in chat or on the page), else as ``guest``. Refused as `analyse` is in chat; None
+        if there is no such game."""
+        assert self.core is not None
+        found = await self.find(game_id)
+        if found is None:
+            return None
+        finished = await self._analysable(found)
+        guild, people = ((finished.guild, finished.people) if finished.guild is not None
+                         else await self._stored_facts(finished))
+        asker = next((user for colour, user in people.items()
+                      if secret and self.keys.check(game_id, colour, user.id, secret)), guest)
+        return self._analysis(finished, await self.core.ask_analysis(game_id, guild, asker))
+
+    async def _analysable(self, found: Table | views.Finished) -> views.Finished:
+        """The finished game; a game still on is refused, in the core's words."""
+        assert self.core is not None
+        if isinstance(found, views.Finished):
+            return found
+        await self.core.analysis(found.id, found.guild)  # refuses a game still on
+        raise Refusal(f"Game {found.id} is still being played. I analyse a game once it is over.")
+
+    def _analysis(self, finished: views.Finished, progress: Progress) -> dict:
+        assert self.core is not None
+        # Progress gives 0 done both before anyone asks and while the first positions are searched: whether it
+        # runs is read from the core's analyses under way
+        running = progress.analysis is None and progress.total > 0 and finished.id in self.core.state.analyses
+        return views.analysis(progress, finished.record, running)
+
+    async def _guild(self, finished: views.Finished) -> str:
+        return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]
+
+    async def _stored_facts(self, finished: views.Finished) -> tuple[str, dict[Color, User]]:
+        """The server and the people of a finished game, from the database (for one the hub saw end without
+        having seen it on)."""
+        assert self.core is not None
+        stored = await self.core.finished(finished.id)
+        if stored is None:
+            raise Refusal(f"Game {finished.id} is not in the database yet: try again in a moment.")
+        seats = {Color.WHITE: Seat.from_json(stored.game.seats["white"]),
+                 Color.BLACK: Seat.from_json(stored.game.seats["black"])}
+        return stored.game.guild, _people(seats)
 
     def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,

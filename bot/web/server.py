@@ -5,7 +5,9 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/g/REF``: a game's page, to watch it live, replay it, and play it from a seat link (``#seat=...``);
 - ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.hub``);
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
-- ``/api/games`` and ``/api/new``: the front page's list and its forms.
+- ``/api/games`` and ``/api/new``: the front page's list and its forms;
+- ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
+  it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest).
 
 Watching needs the page's address; moving needs the seat's secret, sent by the page over the WebSocket (it stays
 in the link's fragment, which browsers never send to a server). Requests must name this server (``Host``: the
@@ -33,7 +35,7 @@ from aiohttp import WSMsgType, web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
-from bot.core import SaveFailed
+from bot.core import Refusal, SaveFailed
 from bot.core.results import pdn_text
 from bot.tables import Table, User
 from bot.web import forms, views
@@ -50,6 +52,7 @@ TOO_FAST = 50  # messages refused for speed in a row before the connection is cl
 NEW_GAMES_PER_MINUTE = 6  # games one address may start from the page
 WEB_GAMES_LIMIT = 100  # games started from the page that may be on at once
 GIFS_KEPT = 32  # finished games' replays kept drawn
+ANALYSES_PER_MINUTE = 10  # analyses one address may ask for from the page (the core allows one at a time each)
 GUEST_COOKIE = "draughts_guest"
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 SERVER_NAME = "draughts-bot"  # the Server header: no software or version for anyone to look up
@@ -64,6 +67,7 @@ class Site:
 
     hub: Hub
     starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
+    asks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it asked for analyses, last minute
     gifs: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
 
@@ -84,6 +88,8 @@ def make_app(hub: Hub) -> web.Application:
     app.router.add_get(f"/ws/{_REF}", _socket)
     app.router.add_get("/api/games", _games)
     app.router.add_post("/api/new", _new)
+    app.router.add_get(f"/api/analysis/{_REF}", _analysis)
+    app.router.add_post(f"/api/analysis/{_REF}", _ask_analysis)
     app.router.add_static("/static/", STATIC)
     return app
 
@@ -210,8 +216,7 @@ async def _new(request: web.Request) -> web.Response:
     site = request.app[SITE]
     now = time.monotonic()
     address = request.remote or "?"
-    recent = [t for t in site.starts.get(address, []) if now - t < 60]
-    site.starts = {a: ts for a, ts in site.starts.items() if ts and now - ts[-1] < 60}
+    recent = _recent(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
         return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
     if site.hub.web_games() >= WEB_GAMES_LIMIT:
@@ -225,9 +230,7 @@ async def _new(request: web.Request) -> web.Response:
         command, name = forms.command(form), forms.name(form)
     except forms.FormError as error:
         return web.json_response({"error": str(error)}, status=400)
-    guest = request.cookies.get(GUEST_COOKIE, "")
-    if not re.fullmatch(r"[\w-]{16,32}", guest):
-        guest = secrets.token_urlsafe(12)
+    guest = _guest(request)
     user = User(f"web:{guest}", name)
     hub = site.hub
     game_id, notes = await hub.start(user, command)
@@ -241,6 +244,65 @@ async def _new(request: web.Request) -> web.Response:
         response = web.json_response({"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return response
+
+
+def _guest(request: web.Request) -> str:
+    """The page's guest id, from its cookie, or a new one (the answer sets the cookie)."""
+    guest = request.cookies.get(GUEST_COOKIE, "")
+    return guest if re.fullmatch(r"[\w-]{16,32}", guest) else secrets.token_urlsafe(12)
+
+
+def _recent(record: dict[str, list[float]], address: str, now: float) -> list[float]:
+    """When ``address`` did something counted in ``record`` in the last minute (others' older times forgotten)."""
+    recent = [t for t in record.get(address, []) if now - t < 60]
+    for other in [a for a, ts in record.items() if not ts or now - ts[-1] >= 60]:
+        del record[other]
+    return recent
+
+
+async def _analysis(request: web.Request) -> web.Response:
+    """How far a finished game's analysis is, and the analysis once done (``views.analysis``)."""
+    return await _analysis_answer(_hub(request).analysis(_game(request)))
+
+
+async def _ask_analysis(request: web.Request) -> web.Response:
+    """Ask for a finished game's analysis from its page: as the player whose seat secret the body carries
+    (``{"seat": ...}``), else as the page's guest."""
+    if not same_origin(request):
+        return web.json_response({"error": "Analyses are asked for from this site's own page."}, status=403)
+    game = _game(request)
+    site = request.app[SITE]
+    now, address = time.monotonic(), request.remote or "?"
+    recent = _recent(site.asks, address, now)
+    if len(recent) >= ANALYSES_PER_MINUTE:
+        return web.json_response({"error": "That is many analyses at once: wait a minute."}, status=429)
+    site.asks[address] = recent + [now]
+    try:
+        body = json.loads(await request.text() or "{}")
+    except (ValueError, RecursionError):
+        return web.json_response({"error": forms.UNREADABLE}, status=400)
+    secret = body.get("seat") if isinstance(body, dict) else None
+    guest = _guest(request)
+    response = await _analysis_answer(site.hub.ask_analysis(
+        game, secret[:64] if isinstance(secret, str) else "", User(f"web:{guest}", "a guest on the web page")))
+    response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
+    return response
+
+
+async def _analysis_answer(asking) -> web.Response:
+    """The JSON answer of an analysis request: a refusal (409) and a database that does not answer (503) in words
+    the page shows."""
+    try:
+        shown = await asking
+    except Refusal as refusal:
+        return web.json_response({"error": str(refusal)}, status=409)
+    except SaveFailed as error:
+        log.warning("an analysis could not be read from the database: %s", error)
+        return web.json_response({"error": "The games' database is not answering right now. Please try again in "
+                                           "a minute."}, status=503, headers={"Retry-After": "30"})
+    if shown is None:
+        return web.json_response({"error": "There is no such game."}, status=404)
+    return web.json_response(shown, headers={"Cache-Control": "no-store"})
 
 
 async def _socket(request: web.Request) -> web.StreamResponse:

@@ -7,12 +7,15 @@ from these, so nothing a person typed is ever sent as markup.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.core.analyses import Progress
 from bot.core.state import score_words
-from bot.tables import Kind, Table
-from engine import Color, GameRecord, GameType
+from bot.tables import Kind, Table, User
+from engine import Color, GameRecord, GameType, MoveError
+from engine.analysis import NAGS, decisive
+from renders.graph import JUDGEMENT_COLOURS, white_chances
 from renders.themes import THEMES
 
 
@@ -55,6 +58,10 @@ class Finished:
     """What the chat said at the end: 'Draw (agreed).', 'ana (White) wins: ...'."""
     pdn: str
     """The record the chat gave with it, result included."""
+    guild: str | None = None
+    """The server the game was played on (its analysis is asked for there); None when the hub did not see it."""
+    people: dict[Color, User] = field(default_factory=dict)
+    """The players who are people, by colour (a seat link of theirs asks for the analysis as them)."""
 
 
 def offer(table: Table) -> dict | None:
@@ -94,3 +101,45 @@ def themes() -> dict:
 
     return {name: {key: css(value) for key, value in vars(t).items() if isinstance(value, tuple)} | {
         "ghost_alpha": t.ghost_alpha} for name, t in THEMES.items()}
+
+
+def analysis(progress: Progress, record: GameRecord[Any, Any], running: bool) -> dict:
+    """A finished game's analysis as its page shows it: ``status`` ('none': not asked for; 'running', with
+    ``done`` of ``total`` positions searched; 'done'), and once done ``analysis`` (each position's White winning
+    chances for the graph, each move judged) and ``players`` (each side's figures). ``colours``: each judgement's
+    colour, as the chat's graph draws it.
+
+    A move's ``ply`` is its number in the page's list (1 for the first move: the position after it); its
+    ``before`` and ``after`` are the best and the played move's scores for the mover, as text; ``path`` is the
+    better move's cells (for the arrow on the board), given for judged moves."""
+    found = progress.analysis
+    status = "done" if found is not None else "running" if running else "none"
+    shown: dict[str, Any] = {"status": status, "done": progress.done, "total": progress.total, "analysis": None,
+                             "players": None, "colours": JUDGEMENT_COLOURS}
+    if found is None:
+        return shown
+    kind = record.type
+    moves = []
+    for m in found.moves:
+        path = None
+        if m.judgement is not None and m.best and m.ply < len(record.moves):
+            try:
+                path = [list(cell) for cell in kind.path(kind.parse_move(record.positions[m.ply], m.best))]
+            except MoveError:
+                path = None  # a record that does not read back as the analysis saw it: no arrow rather than a wrong one
+        moves.append({"ply": m.ply + 1, "mover": str(m.mover), "played": m.played, "best": m.best,
+                      "line": list(m.line), "before": score_text(m.before), "after": score_text(m.after),
+                      "loss": round(m.loss, 4), "judgement": m.judgement, "mark": NAGS.get(m.judgement or ""),
+                      "path": path, "database": m.database})
+    shown["analysis"] = {"game": found.game, "nodes": found.nodes, "moves": moves,
+                         "chances": [round(white_chances(s, kind.chances_scale), 4) for s in found.scores]}
+    shown["players"] = {str(c): asdict(p) for c, p in found.players.items()}
+    return shown
+
+
+def score_text(score: int) -> str:
+    """A score for the mover as the analysis writes it: '+0.35' (of a man), or 'won' / 'lost' for a forced
+    result."""
+    if decisive(score):
+        return "won" if score > 0 else "lost"
+    return f"{score / 100:+.2f}"

@@ -1,0 +1,170 @@
+"""A finished game's analysis on the web page's server: ``/api/analysis/REF`` before and after asking, a game still
+on refused, a post from another site refused, and who the page asks as (against a real core and search process;
+tests/test_web_browser_analysis.py has the page in the browser)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.store import SqliteStore
+from bot.web.server import GUEST_COOKIE, make_app
+from chat import ANA, BEN, config
+from engine import Color
+from engine.games import GAMES
+from renders.graph import JUDGEMENT_COLOURS, white_chances
+from test_web import WebChat
+
+NODES = 3000  # a quick analysis: these tests are about the page, not the judgements' depth
+GIVEN_AWAY = "9-14 23-18 14x23 26x19 11-16 30-26"
+"""An English game where White's last move gives a man away: judged a blunder even at ``NODES`` (27-23 was
+better)."""
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def site(pool):
+    chat = WebChat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    client = TestClient(TestServer(make_app(chat.hub)))
+    await client.start_server()
+    yield chat, client
+    chat.hub.close()
+    await client.close()
+    await chat.core.close()
+
+
+async def play_given_away(chat: WebChat, channel: str = "c1", moves: str = GIVEN_AWAY) -> int:
+    """Ana (Black) and ben (White) play ``moves`` in ``channel``; the game's id (still on)."""
+    await chat.say(ANA, "challenge @ben english black casual", channel=channel, mentions=(BEN,))
+    await chat.say(BEN, "accept", channel=channel)
+    table = chat.table(channel)
+    for move in moves.split():
+        replies = await chat.say(table.seats[table.game.turn].user, move, channel)
+        assert not replies[0].private, replies[0].text
+    return table.id
+
+
+async def given_away(chat: WebChat, channel: str = "c1") -> int:
+    """The game of ``GIVEN_AWAY``, which ben then resigns; its id."""
+    game = await play_given_away(chat, channel)
+    await chat.say(BEN, "resign", channel)
+    assert not chat.on(channel)
+    return game
+
+
+def api(chat: WebChat, game: int) -> str:
+    return chat.hub.game_path(game).replace("/g/", "/api/analysis/")
+
+
+async def until_done(client: TestClient, path: str, timeout: float = 60.0) -> dict:
+    """Poll the analysis as the page does until it is done; its answer."""
+    async with asyncio.timeout(timeout):
+        while True:
+            response = await client.get(path)
+            assert response.status == 200, await response.text()
+            shown = await response.json()
+            if shown["status"] == "done":
+                return shown
+            assert shown["status"] == "running"
+            await asyncio.sleep(0.1)
+
+
+async def test_a_finished_games_analysis_before_and_after_asking(site, pool):
+    chat, client = site
+    game = await given_away(chat)
+    path = api(chat, game)
+    before = await (await client.get(path)).json()
+    assert before == {"status": "none", "done": 0, "total": 7, "analysis": None, "players": None,
+                      "colours": JUDGEMENT_COLOURS}
+    asked = await client.post(path, json={})
+    assert asked.status == 200 and (await asked.json())["status"] in ("running", "done")
+    assert GUEST_COOKIE in asked.cookies  # a page without a seat asks as its guest
+    shown = await until_done(client, path)
+    assert shown["done"] == shown["total"] == 7
+
+    analysis = shown["analysis"]
+    assert analysis["game"] == "english" and analysis["nodes"] == NODES
+    moves = analysis["moves"]
+    assert [m["ply"] for m in moves] == [1, 2, 3, 4, 5, 6]  # numbered as the page's move list
+    assert [m["played"] for m in moves] == GIVEN_AWAY.split()
+    blunder = moves[-1]
+    assert blunder["mover"] == "White" and blunder["judgement"] in ("mistake", "blunder")
+    assert blunder["mark"] == {"mistake": "?", "blunder": "??"}[blunder["judgement"]]
+    assert blunder["line"][0] == blunder["best"] != "30-26"
+    assert float(blunder["after"]) < float(blunder["before"])  # written for the mover: "+0.30", "-2.97"
+    english = GAMES["english"]
+    record = english.new_game()
+    for move in GIVEN_AWAY.split():
+        record.play(english.parse_move(record.position, move))
+    best = english.parse_move(record.positions[5], blunder["best"])
+    assert blunder["path"] == [list(cell) for cell in english.path(best)]  # the arrow's cells, from the start
+    assert all(m["path"] is None for m in moves if m["judgement"] is None)
+    # each position's White winning chances, as the chat's graph maps the scores (and White is worse at the end)
+    stored = chat.replies  # the chat was not asked: the page's request is answered on the page only
+    assert not [r for r in stored if r.analysis is not None]
+    kept = await chat.core.analysis(game, "g")
+    assert kept.analysis is not None
+    assert analysis["chances"] == [round(white_chances(s, english.chances_scale), 4) for s in kept.analysis.scores]
+    assert analysis["chances"][-1] < -0.2 and all(-1 <= c <= 1 for c in analysis["chances"])
+    white = shown["players"]["White"]
+    assert white["blunders"] + white["mistakes"] >= 1 and 0 <= white["accuracy"] < 100
+    assert set(shown["players"]) == {"White", "Black"}
+
+    again = await client.post(path, json={})  # asking again answers at once, from the database
+    assert (await again.json())["status"] == "done" and not chat.core.state.analyses
+    restarted = WebChat(chat.store, pool, config(analysis_nodes=NODES))  # and so does a new process
+    later = TestClient(TestServer(make_app(restarted.hub)))
+    await later.start_server()
+    try:
+        after = await (await later.get(path)).json()
+        assert after["status"] == "done" and after["analysis"] == analysis
+    finally:
+        await later.close()
+        await restarted.core.close()
+
+
+async def test_a_game_still_on_is_not_analysed(site):
+    chat, client = site
+    game = await play_given_away(chat, "c2", "9-14 23-18")
+    path = api(chat, game)
+    for response in (await client.get(path), await client.post(path, json={})):
+        assert response.status == 409
+        assert "still being played" in (await response.json())["error"]
+    assert not chat.core.state.analyses
+    assert (await client.get(f"/api/analysis/{game}-{'A' * 12}")).status == 404  # the watching key is needed
+    assert (await client.post("/api/analysis/99999-x", json={})).status == 404
+    await chat.say(ANA, "resign", "c2")
+
+
+async def test_a_post_from_another_site_is_refused(site):
+    chat, client = site
+    game = await given_away(chat, "c3")
+    path = api(chat, game)
+    response = await client.post(path, json={}, headers={"Origin": "http://evil.example"})
+    assert response.status == 403 and "own page" in (await response.json())["error"]
+    assert not chat.core.state.analyses
+    assert (await (await client.get(path)).json())["status"] == "none"
+    unreadable = await client.post(path, data="{not json", headers={"Content-Type": "application/json"})
+    assert unreadable.status == 400 and not chat.core.state.analyses
+
+
+async def test_the_page_asks_as_the_seats_player_else_as_its_guest(site, monkeypatch):
+    chat, client = site
+    game = await given_away(chat, "c4")
+    path = api(chat, game)
+    askers = []
+    ask = chat.core.ask_analysis
+
+    async def recorded(game_id, guild, asker):
+        askers.append((guild, asker))
+        return await ask(game_id, guild, asker)
+
+    monkeypatch.setattr(chat.core, "ask_analysis", recorded)
+    secret = chat.hub.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
+    await client.post(path, json={"seat": secret})
+    await client.post(path, json={"seat": secret[:-2] + "xx"})  # not this game's secret: the guest
+    await client.post(path)  # no body at all: the guest again, the same one (the cookie)
+    assert askers[0] == ("g", BEN)
+    assert askers[1][1].id.startswith("web:") and askers[1][1] == askers[2][1]
+    await until_done(client, path)
