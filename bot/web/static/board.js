@@ -15,7 +15,8 @@ function svg(tag, attrs, parent) {
 
 function sameCell(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 
-// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...]}
+// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...], arrow: [[r, c]...]}
+// (arrow: a move's cells, drawn over the pieces as an arrow from the first to the last: the analysis's better move)
 // returns the svg element; its cellAt(clientX, clientY) gives the board cell under a point, or null.
 function drawBoard(container, options) {
   const { layout, colours, entry, flipped } = options;
@@ -105,6 +106,8 @@ function drawBoard(container, options) {
     svg("circle", { cx, cy, r: CELL * 0.13, fill: colours.target, class: "target", "data-cell": `${r},${c}` }, root);
   }
 
+  if (options.arrow && options.arrow.length > 1) drawArrow(root, options.arrow.map(([r, c]) => centre(r, c)));
+
   root.cellAt = (clientX, clientY) => {
     const box = root.getBoundingClientRect();
     const px = (clientX - box.left) / box.width * side - EDGE;
@@ -115,4 +118,24 @@ function drawBoard(container, options) {
   };
   container.replaceChildren(root);
   return root;
+}
+
+const ARROW = "#15803d";  // the better move's arrow, as analysis boards draw it: a green that reads on both themes
+const ARROW_WIDTH = CELL * 0.16;
+const ARROW_HEAD = 3;     // the head's length and width, in line widths
+
+// An arrow through ``points`` (SVG units): a line, then a head whose tip is on the last point. Clicks pass through.
+function drawArrow(root, points) {
+  const defs = svg("defs", {}, root);
+  const marker = svg("marker", { id: "arrow-head", viewBox: "0 0 10 10", refX: 0, refY: 5, markerWidth: ARROW_HEAD,
+                                 markerHeight: ARROW_HEAD, orient: "auto", markerUnits: "strokeWidth" }, defs);
+  svg("path", { d: "M0,0 L10,5 L0,10 z", fill: ARROW }, marker);
+  // the line stops where the head starts, so that the head's tip, not the line's end, is on the last cell
+  const [x1, y1] = points[points.length - 2], [x2, y2] = points[points.length - 1];
+  const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const back = Math.min(ARROW_HEAD * ARROW_WIDTH, length * 0.6);
+  const line = points.slice(0, -1).concat([[x2 - (x2 - x1) / length * back, y2 - (y2 - y1) / length * back]]);
+  svg("polyline", { id: "better-arrow", class: "arrow", points: line.map((p) => p.join(",")).join(" "), fill: "none",
+                    stroke: ARROW, "stroke-width": ARROW_WIDTH, "stroke-linecap": "round", "stroke-linejoin": "round",
+                    opacity: 0.85, "marker-end": "url(#arrow-head)", "pointer-events": "none" }, root);
 }

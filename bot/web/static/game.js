@@ -98,6 +98,7 @@ function receive(message) {
   } else if (message.type === "notice") {
     $("notice").textContent = message.text;
   }
+  followAnalysis();
   render();
 }
 
@@ -133,7 +134,7 @@ function render() {
     targets = candidates().filter((m) => m.path.length > k).map((m) => m.path[k]);
   }
   const svgEl = drawBoard($("board"), { layout: board, colours, entry: page.game.entries[index], flipped: flipped(),
-                                        selected: page.clicks, targets });
+                                        selected: page.clicks, targets, arrow: analysisArrow(index) });
   svgEl.addEventListener("pointerdown", (e) => { e.preventDefault(); press(svgEl.cellAt(e.clientX, e.clientY), false); });
   svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
 
@@ -143,8 +144,8 @@ function render() {
   showPlayers();
   let words;
   if (page.view >= 0) {
-    words = `Looking at move ${index} of ${page.game.entries.length - 1}; ▶▶ goes to the end.`;
-    if (status.result) words += ` ${status.result}`;
+    words = `Looking at move ${index} of ${page.game.entries.length - 1}; ▶▶ goes to the end.`;  // (the result
+    // is in the header, and whole at the end)
   } else if (status.result) words = status.result;
   else if (myTurn()) words = `Your move (${status.turn}): click a piece, then where it goes.`;
   else words = `${status.turn} to move (${status.to_move}).`;
@@ -182,6 +183,8 @@ function render() {
     if (judgement) {
       mark.textContent = judgement;
       mark.dataset.mark = judgement;
+      const colour = judgementColour(judgement);  // as the graph marks it
+      if (colour) mark.style.color = colour;      // (CSSOM: the Content-Security-Policy allows it)
     }
     button.append(text, mark);
     button.addEventListener("click", () => goTo(i));
@@ -190,6 +193,7 @@ function render() {
   if (page.view < 0) list.scrollTop = list.scrollHeight;  // following the game: its latest moves in sight
   $("pdn").href = `/g/${gameRef}.pdn`;
   $("gif").href = `/g/${gameRef}.gif`;
+  showAnalysisAt(index);
 }
 
 // The players, the one at the top of the board first: each one's colour, name, and whether it is to move or, once

@@ -1,0 +1,266 @@
+// A finished game's analysis on its page (game.js calls in): the Analyse button, a bar while the engine works, then
+// the evaluation graph (click a point to go to that position), each side's figures, the judgement marks in the
+// move list and, where the replay shows the position before a judged move, the better move as an arrow on the
+// board with its line written out. Everything comes from /api/analysis/REF (bot.web.views.analysis); nothing is
+// built from markup.
+"use strict";
+
+const analysis = {
+  state: null,     // the server's answer: {status, done, total, analysis, players, colours}
+  loading: false,  // a request is under way
+  timer: null,     // the next poll while the analysis runs
+  error: "",       // why the last request failed (a refusal, the database), shown in the panel
+  before: {},      // the position before each judged move -> that move (for the arrow and the better line)
+  shownAt: null,   // the position the graph and the better line were last drawn for
+};
+const GRAPH_WIDTH = 320, GRAPH_HEIGHT = 90, GRAPH_MARGIN = 5;  // the graph's SVG units (about the panel's pixels);
+// a dot at +-1 stays whole
+const POLL_MS = 1000;
+
+// Called on every message from the game's socket: a finished game's analysis is read once (shown at once if it
+// was made before); a game still on shows none.
+function followAnalysis() {
+  const finished = Boolean(page.game && page.game.status.result);
+  $("analysis").hidden = !finished;
+  if (finished && analysis.state === null && !analysis.loading && analysis.timer === null) loadAnalysis();
+}
+
+async function loadAnalysis() {
+  analysis.timer = null;
+  await request(() => fetch(`/api/analysis/${gameRef}`, { cache: "no-store" }));
+}
+
+async function askAnalysis() {
+  if (analysis.loading) return;
+  const button = $("analyse");
+  if (button) button.disabled = true;  // until the answer redraws the panel
+  const body = JSON.stringify(seatSecret ? { seat: seatSecret } : {});
+  await request(() => fetch(`/api/analysis/${gameRef}`, { method: "POST", body,
+                                                         headers: { "Content-Type": "application/json" } }));
+}
+
+async function request(send) {
+  analysis.loading = true;
+  const wasRunning = analysis.state && analysis.state.status === "running";
+  let retry = false;
+  try {
+    const response = await send();
+    const data = await response.json().catch(() => ({ error: `The server answered ${response.status}.` }));
+    if (response.ok) {
+      analysis.error = wasRunning && data.status === "none"
+        ? "The analysis did not finish (the bot says why in its log). You can ask again." : "";
+      setAnalysis(data);
+    } else {
+      analysis.error = data.error || `The server answered ${response.status}.`;
+      retry = response.status === 503 && analysis.state === null;  // the database: read it again later
+    }
+  } catch (error) {
+    analysis.error = "The server cannot be reached; trying again.";
+    retry = true;
+  } finally {
+    analysis.loading = false;
+  }
+  if (analysis.state && analysis.state.status === "running" || retry) {
+    clearTimeout(analysis.timer);
+    analysis.timer = setTimeout(loadAnalysis, retry ? 5 * POLL_MS : POLL_MS);
+  }
+  drawAnalysis();
+  render();
+}
+
+function setAnalysis(data) {
+  analysis.state = data;
+  analysis.before = {};
+  if (data.status !== "done") return;
+  for (const move of data.analysis.moves) {
+    if (!move.judgement) continue;
+    page.judgements[move.ply] = move.mark;
+    analysis.before[move.ply - 1] = move;
+  }
+}
+
+// The colour the graph gives a judgement's mark ("?!", "?", "??"), or null before the analysis is here.
+function judgementColour(mark) {
+  const state = analysis.state;
+  if (!state || !state.colours) return null;
+  const name = Object.keys(MARK_NAMES).find((n) => MARK_NAMES[n] === mark);
+  return name ? state.colours[name] : null;
+}
+const MARK_NAMES = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// The better move's cells at the position shown, for the board's arrow; null where no judged move follows.
+function analysisArrow(index) {
+  const move = analysis.before[index];
+  return move && move.path ? move.path : null;
+}
+
+// #analysis rebuilt for the state: the button, the bar, or the figures and the graph.
+function drawAnalysis() {
+  const box = $("analysis");
+  const parts = [];
+  const state = analysis.state;
+  if (state && state.status === "running") {
+    const words = document.createElement("p");
+    words.id = "analysis-words";
+    words.textContent = `The engine is judging every move: ${state.done} of ${state.total} positions.`;
+    const bar = document.createElement("progress");
+    bar.id = "analysis-progress";
+    bar.max = Math.max(1, state.total);
+    bar.value = state.done;
+    bar.textContent = `${Math.floor(100 * state.done / Math.max(1, state.total))}%`;
+    parts.push(words, bar);
+  } else if (state && state.status === "done") {
+    parts.push(figures(state), graph(state));
+    const better = document.createElement("p");
+    better.id = "better-line";
+    better.setAttribute("aria-live", "polite");
+    parts.push(better);
+  } else if (state) {
+    const lead = document.createElement("p");
+    lead.className = "lead";
+    lead.textContent = "The engine can judge every move of this game: its mistakes, the better moves, and a graph.";
+    const button = document.createElement("button");
+    button.id = "analyse";
+    button.className = "primary";
+    button.textContent = "Analyse";
+    button.addEventListener("click", askAnalysis);
+    parts.push(lead, button);
+  }
+  if (analysis.error) {
+    const error = document.createElement("p");
+    error.id = "analysis-error";
+    error.setAttribute("role", "alert");
+    error.textContent = analysis.error;
+    parts.push(error);
+  }
+  box.replaceChildren(...parts);
+  analysis.shownAt = null;
+}
+
+// Each side's line: its name, its counts of inaccuracies, mistakes and blunders (by their marks, the words in
+// their titles), its accuracy.
+function figures(state) {
+  const list = document.createElement("div");
+  list.id = "analysis-players";
+  for (const colour of ["White", "Black"]) {
+    const p = state.players[colour];
+    if (!p) continue;
+    const row = document.createElement("div");
+    row.className = "figures";
+    row.dataset.colour = colour;
+    const piece = document.createElement("span");
+    piece.className = `piece-mark ${colour.toLowerCase()}`;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = page.game.status.players[colour] || colour;
+    const counts = document.createElement("span");
+    counts.className = "counts";
+    for (const [kind, one, many, count] of [["inaccuracy", "inaccuracy", "inaccuracies", p.inaccuracies],
+                                             ["mistake", "mistake", "mistakes", p.mistakes],
+                                             ["blunder", "blunder", "blunders", p.blunders]]) {
+      const item = document.createElement("span");
+      item.className = "count";
+      item.dataset.judgement = kind;
+      item.title = `${count} ${count === 1 ? one : many}`;
+      item.setAttribute("aria-label", item.title);
+      const mark = document.createElement("b");
+      mark.textContent = MARK_NAMES[kind];
+      mark.style.color = state.colours[kind];  // CSSOM, which the page's Content-Security-Policy allows
+      item.append(mark, ` ${count}`);
+      counts.append(item);
+    }
+    const accuracy = document.createElement("span");
+    accuracy.className = "accuracy";
+    accuracy.textContent = `${Math.round(p.accuracy)}%`;
+    accuracy.title = `accuracy; average loss ${(p.average_loss / 100).toFixed(2)} of a man a move`;
+    accuracy.setAttribute("aria-label", `${Math.round(p.accuracy)}% accuracy`);
+    row.append(piece, name, counts, accuracy);
+    list.append(row);
+  }
+  return list;
+}
+
+// The evaluation graph: x the position (the start at the left), y White's winning chances (+1 at the top), White's
+// area light and Black's dark about the midline, a dot in its judgement's colour after each judged move, a line at
+// the position shown. A click goes to the nearest position.
+function graph(state) {
+  const chances = state.analysis.chances;
+  const n = chances.length;
+  const mid = GRAPH_HEIGHT / 2, half = mid - GRAPH_MARGIN;
+  const x = (i) => n > 1 ? GRAPH_MARGIN + i * (GRAPH_WIDTH - 2 * GRAPH_MARGIN) / (n - 1) : GRAPH_WIDTH / 2;
+  const y = (c) => mid - half * Math.max(-1, Math.min(1, c));
+  const root = svg("svg", { id: "analysis-graph", viewBox: `0 0 ${GRAPH_WIDTH} ${GRAPH_HEIGHT}`, role: "img",
+                            "aria-label": "evaluation graph: White's winning chances move by move; click to go "
+                                          + "there" });
+  const defs = svg("defs", {}, root);
+  const clip = (id, top, height) => svg("rect", { x: 0, y: top, width: GRAPH_WIDTH, height },
+                                       svg("clipPath", { id }, defs));
+  clip("graph-above", 0, mid);
+  clip("graph-below", mid, GRAPH_HEIGHT - mid);
+  svg("rect", { class: "plot", x: 0, y: 0, width: GRAPH_WIDTH, height: GRAPH_HEIGHT }, root);
+  const curve = chances.map((c, i) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`);
+  const area = [`${x(0).toFixed(1)},${mid}`, ...curve, `${x(n - 1).toFixed(1)},${mid}`].join(" ");
+  svg("polygon", { class: "white-area", points: area, "clip-path": "url(#graph-above)" }, root);
+  svg("polygon", { class: "black-area", points: area, "clip-path": "url(#graph-below)" }, root);
+  svg("line", { class: "midline", x1: 0, x2: GRAPH_WIDTH, y1: mid, y2: mid }, root);
+  svg("polyline", { class: "curve", points: curve.join(" "), fill: "none" }, root);
+  svg("line", { id: "graph-cursor", class: "cursor", x1: 0, x2: 0, y1: 0, y2: GRAPH_HEIGHT }, root);
+  for (const move of state.analysis.moves) {
+    if (!move.judgement) continue;
+    const dot = svg("circle", { class: "point", cx: x(move.ply), cy: y(chances[move.ply]), r: 4,
+                                fill: state.colours[move.judgement], "data-ply": move.ply }, root);
+    const title = svg("title", {}, dot);
+    title.textContent = `${moveName(move)}${move.mark} ${move.judgement}`;
+  }
+  root.addEventListener("click", (event) => {
+    const box = root.getBoundingClientRect();
+    const at = (event.clientX - box.left) / box.width * GRAPH_WIDTH;
+    const i = n > 1 ? Math.round((at - GRAPH_MARGIN) / (GRAPH_WIDTH - 2 * GRAPH_MARGIN) * (n - 1)) : 0;
+    goTo(Math.max(0, Math.min(n - 1, i)));
+  });
+  root.graphX = x;
+  return root;
+}
+
+// "12. 24-19" or "12... 24-19", numbered as the move list numbers the moves.
+function moveName(move) {
+  const number = Math.floor((move.ply + 1) / 2);
+  return `${number}${move.ply % 2 === 1 ? "." : "…"} ${move.played}`;
+}
+
+// On each render: the graph's line at the position shown, and the better line where a judged move follows it
+// (or what the move just played was judged).
+function showAnalysisAt(index) {
+  const state = analysis.state;
+  if (!state || state.status !== "done" || analysis.shownAt === index) return;
+  analysis.shownAt = index;
+  const graphEl = $("analysis-graph");
+  if (graphEl) {
+    const cursor = $("graph-cursor");
+    const cx = graphEl.graphX(index);
+    cursor.setAttribute("x1", cx);
+    cursor.setAttribute("x2", cx);
+  }
+  const better = $("better-line");
+  if (!better) return;
+  const next = analysis.before[index];
+  const played = state.analysis.moves[index - 1];
+  better.replaceChildren();
+  if (next) {
+    const what = document.createElement("span");
+    what.className = "judged";
+    what.textContent = `${moveName(next)}${next.mark} is a ${next.judgement} (${next.before} → ${next.after} `
+      + `for ${next.mover}). `;
+    const line = document.createElement("strong");
+    line.append("Better:");
+    for (const move of next.line) {  // each move kept whole on a line ("16-20" is not cut at its hyphen)
+      const text = document.createElement("span");
+      text.className = "line-move";
+      text.textContent = move;
+      line.append(" ", text);
+    }
+    better.append(what, line);
+  } else if (played && played.judgement) {
+    better.textContent = `${moveName(played)}${played.mark} was a ${played.judgement}: ◀ shows the better move.`;
+  }
+}
