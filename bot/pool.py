@@ -10,9 +10,9 @@ Game analyses (``look``) wait in a second lane, below every move: a segment
 of an analysis starts only when no move waits, and never takes the last free
 process (with two or more), so a move that comes meanwhile starts at once.
 When a move must wait all the same (every process busy), the pool sets an
-event the processes share, and a segment under way stops after the
-position in hand: a move waits at most for one position of an analysis
-(about 0.1 s). The rest of the segment waits its turn again. That lane is
+event the processes share, and a segment under way stops within a few
+milliseconds, dropping the position in hand. The rest of the segment waits
+its turn again. That lane is
 round-robin over its owners (the people who asked), so one person's analysis
 cannot hold back another's.
 

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ _searchers: dict[str, Searcher[Any, Any]] = {}
 _analysers: dict[str, Searcher[Any, Any]] = {}
 _give_way: Any = None  # the pool's event: set while a move waits for a process (analyses then stop early)
 ANALYSIS_TT_MB = 16
+GIVE_WAY_POLL = 0.005  # seconds between looks at the pool's event while an analysis searches
 _tt_mb = 64
 
 
@@ -123,16 +125,32 @@ def think(job: Job) -> Answer:
 
 def look(segment: Segment) -> list[Look]:
     """Search an analysis segment's positions (on this process's analysis searcher, its table cleared first),
-    giving way after the position in hand when the pool says a move waits: the looks found so far come back, and
-    the pool hands the rest out again later."""
+    giving way at once when the pool says a move waits: the search in hand is stopped and its look dropped, the
+    looks found so far come back, and the pool hands the rest out again later."""
     kind = game_type(segment.variant)
     record = kind.new_game(segment.start)
     for text in segment.moves:
         record.play_text(text)
     if segment.variant not in _analysers:
         _analysers[segment.variant] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
-    return look_segment(_analysers[segment.variant], plies(record), segment.plies, segment.nodes, segment.known,
-                        _give_way.is_set if _give_way is not None else None)
+    searcher = _analysers[segment.variant]
+    if _give_way is None:
+        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known)
+    finished = threading.Event()
+
+    def watch() -> None:  # a move waits: stop the search in hand (look_segment then drops its look)
+        while not finished.is_set():
+            if _give_way.wait(GIVE_WAY_POLL):
+                searcher.stop()
+                return
+
+    watcher = threading.Thread(target=watch, name="analysis gives way", daemon=True)
+    watcher.start()
+    try:
+        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known, _give_way.is_set)
+    finally:
+        finished.set()
+        watcher.join()
 
 
 def ping() -> int:

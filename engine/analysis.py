@@ -209,13 +209,17 @@ def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequen
     """The looks at the positions of ``span`` (one of ``segments``), searched in its order with the table
     cleared first. The first ``known`` positions are searched again but not returned (they rebuild the table
     as it was when a segment cut short is taken up again, so the rest come out the same); ``stop``, asked
-    before each position, cuts the segment short: the looks found so far come back."""
+    before and after each position, cuts the segment short: the looks found so far come back. (A caller that
+    also stops the searcher from another thread when ``stop`` turns true cuts the position in hand short too:
+    its look is dropped.)"""
     searcher.clear()
     out = []
     for i, ply in enumerate(span):
         if stop is not None and stop():
             break
         seen = look(searcher, game[ply], nodes)
+        if stop is not None and stop():
+            break  # it may have been stopped before its node count
         if i >= known:
             out.append(seen)
     return out

@@ -117,10 +117,11 @@ def test_segments_searched_apart_and_in_any_order_give_the_same_analysis():
         looks.update(zip(span, look_segment(Searcher(record.type, tt_mb=16), game, span, 5_000)))
     assert judged(record, [looks[p] for p in range(len(game))], 5_000) == whole
     span = spans[0]  # a segment cut short, then taken up again where it stopped, gives the same looks
-    asked = iter([False, False, True])
-    cut = look_segment(Searcher(record.type, tt_mb=16), game, span, 5_000, stop=lambda: next(asked, False))
-    rest = look_segment(Searcher(record.type, tt_mb=16), game, span, 5_000, known=len(cut))
-    assert len(cut) == 2 and cut + rest == [looks[p] for p in span]
+    for asked, kept in (([False] * 4 + [True], 2), ([False] * 3 + [True], 1)):  # before or after a position
+        stops = iter(asked)
+        cut = look_segment(Searcher(record.type, tt_mb=16), game, span, 5_000, stop=lambda: next(stops, False))
+        rest = look_segment(Searcher(record.type, tt_mb=16), game, span, 5_000, known=len(cut))
+        assert len(cut) == kept and cut + rest == [looks[p] for p in span]
     assert Analysis.from_json(whole.to_json()) == whole
 
 

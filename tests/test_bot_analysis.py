@@ -145,9 +145,10 @@ def test_the_summary_names_the_costliest_moves_with_the_better_line():
     assert "2. 30-26 (blunder, +0.10 → -3.00). Better 24-19: 24-19 15x24 28x19" in text
 
 
-async def test_a_move_waits_at_most_for_one_analysed_position(pool):
+async def test_a_move_does_not_wait_for_an_analysis(pool):
     """One search process, busy with an analysis segment of long positions: a move that comes gets the process
-    after the position in hand, and the segment goes on later from where it stopped."""
+    within milliseconds (the position in hand is dropped), and the segment goes on later from where it stopped,
+    with the same looks as if it had never stopped."""
     from bot.worker import ANALYSIS_TT_MB, Job, Segment
     from engine import History, game_type
     from engine.analysis import look_segment, plies
@@ -166,8 +167,8 @@ async def test_a_move_waits_at_most_for_one_analysed_position(pool):
     answer = await pool.think("c1", Job("english", kind.write_position(kind.start()), History(), 6, 0.05))
     waited = time.monotonic() - started
     first = await analysing
-    assert answer.move and 0 < len(first) < 8  # the segment gave way after a position or two
-    assert waited < 1.5, f"the move waited {waited:.2f} s"
+    assert answer.move and len(first) < 8  # the segment gave way
+    assert waited < 0.05 + 0.25, f"the move waited {waited:.2f} s (its budget is 0.05 s)"
     rest = await pool.look("eve", replace(segment, known=len(first)))
     assert first + rest == look_segment(Searcher(kind, tt_mb=ANALYSIS_TT_MB), plies(record), segment.plies, nodes)
 
