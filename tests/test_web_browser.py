@@ -160,7 +160,7 @@ async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_re
             break
         await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
     assert not chat.on("c1"), "the game did not end in 150 moves"
-    result = chat.replies[-1].text
+    result = chat.replies[-1].text.replace("`", "")  # the chat's words, without its command marks
     end = await asyncio.to_thread(watcher.wait, lambda s: bool(s["status"]["result"]))
     assert end["status"]["result"] == result and result in await asyncio.to_thread(watcher.text, "status")
     assert len(end["entries"]) == len(table.game.moves) + 1  # every move reached the watcher

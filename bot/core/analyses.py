@@ -60,9 +60,12 @@ class Progress:
 
     game: int
     done: int
+    """Positions searched so far (``total`` once done, 0 when not asked for)."""
     total: int
     analysis: Analysis | None = None
     """The analysis once done."""
+    running: bool = False
+    """Under way (asked for, not done yet)."""
 
 
 def progress_key(game: int) -> str:
@@ -86,10 +89,10 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
 
 
 async def progress(s: State, game: int, guild: str) -> Progress:
-    """How far the analysis of ``game`` is: done (from the database), under way, or not asked for (0 of 0)."""
+    """How far the analysis of ``game`` is: done (from the database), under way, or not asked for."""
     running = s.analyses.get(game)
     if running is not None:
-        return Progress(game, running.done, running.total)
+        return Progress(game, running.done, running.total, running=True)
     finished = await _finished(s, guild, game)
     stored = await s.store.analysis(game, s.config.analysis_nodes)
     total = len(finished.game.moves) + 1

@@ -420,11 +420,7 @@ class Hub:
         raise Refusal(f"Game {found.id} is still being played. I analyse a game once it is over.")
 
     def _analysis(self, finished: views.Finished, progress: Progress) -> dict:
-        assert self.core is not None
-        # Progress gives 0 done both before anyone asks and while the first positions are searched: whether it
-        # runs is read from the core's analyses under way
-        running = progress.analysis is None and progress.total > 0 and finished.id in self.core.state.analyses
-        return views.analysis(progress, finished.record, running)
+        return views.analysis(progress, finished.record)
 
     async def _guild(self, finished: views.Finished) -> str:
         return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]

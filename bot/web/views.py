@@ -80,7 +80,7 @@ def status(table: Table | Finished, said: str = "") -> dict:
         game = table.record
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
                 "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
-                "result": table.result, "said": said, "evaluation": None, "seconds": None}
+                "result": _page_words(table.result), "said": _page_words(said), "evaluation": None, "seconds": None}
     game = table.game
     seat = table.to_move
     person_to_move = not seat.is_bot and table.kind is not Kind.MATCH
@@ -88,9 +88,14 @@ def status(table: Table | Finished, said: str = "") -> dict:
     return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
             "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
-            "result": None, "said": said,
+            "result": None, "said": _page_words(said),
             "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
             "seconds": table.budget if bots else None}
+
+
+def _page_words(text: str) -> str:
+    """The chat's words as the page shows them: without the backticks that mark a command in chat."""
+    return text.replace("`", "")
 
 
 @functools.cache
@@ -103,7 +108,7 @@ def themes() -> dict:
         "ghost_alpha": t.ghost_alpha} for name, t in THEMES.items()}
 
 
-def analysis(progress: Progress, record: GameRecord[Any, Any], running: bool) -> dict:
+def analysis(progress: Progress, record: GameRecord[Any, Any]) -> dict:
     """A finished game's analysis as its page shows it: ``status`` ('none': not asked for; 'running', with
     ``done`` of ``total`` positions searched; 'done'), and once done ``analysis`` (each position's White winning
     chances for the graph, each move judged) and ``players`` (each side's figures). ``colours``: each judgement's
@@ -113,7 +118,7 @@ def analysis(progress: Progress, record: GameRecord[Any, Any], running: bool) ->
     ``before`` and ``after`` are the best and the played move's scores for the mover, as text; ``path`` is the
     better move's cells (for the arrow on the board), given for judged moves."""
     found = progress.analysis
-    status = "done" if found is not None else "running" if running else "none"
+    status = "done" if found is not None else "running" if progress.running else "none"
     shown: dict[str, Any] = {"status": status, "done": progress.done, "total": progress.total, "analysis": None,
                              "players": None, "colours": JUDGEMENT_COLOURS}
     if found is None:
