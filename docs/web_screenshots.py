@@ -2,7 +2,9 @@
 
 Needs Debian's chromium and chromium-driver (``./run-tests`` installs them as root). It serves three games
 in memory (English, International and Tablut, each a few moves in, the same every time), opens each seated
-player's page in headless Chromium, picks a piece so its moves are lit, and saves ``docs/web-*.png``.
+player's page in headless Chromium, picks a piece so its moves are lit, and saves ``docs/web-*.png``. Then
+a finished English game, analysed (a beginner against level 3, the same every time), shown at its costliest
+move with the better move's arrow (``docs/web-analysis.png``), and the front page (``docs/web-front.png``).
 """
 
 from __future__ import annotations
@@ -17,17 +19,21 @@ from aiohttp.test_utils import TestServer
 
 from bot.config import Config
 from bot.core import Core
+from bot.pool import SearchPool
 from bot.store import SqliteStore
-from bot.tables import User
+from bot.tables import Message, User
 from bot.web.hub import Hub
 from bot.web.seats import SeatKeys
 from bot.web.server import make_app
 from engine import Color
 from engine.games import GAMES
+from engine.search import Searcher
+from engine.search.levels import choose_move, level
 
 HERE = Path(__file__).resolve().parent
 SHOTS = (("english", "wood", 14), ("international", "contrast", 16), ("tablut", "wood", 10))
 ANA, BEN = User("1", "ana"), User("2", "ben")
+CAT, DAN = User("3", "cat"), User("4", "dan")  # the analysed game's players (ana and ben have three games on)
 
 
 class NoSearch:
@@ -60,10 +66,13 @@ async def main() -> int:
 
     store = SqliteStore(":memory:")
     hub = Hub(SeatKeys(b"screenshots" * 3), "http://localhost")
-    core = Core(Config(database=":memory:"), store, NoSearch(), hub.send_for(None))  # type: ignore[arg-type]
+    pool = SearchPool(workers=1, tt_mb=16)
+    await asyncio.to_thread(pool.start)
+    core = Core(Config(database=":memory:"), store, pool, hub.send_for(None))
     hub.attach(core)
     ids = {name: await stored_game(store, name, plies) for name, _, plies in SHOTS}
     await core.start()
+    analysed = await analysed_game(core)
     server = TestServer(make_app(hub), host="127.0.0.1")
     await server.start_server()
     options = webdriver.ChromeOptions()
@@ -85,11 +94,60 @@ async def main() -> int:
             path = HERE / f"web-{name}-{theme}.png"
             await asyncio.to_thread(browser.save_screenshot, str(path))
             print(f"wrote {path}")
+        await asyncio.to_thread(browser.get, str(server.make_url(hub.game_path(analysed))))
+        await asyncio.to_thread(_at_the_costliest_move, browser)
+        await asyncio.to_thread(browser.save_screenshot, str(HERE / "web-analysis.png"))
+        print(f"wrote {HERE / 'web-analysis.png'}")
+        await asyncio.to_thread(browser.get, str(server.make_url("/")))
+        time.sleep(0.5)
+        await asyncio.to_thread(browser.save_screenshot, str(HERE / "web-front.png"))
+        print(f"wrote {HERE / 'web-front.png'}")
     finally:
         await asyncio.to_thread(browser.quit)
         hub.close()
         await server.close()
+        await core.close()
+        pool.close()
     return 0
+
+
+async def analysed_game(core: Core) -> int:
+    """A finished English game of a beginner (level 1, White) against level 3 (reproducible), analysed; its id."""
+    import random
+
+    await core.handle(Message("web", "shot-analysed", CAT, "challenge casual", (DAN,)))
+    await core.handle(Message("web", "shot-analysed", DAN, "accept"))
+    table = core.table("shot-analysed")
+    assert table is not None
+    searcher, rng = Searcher(table.game.type, tt_mb=8), random.Random(7)
+    while core.table("shot-analysed") is not None and len(table.game.moves) < 70:
+        game = table.game
+        strength = level(1 if game.turn == Color.WHITE else 3)
+        move = choose_move(searcher, game.position, strength, 1.0, game.history(), rng, reproducible=True).move
+        mover = table.seats[game.turn].user
+        assert mover is not None
+        await core.handle(Message("web", "shot-analysed", mover, game.type.write_move(game.position, move, full=True)))
+    if core.table("shot-analysed") is not None:
+        await core.handle(Message("web", "shot-analysed", CAT, "resign"))
+    await core.ask_analysis(table.id, "web", CAT)
+    await core.settle()
+    return table.id
+
+
+def _at_the_costliest_move(browser) -> None:
+    """Wait for the graph, go to the costliest judged move's dot, then one back: the better move's arrow shows."""
+    for _ in range(200):
+        if browser.execute_script("return document.querySelector('#analysis-graph circle.point') !== null"):
+            break
+        time.sleep(0.05)
+    ply = browser.execute_script(
+        "const a = analysis.state.analysis; let worst = null;"
+        "for (const m of a.moves) if (m.judgement && (!worst || m.loss > worst.loss)) worst = m;"
+        "return worst.ply;")
+    browser.find_element("css selector", f"#analysis-graph circle.point[data-ply='{ply}']").click()
+    time.sleep(0.2)
+    browser.find_element("css selector", "#back").click()
+    time.sleep(0.3)
 
 
 def _pick_a_piece(browser) -> None:

@@ -27,7 +27,7 @@ from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
 from bot.tables import Message, Reply, User
 from bot.worker import Segment
-from engine import Color, GameRecord
+from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
 
 log = logging.getLogger(__name__)
@@ -208,8 +208,11 @@ def summary(finished: FinishedGame, analysis: Analysis) -> str:
 
 
 def _costly(analysis: Analysis, m: Judged) -> str:
-    number = m.ply // 2 + 1
-    return (f"{number}{'.' if m.mover == Color.WHITE else '...'} {m.played} ({m.judgement}, "
+    """A costly move as a record numbers it ('12.' for the first player's, '12...' for the other's)."""
+    first = game_type(analysis.game).first
+    opened_by = m.mover if m.ply % 2 == 0 else m.mover.opponent  # who made the game's first move
+    number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
+    return (f"{number}{'.' if m.mover == first else '...'} {m.played} ({m.judgement}, "
             f"{_score(m.before)} → {_score(m.after)}). Better {m.best}: {' '.join(m.line)}")
 
 
