@@ -181,7 +181,7 @@ async def _searched(s: State, running: Running, record: GameRecord[Any, Any], no
     finally:
         for job in jobs:
             job.cancel()
-    return judged(record, [looks[p] for p in range(running.total)], nodes)
+    return await asyncio.to_thread(judged, record, [looks[p] for p in range(running.total)], nodes)  # ~10 ms
 
 
 async def _answer(s: State, msg: Message, finished: FinishedGame, analysis: Analysis) -> None:
