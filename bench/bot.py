@@ -142,7 +142,7 @@ async def load(args: argparse.Namespace) -> None:
     print(f"event-loop lag: p50 {statistics.median(lags) * ms:.1f} ms, p99 {percentile(lags, 99) * ms:.1f} ms, "
           f"max {worst[0] * ms:.1f} ms at {worst[1]:.1f} s ({len(lags)} samples)")
     print(f"reply time, all moves: median {statistics.median(t for t, _ in replies) * ms:.0f} ms, "
-          f"p90 {percentile([t for t, _ in replies], 90) * ms:.0f} ms")
+          f"p90 {percentile([t for t, _ in replies], 90) * ms:.0f} ms, p95 {percentile([t for t, _ in replies], 95) * ms:.0f} ms")
     if free:
         print(f"reply time, a process free when the move came ({len(free)} moves): median {statistics.median(free) * ms:.0f} ms, "
               f"p90 {percentile(free, 90) * ms:.0f} ms, p95 {percentile(free, 95) * ms:.0f} ms "

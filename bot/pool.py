@@ -9,8 +9,8 @@ never fills. Past ``queue_limit`` waiting jobs, ``think`` refuses with
 Game analyses (``look``) wait in a second lane, below every move: a segment
 of an analysis starts only when no move waits, and never takes the last free
 process (with two or more), so a move that comes meanwhile starts at once.
-When a move must wait all the same (every process busy), the pool sets an
-event the processes share, and a segment under way stops within a few
+When a move must wait all the same (every process busy), the pool sets a
+flag the processes share, and a segment under way stops within a few
 milliseconds, dropping the position in hand. The rest of the segment waits
 its turn again. That lane is
 round-robin over its owners (the people who asked), so one person's analysis
@@ -85,7 +85,9 @@ class SearchPool:
         self._low: dict[str, deque[_Entry]] = {}  # analysis segments by owner, below every move
         self._low_served: dict[str, int] = {}
         self._low_running = 0
-        self._give_way = multiprocessing.get_context("spawn").Event()  # set: a move waits, analyses stop early
+        # 1 while a move waits: analyses stop early. A lock-free shared byte (not an Event: a process killed while
+        # waiting on an Event's condition leaves it broken, and the next set() would hang the event loop).
+        self._give_way = multiprocessing.get_context("spawn").RawValue("b", 0)
         self._turn = 0
         self._running = 0
         self.restarts = 0
@@ -214,10 +216,7 @@ class SearchPool:
         keep_free = 1 if self.workers > 1 else 0
         while self._running < self.workers - keep_free and self._low and not self._queues:
             self._start_next(self._low, self._low_served, record_wait=False)
-        if self._queues and self._low_running:
-            self._give_way.set()
-        elif self._give_way.is_set():
-            self._give_way.clear()
+        self._give_way.value = 1 if self._queues and self._low_running else 0
 
     def _start_next(self, queues: dict[str, deque[_Entry]], served: dict[str, int], record_wait: bool) -> None:
         key = min(queues, key=lambda c: served.get(c, 0))

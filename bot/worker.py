@@ -25,7 +25,7 @@ from engine.search.levels import choose_move, level
 # analyses (their own tables, so that an analysis leaves the moves' tables alone).
 _searchers: dict[str, Searcher[Any, Any]] = {}
 _analysers: dict[str, Searcher[Any, Any]] = {}
-_give_way: Any = None  # the pool's event: set while a move waits for a process (analyses then stop early)
+_give_way: Any = None  # the pool's shared byte: 1 while a move waits for a process (analyses then stop early)
 ANALYSIS_TT_MB = 16
 GIVE_WAY_POLL = 0.005  # seconds between looks at the pool's event while an analysis searches
 _tt_mb = 64
@@ -80,7 +80,7 @@ class Answer:
 
 def start(tt_mb: int, give_way: Any = None) -> None:
     """Process initializer: end with the parent, leave Ctrl-C to it, and compile (or load from numba's cache) the
-    search before the first job. ``give_way``: the pool's event that asks analyses to stop early."""
+    search before the first job. ``give_way``: the pool's shared flag that asks analyses to stop early."""
     global _tt_mb, _give_way
     _tt_mb = tt_mb
     _give_way = give_way
@@ -136,18 +136,22 @@ def look(segment: Segment) -> list[Look]:
     searcher = _analysers[segment.variant]
     if _give_way is None:
         return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known)
-    finished = threading.Event()
+    cut, finished = threading.Event(), threading.Event()
 
-    def watch() -> None:  # a move waits: stop the search in hand (look_segment then drops its look)
-        while not finished.is_set():
-            if _give_way.wait(GIVE_WAY_POLL):
+    def watch() -> None:
+        """Once the pool asks, the segment is cut: the search in hand is stopped (again at every poll, as a search
+        that starts clears an earlier stop), and look_segment drops its look and returns. Whether a segment was cut
+        is this thread's word, not the pool's flag, which may be lowered again in between."""
+        while not finished.wait(GIVE_WAY_POLL):
+            if _give_way.value:
+                cut.set()
+            if cut.is_set():
                 searcher.stop()
-                return
 
     watcher = threading.Thread(target=watch, name="analysis gives way", daemon=True)
     watcher.start()
     try:
-        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known, _give_way.is_set)
+        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known, cut.is_set)
     finally:
         finished.set()
         watcher.join()

@@ -42,7 +42,7 @@ from typing import Any
 
 from engine.game import Color, GameRecord, History
 from engine.records import game_record
-from engine.search.searcher import ENDING_BOUND, WIN, Limits, Searcher
+from engine.search.searcher import ENDING_BOUND, MAX_DEPTH, WIN, Limits, Searcher
 
 NODES = 300_000
 """The default effort: nodes searched a position (about 0.1 s of one core; BENCHMARKS.md)."""
@@ -231,7 +231,8 @@ def look(searcher: Searcher[Any, Any], ply: Ply, nodes: int = NODES) -> Look:
     verdict = searcher.hooks.verdict(ply.position, ply.history) if searcher.endgames else None
     if ply.over is not None or not game.legal_moves(ply.position):
         return Look(ply.over if ply.over is not None else -WIN, (), verdict, 0)
-    result = searcher.search(ply.position, Limits(nodes=nodes), ply.history)
+    # a depth limit too: without one, a position with a single legal move gets only a quick look
+    result = searcher.search(ply.position, Limits(nodes=nodes, depth=MAX_DEPTH), ply.history)
     line, position = [], ply.position
     for move in result.pv[:LINE]:
         line.append(game.write_move(position, move))

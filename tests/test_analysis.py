@@ -182,3 +182,26 @@ def test_tablut_is_analysed_on_its_own_scale():
     assert analysis.game == "tablut" and len(analysis.moves) == 3
     assert game_type("tablut").chances_scale != game_type("english").chances_scale
     assert all(m.judgement in (None, *NAGS) for m in analysis.moves)
+
+
+def test_a_forced_move_is_looked_at_as_deeply_as_any_other():
+    """A position with one legal move (a capture the mover must make) gets the full effort, not the quick look
+    the search gives a forced move in play: its score is the played move's score before it."""
+    from engine.analysis import Ply, look
+
+    record = english("24-19", "W:W17,21,23,24,25,26,27,28,29,30,31:B1,2,4,5,6,8,9,10,14,15,16")
+    forced = plies(record)[1]
+    assert len(game_type("english").legal_moves(forced.position)) == 1
+    seen = look(Searcher(record.type, tt_mb=16), forced, 50_000)
+    assert seen.nodes > 25_000
+    assert isinstance(forced, Ply)
+
+
+def test_tablut_moves_are_judged_on_tablut_scale():
+    record = game_type("tablut").new_game()
+    for text in ("e3-f3", "d1-d2", "f3-f2", "a4-b4"):
+        record.play_text(text)
+    scale = game_type("tablut").chances_scale
+    for move in analyse(record, nodes=5_000).moves:
+        expected = max(0.0, winning_chances(move.before, scale) - winning_chances(move.after, scale))
+        assert move.loss == pytest.approx(expected)

@@ -193,3 +193,105 @@ async def test_analyses_take_turns_between_the_people_who_asked(pool):
     jobs.append(asyncio.ensure_future(look("ben", "ben")))
     await asyncio.gather(*jobs)
     assert finished == ["ana0", "ben", "ana1", "ana2"]
+
+
+async def test_a_search_process_killed_during_an_analysis_leaves_moves_and_the_analysis_working():
+    """The process searching an analysis dies (kill -9): the pool replaces it and runs the segment again, and a
+    move that must then wait for the analysis still gets its answer (the signal to give way survives)."""
+    import os
+    import signal
+
+    from bot.pool import SearchPool
+    from bot.worker import Job, Segment
+    from engine import History, game_type
+
+    kind = game_type("english")
+    record = kind.new_game()
+    while len(record.moves) < 5:
+        record.play(record.legal_moves()[0])
+    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(5, -1, -1)), 1_000_000)
+    own = SearchPool(workers=1, tt_mb=8)
+    await asyncio.to_thread(own.start)
+    try:
+        analysing = asyncio.ensure_future(own.look("eve", segment))
+        await asyncio.sleep(0.5)  # under way in the process
+        os.kill(own.pids()[0], signal.SIGKILL)
+        for _ in range(200):  # replaced, and the segment running again in the new process
+            await asyncio.sleep(0.05)
+            if own.ready and own.restarts and own._low_running:
+                break
+        await asyncio.sleep(0.3)
+        job = Job("english", kind.write_position(kind.start()), History(), 6, 0.05)
+        answer = await asyncio.wait_for(own.think("c1", job), 20)
+        assert answer.move
+        assert len(await asyncio.wait_for(analysing, 60)) <= 6  # given way, or done
+    finally:
+        own.close()
+
+
+def test_a_segment_cut_short_keeps_no_look_of_a_search_it_stopped(monkeypatch):
+    """The pool's flag goes up and, as soon as the search is stopped, down again (another process took the move):
+    the segment is cut all the same, and what it returns is what an uncut segment gives, up to where it stopped."""
+    import multiprocessing
+    import threading
+
+    from bot import worker
+    from bot.worker import Segment
+    from engine import game_type
+    from engine.search import Searcher
+
+    kind = game_type("english")
+    record = kind.new_game()
+    while len(record.moves) < 5:
+        record.play(record.legal_moves()[0])
+    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(5, -1, -1)), 600_000)
+    monkeypatch.setattr(worker, "_give_way", None)
+    whole = worker.look(segment)
+    flag = multiprocessing.get_context("spawn").RawValue("b", 0)
+    monkeypatch.setattr(worker, "_give_way", flag)
+    stop = Searcher.stop
+
+    def stopped_and_lowered(searcher) -> None:  # the move found a process at once: the flag is down again
+        stop(searcher)
+        flag.value = 0
+
+    monkeypatch.setattr(Searcher, "stop", stopped_and_lowered)
+    found: list = []
+    thread = threading.Thread(target=lambda: found.extend(worker.look(segment)))
+    thread.start()
+    time.sleep(0.25)  # in the first position or the second
+    flag.value = 1
+    thread.join()
+    assert len(found) < len(whole) and found == whole[:len(found)]
+
+
+async def test_a_server_cannot_fill_the_queue_and_asking_twice_is_answered_once(pool, monkeypatch):
+    from bot.core import analyses
+
+    monkeypatch.setattr(analyses, "MAX_PER_SERVER", 1)
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    first = await finished_game(chat)
+    second = await finished_game(chat, moves=1)
+    await chat.say(ANA, f"analyse {first}")
+    again = await chat.say(ANA, f"analyse {first}")
+    assert again[0].private and "You asked already" in again[0].text
+    refused = await chat.say(BEN, f"analyse {second}")
+    assert refused[0].private and "this server's games" in refused[0].text
+    await chat.core.settle()
+    assert len([r for r in chat.replies if r.analysis is not None]) == 1
+    await chat.core.close()
+
+
+async def test_a_stopped_bot_match_offers_no_analysis(pool):
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    await chat.say(ANA, "watch english 1 1 delay 0 time 0.05")
+    for _ in range(100):
+        if len(chat.table().game.moves) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    await chat.say(ANA, "stop")
+    end = chat.replies[-1]
+    assert "stopped" in end.text and end.controls is None and "analyse" not in end.text
+    await chat.core.close()

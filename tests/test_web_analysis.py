@@ -10,7 +10,7 @@ import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.store import SqliteStore
-from bot.web.server import GUEST_COOKIE, make_app
+from bot.web.server import make_app
 from chat import ANA, BEN, config
 from engine import Color
 from engine.games import GAMES
@@ -79,7 +79,6 @@ async def test_a_finished_games_analysis_before_and_after_asking(site, pool):
                       "colours": JUDGEMENT_COLOURS}
     asked = await client.post(path, json={})
     assert asked.status == 200 and (await asked.json())["status"] in ("running", "done")
-    assert GUEST_COOKIE in asked.cookies  # a page without a seat asks as its guest
     shown = await until_done(client, path)
     assert shown["done"] == shown["total"] == 7
 
@@ -164,7 +163,20 @@ async def test_the_page_asks_as_the_seats_player_else_as_its_guest(site, monkeyp
     secret = chat.hub.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
     await client.post(path, json={"seat": secret})
     await client.post(path, json={"seat": secret[:-2] + "xx"})  # not this game's secret: the guest
-    await client.post(path)  # no body at all: the guest again, the same one (the cookie)
+    client.session.cookie_jar.clear()
+    await client.post(path)  # no body, no cookie: the guest again, the same one (its address, not a cookie)
     assert askers[0] == ("g", BEN)
-    assert askers[1][1].id.startswith("web:") and askers[1][1] == askers[2][1]
+    assert askers[1][1].id == "web:127.0.0.1" and askers[1][1] == askers[2][1]
+    await until_done(client, path)
+
+
+async def test_one_address_may_ask_a_few_times_a_minute(site):
+    from bot.web.server import ANALYSES_PER_MINUTE
+
+    chat, client = site
+    game = await given_away(chat, "c5")
+    path = api(chat, game)
+    answers = [await client.post(path, json={}) for _ in range(ANALYSES_PER_MINUTE + 1)]
+    assert all(a.status in (200, 409) for a in answers[:-1])  # asked, then "under way" or done
+    assert answers[-1].status == 429 and "wait a minute" in (await answers[-1].json())["error"]
     await until_done(client, path)

@@ -5,7 +5,7 @@ that would be the engine's help). The work is cut into the engine's segments
 (``engine.analysis.segments``), each a low-priority job of the search pool,
 so live moves go first and the answer is the same as ``python -m engine
 analyse`` gives. One analysis at a time per person, at most
-``MAX_ANALYSES`` in all. While it runs, the channel that asked gets a
+``MAX_PER_SERVER`` a server and ``MAX_ANALYSES`` in all. While it runs, the channel that asked gets a
 progress line now and then (a reply that updates the first one, where the
 front end can edit it); at the end, each channel that asked gets the summary
 and the graph. The analysis is kept in the database, so asking again, or
@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 MAX_ANALYSES = 20
 """Analyses queued or running in this process; past it, asking is refused with a wait."""
+MAX_PER_SERVER = 5
+"""Of those, the most one server may have (the web page's guests are one server)."""
 PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
 _NUMBER = re.compile(r"^#?(\d{1,12})$")
@@ -46,6 +48,7 @@ class Running:
     game: int
     owner: str
     """Who asked first (one analysis at a time each)."""
+    guild: str
     total: int
     """Positions to search."""
     done: int = 0
@@ -80,11 +83,15 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     if stored is not None:
         await _answer(s, msg, finished, Analysis.from_json(stored))
         return
+    running = s.analyses.get(finished.game.id)
+    if running is not None and any(m.user == msg.user and m.channel == msg.channel for m in running.asked):
+        raise Refusal(f"You asked already: the analysis of game {running.game} is {_percent(running)}, and I will "
+                      "post it here.")
+    others = len(s.analyses) - (running is not None)
     running = await request(s, finished, msg.user, msg)
-    ahead = s.pool.analyses_waiting
     await s.send(Reply(msg.channel, f"Analysing game {finished.game.id}: {running.total} positions"
-                       + (f", after the moves being played and {ahead} analysis jobs queued before it"
-                          if ahead or s.pool.waiting else "")
+                       + (f", after the moves being played and {others} other analyses"
+                          if others or s.pool.waiting else "")
                        + ". I will post it here.", to=msg, update=progress_key(finished.game.id)))
 
 
@@ -125,7 +132,11 @@ async def request(s: State, finished: FinishedGame, asker: User, msg: Message | 
                           "one at a time, please.")
         if len(s.analyses) >= MAX_ANALYSES:
             raise Refusal(f"{len(s.analyses)} analyses are waiting for me already. Ask again in a few minutes.")
-        running = s.analyses[game] = Running(game, asker.id, len(record.moves) + 1)
+        here = sum(1 for r in s.analyses.values() if r.guild == finished.game.guild)
+        if here >= MAX_PER_SERVER:
+            raise Refusal(f"{here} analyses of this server's games are waiting for me already. Ask again when one "
+                          "is done.")
+        running = s.analyses[game] = Running(game, asker.id, finished.game.guild, len(record.moves) + 1)
         running.task = asyncio.create_task(_run(s, running, finished, record))
     if msg is not None:
         running.asked.append(msg)
@@ -140,8 +151,11 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
             await s.store.save_analysis(running.game, nodes, analysis.to_json())
         except SaveFailed as error:
             log.warning("could not keep the analysis of game %d (%s); it is posted all the same", running.game, error)
-    except PoolFailed as error:
-        log.error("the analysis of game %d failed: %s", running.game, error)
+    except Exception as error:  # the pool's processes died on every try, or anything unforeseen: say so
+        if isinstance(error, PoolFailed):
+            log.error("the analysis of game %d failed: %s", running.game, error)
+        else:
+            log.exception("the analysis of game %d failed", running.game)
         for msg in running.asked:
             await s.private(msg, f"The analysis of game {running.game} failed on my side; it is logged. "
                             "Ask again in a while.")

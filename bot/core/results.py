@@ -58,7 +58,7 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
         text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
     if rating_words:
         text += " " + rating_words
-    analysable = outcome is not Outcome.ABORTED and table.game.moves
+    analysable = finished and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
     if analysable:
         text += " `analyse` judges every move of it."
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,

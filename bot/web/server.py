@@ -267,7 +267,8 @@ async def _analysis(request: web.Request) -> web.Response:
 
 async def _ask_analysis(request: web.Request) -> web.Response:
     """Ask for a finished game's analysis from its page: as the player whose seat secret the body carries
-    (``{"seat": ...}``), else as the page's guest."""
+    (``{"seat": ...}``), else as a guest of the page's address (one analysis at a time each, as a person in chat:
+    a cookie, which a client may drop or choose, would let one address fill the queue)."""
     if not same_origin(request):
         return web.json_response({"error": "Analyses are asked for from this site's own page."}, status=403)
     game = _game(request)
@@ -282,11 +283,8 @@ async def _ask_analysis(request: web.Request) -> web.Response:
     except (ValueError, RecursionError):
         return web.json_response({"error": forms.UNREADABLE}, status=400)
     secret = body.get("seat") if isinstance(body, dict) else None
-    guest = _guest(request)
-    response = await _analysis_answer(site.hub.ask_analysis(
-        game, secret[:64] if isinstance(secret, str) else "", User(f"web:{guest}", "a guest on the web page")))
-    response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
-    return response
+    return await _analysis_answer(site.hub.ask_analysis(
+        game, secret[:64] if isinstance(secret, str) else "", User(f"web:{address}", "a guest on the web page")))
 
 
 async def _analysis_answer(asking) -> web.Response:
