@@ -328,8 +328,9 @@ def annotated(record: GameRecord[Any, Any], analysis: Analysis, tags: dict[str, 
         m = by_ply[ply]
         if m.judgement is None:
             return text
+        held = f" The endgame databases: a {m.database}." if m.database else ""
         return (f"{text}{NAGS[m.judgement]} {{{m.judgement.capitalize()} ({_words(m.after)}). "
-                f"Better {' '.join(m.line)} ({_words(m.before)}).}}")
+                f"Better {' '.join(m.line)} ({_words(m.before)}).{held}}}")
 
     return game_record(record, tags, write)
 

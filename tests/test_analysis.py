@@ -96,10 +96,13 @@ def test_a_won_database_ending_thrown_into_a_draw_is_a_blunder(tmp_path, monkeyp
         build(variant("english"), pieces, tmp_path)
     monkeypatch.setenv("ENGINE_EGTB_DIR", str(tmp_path))
     record = english("2-7", "W:WK1,K2:BK10")  # two kings beat one, but 2-7 lets the lone king take one
-    move = analyse(record, nodes=20_000).moves[0]
+    analysis = analyse(record, nodes=20_000)
+    move = analysis.moves[0]
     assert move.database == "win"
     assert move.judgement == "blunder"
     assert move.after == 0 and move.best != "2-7"
+    assert "2-7?? {Blunder (+0.00). Better" in annotated(record, analysis, {}) and "databases: a win" in \
+        annotated(record, analysis, {})
 
 
 # --- the same analysis, however the work is cut ------------------------------------------------------

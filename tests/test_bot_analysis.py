@@ -142,7 +142,7 @@ def test_the_summary_names_the_costliest_moves_with_the_better_line():
     text = summary(FinishedGame(stored, "black", "resigned", ""), analysis)
     assert "White (ana): 0 inaccuracies, 0 mistakes, 1 blunder; average loss 1.55" in text
     assert "accuracy 62%" in text and "Black (ben): 0 inaccuracies" in text
-    assert "2... 30-26 (blunder, +0.10 → -3.00). Better 24-19: 24-19 15x24 28x19" in text  # Black moves first
+    assert "2... 30-26 (blunder, +0.10 → -3.00). Better 24-19: 24-19 15x24 28x19." in text  # Black moves first
 
 
 async def test_a_move_does_not_wait_for_an_analysis(pool):

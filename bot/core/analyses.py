@@ -226,8 +226,9 @@ def _costly(analysis: Analysis, m: Judged) -> str:
     first = game_type(analysis.game).first
     opened_by = m.mover if m.ply % 2 == 0 else m.mover.opponent  # who made the game's first move
     number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
+    held = f" The endgame databases: a {m.database} before it." if m.database else ""
     return (f"{number}{'.' if m.mover == first else '...'} {m.played} ({m.judgement}, "
-            f"{_score(m.before)} → {_score(m.after)}). Better {m.best}: {' '.join(m.line)}")
+            f"{_score(m.before)} → {_score(m.after)}). Better {m.best}: {' '.join(m.line)}.{held}")
 
 
 def _score(score: int) -> str:
