@@ -10,12 +10,13 @@ import multiprocessing
 import os
 import random
 import signal
+from collections import OrderedDict
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 from engine import game_type
-from engine.analysis import Look, look_segment, plies
+from engine.analysis import Look, Ply, look_segment, plies
 from engine.games import GAMES
 from engine.lifeline import end_with
 from engine.search import History, Searcher
@@ -25,6 +26,8 @@ from engine.search.levels import choose_move, level
 # analyses (their own tables, so that an analysis leaves the moves' tables alone).
 _searchers: dict[str, Searcher[Any, Any]] = {}
 _analysers: dict[str, Searcher[Any, Any]] = {}
+_replayed: OrderedDict[tuple, list[Ply]] = OrderedDict()  # the games last analysed here, replayed
+REPLAYED_KEPT = 4
 _give_way: Any = None  # the pool's shared byte: 1 while a move waits for a process (analyses then stop early)
 ANALYSIS_TT_MB = 16
 GIVE_WAY_POLL = 0.005  # seconds between looks at the pool's event while an analysis searches
@@ -128,14 +131,12 @@ def look(segment: Segment) -> list[Look]:
     giving way at once when the pool says a move waits: the search in hand is stopped and its look dropped, the
     looks found so far come back, and the pool hands the rest out again later."""
     kind = game_type(segment.variant)
-    record = kind.new_game(segment.start)
-    for text in segment.moves:
-        record.play_text(text)
+    game = _game_plies(segment)
     if segment.variant not in _analysers:
         _analysers[segment.variant] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
     searcher = _analysers[segment.variant]
     if _give_way is None:
-        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known)
+        return look_segment(searcher, game, segment.plies, segment.nodes, segment.known)
     cut, finished = threading.Event(), threading.Event()
 
     def watch() -> None:
@@ -151,10 +152,26 @@ def look(segment: Segment) -> list[Look]:
     watcher = threading.Thread(target=watch, name="analysis gives way", daemon=True)
     watcher.start()
     try:
-        return look_segment(searcher, plies(record), segment.plies, segment.nodes, segment.known, cut.is_set)
+        return look_segment(searcher, game, segment.plies, segment.nodes, segment.known, cut.is_set)
     finally:
         finished.set()
         watcher.join()
+
+
+def _game_plies(segment: Segment) -> list[Ply]:
+    """The segment's game as the analysis searches it, replayed once for all its segments that come to this
+    process (a long game takes a few hundred ms to replay; a move may be waiting meanwhile)."""
+    key = (segment.variant, segment.start, segment.moves)
+    if key in _replayed:
+        _replayed.move_to_end(key)
+        return _replayed[key]
+    record = game_type(segment.variant).new_game(segment.start)
+    for text in segment.moves:
+        record.play_text(text)
+    _replayed[key] = found = plies(record)
+    while len(_replayed) > REPLAYED_KEPT:
+        _replayed.popitem(last=False)
+    return found
 
 
 def ping() -> int:

@@ -223,8 +223,9 @@ async def test_a_search_process_killed_during_an_analysis_leaves_moves_and_the_a
                 break
         await asyncio.sleep(0.3)
         job = Job("english", kind.write_position(kind.start()), History(), 6, 0.05)
+        started = time.monotonic()
         answer = await asyncio.wait_for(own.think("c1", job), 20)
-        assert answer.move
+        assert answer.move and time.monotonic() - started < 0.05 + 0.5  # the new process gave way too
         assert len(await asyncio.wait_for(analysing, 60)) <= 6  # given way, or done
     finally:
         own.close()
@@ -294,4 +295,30 @@ async def test_a_stopped_bot_match_offers_no_analysis(pool):
     await chat.say(ANA, "stop")
     end = chat.replies[-1]
     assert "stopped" in end.text and end.controls is None and "analyse" not in end.text
+    await chat.core.close()
+
+
+async def test_a_failed_analysis_is_said_in_place_of_its_progress_line(pool, monkeypatch):
+    """The search processes die on every try: each asker's progress line (which the channel saw) becomes the
+    failure, not a private note (which Discord cannot deliver once an interaction is old)."""
+    from bot.pool import PoolFailed
+
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    first = await finished_game(chat)
+    second = await finished_game(chat, moves=1)
+    release = asyncio.Event()
+
+    async def failing(owner, segment):
+        await release.wait()
+        raise PoolFailed("the search process died 3 times")
+
+    monkeypatch.setattr(pool, "look", failing)
+    await chat.say(ANA, f"analyse {first}")
+    queued = await chat.say(BEN, f"analyse {second}")
+    assert "after 1 other analysis." in queued[0].text
+    release.set()
+    await chat.core.settle()
+    failed = [r for r in chat.replies if "failed on my side" in r.text]
+    assert {r.update for r in failed} == {progress_key(first), progress_key(second)}
+    assert not any(r.private for r in failed) and not chat.core.state.analyses
     await chat.core.close()

@@ -89,9 +89,10 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
                       "post it here.")
     others = len(s.analyses) - (running is not None)
     running = await request(s, finished, msg.user, msg)
+    before = [words for words, wait in (("the moves being played", s.pool.waiting),
+                                        (_count(others, "other analysis", "other analyses"), others)) if wait]
     await s.send(Reply(msg.channel, f"Analysing game {finished.game.id}: {running.total} positions"
-                       + (f", after the moves being played and {others} other analyses"
-                          if others or s.pool.waiting else "")
+                       + (f", after {' and '.join(before)}" if before else "")
                        + ". I will post it here.", to=msg, update=progress_key(finished.game.id)))
 
 
@@ -156,9 +157,9 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
             log.error("the analysis of game %d failed: %s", running.game, error)
         else:
             log.exception("the analysis of game %d failed", running.game)
-        for msg in running.asked:
-            await s.private(msg, f"The analysis of game {running.game} failed on my side; it is logged. "
-                            "Ask again in a while.")
+        for msg in running.asked:  # in place of the progress line, which everyone saw
+            await s.send(Reply(msg.channel, f"The analysis of game {running.game} failed on my side; it is logged. "
+                               "Ask again in a while.", to=msg, update=progress_key(running.game)))
         return
     finally:
         if s.analyses.get(running.game) is running:

@@ -249,7 +249,7 @@ function showAnalysisAt(index) {
   if (next) {
     const what = document.createElement("span");
     what.className = "judged";
-    what.textContent = `${moveName(next)}${next.mark} is a ${next.judgement} (${next.before} → ${next.after} `
+    what.textContent = `${moveName(next)}${next.mark} is ${article(next.judgement)} (${next.before} → ${next.after} `
       + `for ${next.mover}). `;
     const line = document.createElement("strong");
     line.append("Better:");
@@ -261,6 +261,11 @@ function showAnalysisAt(index) {
     }
     better.append(what, line);
   } else if (played && played.judgement) {
-    better.textContent = `${moveName(played)}${played.mark} was a ${played.judgement}: ◀ shows the better move.`;
+    better.textContent = `${moveName(played)}${played.mark} was ${article(played.judgement)}: ◀ shows the better move.`;
   }
+}
+
+// "an inaccuracy", "a mistake", "a blunder"
+function article(judgement) {
+  return `${/^[aeiou]/.test(judgement) ? "an" : "a"} ${judgement}`;
 }
