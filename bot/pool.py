@@ -170,11 +170,6 @@ class SearchPool:
         return sum(len(q) for q in self._queues.values())
 
     @property
-    def idle(self) -> bool:
-        """Whether a job submitted now would start at once."""
-        return self._running < self.workers and not self._queues
-
-    @property
     def free_for_moves(self) -> bool:
         """Whether a move submitted now would start at once or after one analysed position at most (a process
         runs no move, and no move waits)."""
@@ -183,11 +178,6 @@ class SearchPool:
     def has_room(self) -> bool:
         """Whether a job submitted now would be accepted."""
         return self._running < self.workers or self.waiting < self.queue_limit
-
-    @property
-    def analyses_waiting(self) -> int:
-        """Analysis segments queued below the moves."""
-        return sum(len(q) for q in self._low.values())
 
     async def think(self, channel: str, job: Job) -> Answer:
         """The answer to ``job``, searched when the channel's turn comes. Raises PoolBusy or PoolFailed."""

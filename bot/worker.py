@@ -11,11 +11,12 @@ import os
 import random
 import signal
 from collections import OrderedDict
+from collections.abc import Sequence
 import threading
 from dataclasses import dataclass
 from typing import Any
 
-from engine import game_type
+from engine import GameRecord, game_type
 from engine.analysis import Look, Ply, look_segment, plies
 from engine.games import GAMES
 from engine.lifeline import end_with
@@ -65,6 +66,13 @@ class Segment:
     known: int = 0
     """Positions at the front of ``plies`` already looked at (by a try that gave way to a move): searched again
     to rebuild the table, not returned."""
+
+    @classmethod
+    def of(cls, record: GameRecord[Any, Any], plies: Sequence[int], nodes: int) -> Segment:
+        """The positions ``plies`` of a game record, as a job."""
+        kind = record.type
+        moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+        return cls(kind.name, kind.write_position(record.start), moves, tuple(plies), nodes)
 
 
 @dataclass(frozen=True)

@@ -205,13 +205,14 @@ def segments(count: int, size: int = SEGMENT) -> list[range]:
 
 
 def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequence[int], nodes: int = NODES,
-                 known: int = 0, stop: Callable[[], bool] | None = None) -> list[Look]:
+                 known: int = 0, stop: Callable[[], bool] | None = None,
+                 each: Callable[[], None] | None = None) -> list[Look]:
     """The looks at the positions of ``span`` (one of ``segments``), searched in its order with the table
     cleared first. The first ``known`` positions are searched again but not returned (they rebuild the table
     as it was when a segment cut short is taken up again, so the rest come out the same); ``stop``, asked
     before and after each position, cuts the segment short: the looks found so far come back. (A caller that
     also stops the searcher from another thread when ``stop`` turns true cuts the position in hand short too:
-    its look is dropped.)"""
+    its look is dropped.) ``each`` is called after each look kept."""
     searcher.clear()
     out = []
     for i, ply in enumerate(span):
@@ -222,6 +223,8 @@ def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequen
             break  # it may have been stopped before its node count
         if i >= known:
             out.append(seen)
+            if each is not None:
+                each()
     return out
 
 
@@ -245,16 +248,18 @@ def analyse(record: GameRecord[Any, Any], nodes: int = NODES, searcher: Searcher
     """Judge every move of a game. ``progress(done, total)`` is called after each position."""
     searcher = searcher or Searcher(record.type, tt_mb=16)
     game = plies(record)
-    looks: list[Look | None] = [None] * len(game)
+    looks: dict[int, Look] = {}
     done = 0
+
+    def each() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, len(game))
+
     for span in segments(len(game)):
-        searcher.clear()  # as look_segment does: each segment as if searched on its own
-        for ply in span:
-            looks[ply] = look(searcher, game[ply], nodes)
-            done += 1
-            if progress is not None:
-                progress(done, len(game))
-    return judged(record, [seen for seen in looks if seen is not None], nodes)
+        looks.update(zip(span, look_segment(searcher, game, span, nodes, each=each)))
+    return judged(record, [looks[ply] for ply in range(len(game))], nodes)
 
 
 # --- judging -------------------------------------------------------------------------

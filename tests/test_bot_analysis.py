@@ -24,6 +24,16 @@ from postgres import fresh_database
 NODES = 3000  # a quick analysis: the tests are about the bot, not the judgements' depth
 
 
+def first_moves(plies: int):
+    """An English game of ``plies`` moves, each the first legal one."""
+    from engine import game_type
+
+    record = game_type("english").new_game()
+    while len(record.moves) < plies:
+        record.play(record.legal_moves()[0])
+    return record
+
+
 async def finished_game(chat: Chat, moves: int = 3) -> int:
     """Ana plays the bot (level 1) for a few moves, then resigns; the game's id."""
     await chat.say(ANA, "new english level 1 time 0.05")
@@ -150,17 +160,14 @@ async def test_a_move_does_not_wait_for_an_analysis(pool):
     within milliseconds (the position in hand is dropped), and the segment goes on later from where it stopped,
     with the same looks as if it had never stopped."""
     from bot.worker import ANALYSIS_TT_MB, Job, Segment
-    from engine import History, game_type
+    from engine import History
     from engine.analysis import look_segment, plies
     from engine.search import Searcher
 
-    record = game_type("english").new_game()
-    while len(record.moves) < 7:
-        record.play(record.legal_moves()[0])
+    record = first_moves(7)
     kind = record.type
-    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
     nodes = 1_000_000  # about 0.3 s a position here
-    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(7, -1, -1)), nodes)
+    segment = Segment.of(record, range(7, -1, -1), nodes)
     analysing = asyncio.ensure_future(pool.look("eve", segment))
     await asyncio.sleep(0.3)  # the segment is under way
     started = time.monotonic()
@@ -176,16 +183,12 @@ async def test_a_move_does_not_wait_for_an_analysis(pool):
 async def test_analyses_take_turns_between_the_people_who_asked(pool):
     """Ana queues three segments, then Ben one: Ben's goes next, not after all of Ana's."""
     from bot.worker import Segment
-    from engine import game_type
 
-    kind = game_type("english")
-    record = kind.new_game()
-    record.play(record.legal_moves()[0])
-    moves = (kind.write_move(record.positions[0], record.moves[0], full=True),)
+    segment = Segment.of(first_moves(1), (1, 0), 20_000)
     finished: list[str] = []
 
     async def look(owner: str, name: str) -> None:
-        await pool.look(owner, Segment("english", kind.write_position(kind.start()), moves, (1, 0), 20_000))
+        await pool.look(owner, segment)
         finished.append(name)
 
     jobs = [asyncio.ensure_future(look("ana", f"ana{i}")) for i in range(3)]
@@ -206,11 +209,7 @@ async def test_a_search_process_killed_during_an_analysis_leaves_moves_and_the_a
     from engine import History, game_type
 
     kind = game_type("english")
-    record = kind.new_game()
-    while len(record.moves) < 5:
-        record.play(record.legal_moves()[0])
-    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
-    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(5, -1, -1)), 1_000_000)
+    segment = Segment.of(first_moves(5), range(5, -1, -1), 1_000_000)
     own = SearchPool(workers=1, tt_mb=8)
     await asyncio.to_thread(own.start)
     try:
@@ -239,15 +238,9 @@ def test_a_segment_cut_short_keeps_no_look_of_a_search_it_stopped(monkeypatch):
 
     from bot import worker
     from bot.worker import Segment
-    from engine import game_type
     from engine.search import Searcher
 
-    kind = game_type("english")
-    record = kind.new_game()
-    while len(record.moves) < 5:
-        record.play(record.legal_moves()[0])
-    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
-    segment = Segment("english", kind.write_position(record.start), moves, tuple(range(5, -1, -1)), 600_000)
+    segment = Segment.of(first_moves(5), range(5, -1, -1), 600_000)
     monkeypatch.setattr(worker, "_give_way", None)
     whole = worker.look(segment)
     flag = multiprocessing.get_context("spawn").RawValue("b", 0)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
@@ -32,15 +34,24 @@ class WebChat(Chat):
         self.hub.attach(self.core)
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def site(pool):
-    chat = WebChat(SqliteStore(":memory:"), pool)
+@contextlib.asynccontextmanager
+async def web_site(pool, config: Config = CONFIG) -> AsyncIterator[tuple[WebChat, TestClient]]:
+    """A chat whose core serves the web page, and a client of that page; closed again at the end."""
+    chat = WebChat(SqliteStore(":memory:"), pool, config)
     client = TestClient(TestServer(make_app(chat.hub)))
     await client.start_server()
-    yield chat, client
-    chat.hub.close()
-    await client.close()
-    await chat.core.close()
+    try:
+        yield chat, client
+    finally:
+        chat.hub.close()
+        await client.close()
+        await chat.core.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def site(pool):
+    async with web_site(pool) as served:
+        yield served
 
 
 async def receive(ws, kind: str, timeout: float = 10.0) -> dict:

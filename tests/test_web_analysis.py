@@ -9,13 +9,12 @@ import asyncio
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.store import SqliteStore
 from bot.web.server import make_app
 from chat import ANA, BEN, config
 from engine import Color
 from engine.games import GAMES
 from renders.graph import JUDGEMENT_COLOURS, white_chances
-from test_web import WebChat
+from test_web import WebChat, web_site
 
 NODES = 3000  # a quick analysis: these tests are about the page, not the judgements' depth
 GIVEN_AWAY = "9-14 23-18 14x23 26x19 11-16 30-26"
@@ -25,13 +24,8 @@ better)."""
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def site(pool):
-    chat = WebChat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
-    client = TestClient(TestServer(make_app(chat.hub)))
-    await client.start_server()
-    yield chat, client
-    chat.hub.close()
-    await client.close()
-    await chat.core.close()
+    async with web_site(pool, config(analysis_nodes=NODES)) as served:
+        yield served
 
 
 async def play_given_away(chat: WebChat, channel: str = "c1", moves: str = GIVEN_AWAY) -> int:

@@ -5,6 +5,7 @@ and the replay. The server runs in the test's event loop; the browsers are drive
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import time
 from collections.abc import Callable
@@ -15,7 +16,8 @@ from aiohttp.test_utils import TestServer
 
 from bot.store import SqliteStore
 from bot.web.server import make_app
-from chat import ANA
+from bot.config import Config
+from chat import ANA, CONFIG
 from test_web import WebChat
 
 CHROMIUM = shutil.which("chromium")
@@ -100,9 +102,11 @@ class Browser:
         self.driver.quit()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def served(pool):
-    chat = WebChat(SqliteStore(":memory:"), pool)
+@contextlib.asynccontextmanager
+async def serving(pool, config: Config = CONFIG):
+    """A chat whose core serves the web page on a port of its own: (chat, the page's address, a function that opens
+    a browser, closed at the end)."""
+    chat = WebChat(SqliteStore(":memory:"), pool, config)
     server = TestServer(make_app(chat.hub), host="127.0.0.1")
     await server.start_server()
     browsers: list[Browser] = []
@@ -112,12 +116,20 @@ async def served(pool):
         browsers.append(b)
         return b
 
-    yield chat, str(server.make_url("")), browser
-    for b in browsers:
-        await asyncio.to_thread(b.close)
-    chat.hub.close()
-    await server.close()
-    await chat.core.close()
+    try:
+        yield chat, str(server.make_url("")), browser
+    finally:
+        for b in browsers:
+            await asyncio.to_thread(b.close)
+        chat.hub.close()
+        await server.close()
+        await chat.core.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def served(pool):
+    async with serving(pool) as site:
+        yield site
 
 
 def my_turn(state: dict) -> bool:

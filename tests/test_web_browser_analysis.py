@@ -8,16 +8,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest_asyncio
-from aiohttp.test_utils import TestServer
 
-from bot.store import SqliteStore
-from bot.web.server import make_app
 from chat import BEN, config
 from engine import Color
 from renders.graph import JUDGEMENT_COLOURS
-from test_web import WebChat
 from test_web_analysis import NODES, play_given_away
-from test_web_browser import Browser, pytestmark  # noqa: F401 (the skip without a browser)
+from test_web_browser import Browser, pytestmark, serving  # noqa: F401 (pytestmark: the skip without a browser)
 
 # Records, from the moment it runs, each time the page shows the analysis's bar: its value, its maximum and its
 # size on the screen (the page may go from the bar to the graph quicker than a test looks).
@@ -33,22 +29,8 @@ new MutationObserver(seen).observe(document.getElementById('analysis'), {childLi
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def served_analysis(pool):
-    chat = WebChat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
-    server = TestServer(make_app(chat.hub), host="127.0.0.1")
-    await server.start_server()
-    browsers: list[Browser] = []
-
-    async def browser() -> Browser:
-        b = await asyncio.to_thread(Browser)
-        browsers.append(b)
-        return b
-
-    yield chat, str(server.make_url("")), browser
-    for b in browsers:
-        await asyncio.to_thread(b.close)
-    chat.hub.close()
-    await server.close()
-    await chat.core.close()
+    async with serving(pool, config(analysis_nodes=NODES)) as site:
+        yield site
 
 
 def displayed(b: Browser, selector: str) -> bool:

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.replay import replayed_record
@@ -38,6 +38,7 @@ MAX_PER_SERVER = 5
 """Of those, the most one server may have (the web page's guests are one server)."""
 PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
+STILL_ON = "Game {game} is still being played. I analyse a game once it is over."
 _NUMBER = re.compile(r"^#?(\d{1,12})$")
 
 
@@ -102,17 +103,23 @@ async def progress(s: State, game: int, guild: str) -> Progress:
     if running is not None:
         return Progress(game, running.done, running.total, running=True)
     finished = await _finished(s, guild, game)
-    stored = await s.store.analysis(game, s.config.analysis_nodes)
-    total = len(finished.game.moves) + 1
-    return Progress(game, total if stored else 0, total, Analysis.from_json(stored) if stored else None)
+    return _kept(finished, await s.store.analysis(game, s.config.analysis_nodes))
 
 
 async def ask(s: State, game: int, guild: str, asker: User) -> Progress:
     """Start the analysis of ``game`` for a front end without a chat message (the web page); refused as in chat."""
     finished = await _finished(s, guild, game)
-    if await s.store.analysis(game, s.config.analysis_nodes) is None and game not in s.analyses:
-        await request(s, finished, asker, None)
-    return await progress(s, game, guild)
+    stored = await s.store.analysis(game, s.config.analysis_nodes)
+    if stored is not None:
+        return _kept(finished, stored)
+    running = await request(s, finished, asker, None)  # (joined, if under way)
+    return Progress(game, running.done, running.total, running=True)
+
+
+def _kept(finished: FinishedGame, stored: dict | None) -> Progress:
+    """The progress of an analysis the database has (done) or has not (not asked for)."""
+    total = len(finished.game.moves) + 1
+    return Progress(finished.game.id, total if stored else 0, total, Analysis.from_json(stored) if stored else None)
 
 
 async def request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
@@ -170,14 +177,12 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
 
 async def _searched(s: State, running: Running, record: GameRecord[Any, Any], nodes: int) -> Analysis:
     """Every segment searched in the pool (all queued at once; the pool orders them), with progress lines."""
-    kind = record.type
-    start = kind.write_position(record.start)
-    moves = tuple(kind.write_move(p, m, full=True) for p, m in zip(record.positions, record.moves))
+    game = Segment.of(record, (), nodes)  # the game written once, for every segment's job
 
     async def segment(span: range) -> tuple[range, list[Look]]:
         found: list[Look] = []
         while len(found) < len(span):  # a segment that gave way to a move goes on where it stopped
-            found += await s.pool.look(running.owner, Segment(kind.name, start, moves, tuple(span), nodes, len(found)))
+            found += await s.pool.look(running.owner, replace(game, plies=tuple(span), known=len(found)))
         return span, found
 
     jobs = [asyncio.ensure_future(segment(span)) for span in segments(running.total)]
@@ -270,7 +275,7 @@ async def _finished(s: State, guild: str, game: int) -> FinishedGame:
     if finished is None or finished.game.guild != guild:
         active = await s.store.game(game)
         if active is not None and active.guild == guild:
-            raise Refusal(f"Game {game} is still being played. I analyse a game once it is over.")
+            raise Refusal(STILL_ON.format(game=game))
         raise Refusal(f"There is no game {game} on this server.")
     if not finished.game.moves:
         raise Refusal(f"Game {game} ended before its first move: there is nothing to analyse.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from bot.core import Core, Refusal
-from bot.core.analyses import Progress
+from bot.core.analyses import STILL_ON
 from bot.core.replay import replayed_record
 from bot.core.state import Send
 from bot.tables import Kind, Message, Reply, Seat, Table, User
@@ -394,7 +394,7 @@ class Hub:
         if found is None:
             return None
         finished = await self._analysable(found)
-        return self._analysis(finished, await self.core.analysis(game_id, await self._guild(finished)))
+        return views.analysis(await self.core.analysis(game_id, await self._guild(finished)), finished.record)
 
     async def ask_analysis(self, game_id: int, secret: str, guest: User) -> dict | None:
         """Start the analysis of a finished game, asked from its page: as the player whose seat ``secret`` is (one
@@ -409,18 +409,14 @@ class Hub:
                          else await self._stored_facts(finished))
         asker = next((user for colour, user in people.items()
                       if secret and self.keys.check(game_id, colour, user.id, secret)), guest)
-        return self._analysis(finished, await self.core.ask_analysis(game_id, guild, asker))
+        return views.analysis(await self.core.ask_analysis(game_id, guild, asker), finished.record)
 
     async def _analysable(self, found: Table | views.Finished) -> views.Finished:
         """The finished game; a game still on is refused, in the core's words."""
         assert self.core is not None
         if isinstance(found, views.Finished):
             return found
-        await self.core.analysis(found.id, found.guild)  # refuses a game still on
-        raise Refusal(f"Game {found.id} is still being played. I analyse a game once it is over.")
-
-    def _analysis(self, finished: views.Finished, progress: Progress) -> dict:
-        return views.analysis(progress, finished.record)
+        raise Refusal(STILL_ON.format(game=found.id))
 
     async def _guild(self, finished: views.Finished) -> str:
         return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]

@@ -64,9 +64,9 @@ class Built:
     longest: int  # plies of the longest win
 
 
-def progress_bar(stream=None) -> Progress:
-    """A progress line rewritten in place (on standard error by default): bar, percentage, positions, elapsed
-    and remaining time."""
+def progress_bar(stream=None, count: Callable[[int, int], str] | None = None) -> Progress:
+    """A progress line rewritten in place (on standard error by default): bar, percentage, positions (as
+    ``count(done, total)`` writes them; by default in millions), elapsed and remaining time."""
     t0 = time.perf_counter()
     stream = stream or sys.stderr
 
@@ -75,7 +75,8 @@ def progress_bar(stream=None) -> Progress:
         spent = time.perf_counter() - t0
         eta = f"{spent / frac - spent:4.0f} s left" if 0 < frac < 1 else "         "
         bar = "#" * int(frac * 30)
-        stream.write(f"\r{what:<28} [{bar:<30}] {frac:4.0%} {done / 1e6:7.1f}/{total / 1e6:.1f} M  {spent:5.0f} s  {eta}")
+        counted = count(done, total) if count else f"{done / 1e6:7.1f}/{total / 1e6:.1f} M"
+        stream.write(f"\r{what:<28} [{bar:<30}] {frac:4.0%} {counted}  {spent:5.0f} s  {eta}")
         if done >= total:
             stream.write("\n")
         stream.flush()

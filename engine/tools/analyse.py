@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.analysis import NODES, Analysis, analyse, annotated
+from engine.draughts.endgame_build import progress_bar
 from engine.games import NAMES
 from engine.record_reader import RecordError, read_games
 from engine.search import Searcher
@@ -64,16 +65,6 @@ def figures(analysis: Analysis) -> str:
                      for colour, p in analysis.players.items())
 
 
-def _bar(what: str):
-    t0 = time.perf_counter()
-
-    def show(done: int, total: int) -> None:
-        frac = done / total if total else 1.0
-        spent = time.perf_counter() - t0
-        eta = f"{spent / frac - spent:4.0f} s left" if 0 < frac < 1 else "           "
-        sys.stderr.write(f"\r{what:<12} [{'#' * int(frac * 30):<30}] {done}/{total} positions {spent:5.1f} s {eta}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
+def _bar(what: str) -> Callable[[int, int], None]:
+    bar = progress_bar(count=lambda done, total: f"{done}/{total} positions")
+    return lambda done, total: bar(what, done, total)

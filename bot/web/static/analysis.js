@@ -145,14 +145,7 @@ function figures(state) {
   for (const colour of ["White", "Black"]) {
     const p = state.players[colour];
     if (!p) continue;
-    const row = document.createElement("div");
-    row.className = "figures";
-    row.dataset.colour = colour;
-    const piece = document.createElement("span");
-    piece.className = `piece-mark ${colour.toLowerCase()}`;
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = page.game.status.players[colour] || colour;
+    const row = sideRow("figures", colour);
     const counts = document.createElement("span");
     counts.className = "counts";
     for (const [kind, one, many, count] of [["inaccuracy", "inaccuracy", "inaccuracies", p.inaccuracies],
@@ -174,7 +167,7 @@ function figures(state) {
     accuracy.textContent = `${Math.round(p.accuracy)}%`;
     accuracy.title = `accuracy; average loss ${(p.average_loss / 100).toFixed(2)} of a man a move`;
     accuracy.setAttribute("aria-label", `${Math.round(p.accuracy)}% accuracy`);
-    row.append(piece, name, counts, accuracy);
+    row.append(counts, accuracy);
     list.append(row);
   }
   return list;

@@ -196,20 +196,28 @@ function render() {
   showAnalysisAt(index);
 }
 
+// A row of class ``className`` for one side: its piece's mark and its player's name (the players, and each side's
+// figures in the analysis); the caller appends the rest.
+function sideRow(className, colour) {
+  const row = document.createElement("div");
+  row.className = className;
+  row.dataset.colour = colour;
+  const piece = document.createElement("span");
+  piece.className = `piece-mark ${colour.toLowerCase()}`;
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = page.game.status.players[colour] || colour;
+  row.append(piece, name);
+  return row;
+}
+
 // The players, the one at the top of the board first: each one's colour, name, and whether it is to move or, once
 // the game is over, whether it won.
 function showPlayers() {
   const status = page.game.status;
   const rows = [];
   for (const colour of topFirst()) {
-    const row = document.createElement("div");
-    row.className = "player";
-    row.dataset.colour = colour;
-    const piece = document.createElement("span");
-    piece.className = `piece-mark ${colour.toLowerCase()}`;
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = status.players[colour] || colour;
+    const row = sideRow("player", colour);
     const side = document.createElement("span");
     side.className = "side";
     side.textContent = colour;
@@ -221,7 +229,7 @@ function showPlayers() {
       side.textContent += " · to move";
       row.classList.add("to-move");
     }
-    row.append(piece, name, side);
+    row.append(side);
     rows.push(row);
   }
   if (status.seconds) {
