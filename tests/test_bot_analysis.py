@@ -280,8 +280,8 @@ async def test_a_server_cannot_fill_the_queue_and_asking_twice_is_answered_once(
 
 async def test_a_stopped_bot_match_offers_no_analysis(pool):
     chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
-    await chat.say(ANA, "watch english 1 1 delay 0 time 0.05")
-    for _ in range(100):
+    await chat.say(ANA, "watch english 1 1 delay 1 time 0.05")  # level 1 alone plays a whole game in 50 ms
+    for _ in range(200):
         if len(chat.table().game.moves) >= 2:
             break
         await asyncio.sleep(0.05)

@@ -53,6 +53,13 @@ class BotProcess:
             await asyncio.sleep(0.1)
         raise AssertionError(f"the bot never said {words!r}; its log:\n" + "\n".join(self.lines[-30:]))
 
+    async def taken_back(self) -> str:
+        """Its log line on the games it took back, once it is connected too: Discord sends nothing to a process
+        before its session is up, so a test that acts on the line alone can lose its interaction."""
+        line = await self.said("took back")
+        await self.said("connected as")
+        return line
+
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
@@ -93,8 +100,8 @@ async def test_two_processes_on_two_shards_and_a_killed_one_takes_its_games_back
     second = BotProcess(emulator, database, "1", tmp_path)
     processes = [first, second]
     try:
-        assert "took back 0 unfinished games" in await first.said("took back")
-        assert "took back 0 unfinished games" in await second.said("took back")
+        assert "took back 0 unfinished games" in await first.taken_back()
+        assert "took back 0 unfinished games" in await second.taken_back()
         here, there = emulator.channel("games"), emulator.channel("games-b")  # on shards 0 and 1
         for person, channel in ((ANA, here), (BEN, there)):
             await emulator.answer(await emulator.slash(person, channel, "new", level=1, time=0.05, colour="white"))
@@ -106,7 +113,7 @@ async def test_two_processes_on_two_shards_and_a_killed_one_takes_its_games_back
         await play_from_the_menu(emulator, BEN, there)  # shard 1 plays on meanwhile
         again = BotProcess(emulator, database, "0", tmp_path)
         processes.append(again)
-        assert "shards 0 of 2: took back 1 unfinished games" in await again.said("took back")
+        assert "shards 0 of 2: took back 1 unfinished games" in await again.taken_back()
         await play_from_the_menu(emulator, ANA, here)  # the game goes on where it was
 
         # every game exactly once, on its own shard's process, with nothing lost and nothing played twice
@@ -139,7 +146,7 @@ async def test_two_processes_that_both_hold_a_game_apply_exactly_one_move_of_it(
     one, two = BotProcess(emulator, database, "0", tmp_path), BotProcess(emulator, database, "0", tmp_path)
     try:
         for process in (one, two):
-            assert "took back 1 unfinished games" in await process.said("took back")
+            assert "took back 1 unfinished games" in await process.taken_back()
         since = len(emulator.posts)
         await emulator.say(ANA, here, "11-15")
         await emulator.wait_for(lambda m: "Ana played 11-15" in text_of(m), since, what="the move", timeout=60)
