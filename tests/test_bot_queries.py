@@ -64,7 +64,7 @@ async def test_questions_and_offers_carry_answer_buttons_for_their_game(chat):
 
 
 async def test_a_bot_match_board_gets_no_controls(chat):
-    [reply] = await chat.say(ANA, "watch english 1 1 delay 0 time 0.05")
+    [reply] = await chat.say(ANA, "watch english 1 1 delay 1 time 0.05")
     assert chat.table().kind is Kind.MATCH
     assert reply.board is not None and reply.controls is None and chat.core.controls("c1") is None
     await chat.say(ANA, "stop")
