@@ -81,6 +81,7 @@ def _check(puzzle: Puzzle, depth: int) -> str | None:
 def _make(args: argparse.Namespace) -> int:
     out: Path = args.out or Path(f"puzzles-{args.variant}.txt")
     progress = out.with_name(out.name + ".progress")
+    out.parent.mkdir(parents=True, exist_ok=True)
     kept = read_set(args.variant, out)
     done = _games_done(progress, args.seed)
     _write_header(out, args)
@@ -150,7 +151,6 @@ def _write_header(out: Path, args: argparse.Namespace) -> None:
                                                                    else f" --variant {args.variant}"),
              FIELDS]
     body = out.read_text().splitlines()[len(header(out)):] if out.exists() else []
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines + body) + "\n")
 
 
