@@ -43,6 +43,12 @@ HELP = {
                 "Every move of this channel's last finished game (or the one numbered) judged by the engine: "
                 "inaccuracies, mistakes and blunders, each side's accuracy, the costliest moves with the better "
                 "line, and a graph. Also `analyze`. Only finished games: never one still being played."),
+    "puzzle": ("puzzle [variant]",
+               "A puzzle here, near your puzzle rating: the side to move has one way to win. Anyone may answer "
+               "with moves; I play the other side's replies. A wrong move ends it with the answer. A channel with "
+               "a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started here "
+               "ends the puzzle."),
+    "solution": ("solution", "End the puzzle here and show its answer (nobody's puzzle rating changes)."),
     "games": ("games", "The games being played on this server."),
     "rating": ("rating [@user]", "Ratings on this server, one per variant."),
     "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),

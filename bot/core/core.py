@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, lobby, play, results
+from bot.core import analyses, clock, lobby, play, puzzles, results
 from bot.core.analyses import Progress
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
@@ -39,6 +39,7 @@ COMMANDS: dict[str, Command] = {
     "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
     "analyse": analyses.command, "analyze": analyses.command,
+    "puzzle": puzzles.command, "solution": puzzles.solution,
     "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
 }
 
@@ -55,7 +56,9 @@ class Core:
     async def start(self, owns: Callable[[str], bool] = lambda guild: True) -> list[Table]:
         """Bring back every unfinished game from the database, of the servers ``owns`` says this process
         serves (a shard's); the bot moves where it is to move."""
-        return await restore(self.state, owns)
+        tables = await restore(self.state, owns)
+        await puzzles.restore(self.state, owns)
+        return tables
 
     async def settle(self, matches: bool = True) -> None:
         """Wait until no bot move, no analysis (and, with ``matches``, no bot match) is in progress."""
@@ -98,6 +101,8 @@ class Core:
                 raise Refusal("Type a move or a command (`help` lists them).")
             if name in COMMANDS:
                 await COMMANDS[name](s, msg, words)
+            elif msg.channel in s.puzzles and msg.channel not in s.tables:
+                await puzzles.answer(s, msg)
             else:
                 await play.move(s, msg)
         except (Refusal, CommandError) as error:
@@ -122,8 +127,9 @@ class Core:
         """Whether ``text`` is a move (legal or not) by a player of the game in ``channel``. A front end that sees
         every message hands the core these and leaves other chatter alone."""
         table = self.state.tables.get(channel)
-        return (table is not None and table.colour_of(user) is not None
-                and table.game.type.is_move_text(text))
+        if table is None:
+            return puzzles.reads_as_answer(self.state, channel, text)
+        return table.colour_of(user) is not None and table.game.type.is_move_text(text)
 
     def may_press(self, channel: str, user: User, game: int, ply: int | None) -> str | None:
         """Why ``user`` cannot use a control of game ``game`` shown at ``ply`` (None: any ply) now, or None."""

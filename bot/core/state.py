@@ -16,6 +16,7 @@ from engine.search import ENDING_BOUND, WIN_BOUND
 
 if TYPE_CHECKING:
     from bot.core.analyses import Running
+    from bot.core.puzzles import Solving
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
@@ -41,6 +42,7 @@ class State:
         self.challenges: dict[str, Challenge] = {}  # by channel
         self.opening: set[str] = set()  # channels whose new game is being written to the database
         self.analyses: dict[int, Running] = {}  # by game: the analyses under way
+        self.puzzles: dict[str, Solving] = {}  # by channel: the puzzles on
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

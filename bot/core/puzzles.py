@@ -1,0 +1,288 @@
+"""Puzzles in a channel: one at a time, anyone there may answer, and the bot plays the defender's replies.
+
+`puzzle [variant]` posts a shipped puzzle (``engine.puzzles``) near the
+asker's puzzle rating that they have not had; a move typed where a puzzle is
+on (and no game) answers it. The right move is played, with the defender's
+reply, until the line ends: solved. A wrong move ends the puzzle with the
+answer; `solution` ends it with the answer and rates nobody. Everyone who
+played a move of a solved puzzle wins against the puzzle's rating, whoever
+played a wrong one loses (Glicko-2, as for games; the puzzle's own rating moves
+the other way). Each step is stored before it is shown, so a restart finds the
+puzzle where it was.
+
+A channel with a game on keeps its moves for the game: `puzzle` waits until the
+game ends, and a game started where a puzzle is on ends the puzzle, with its
+answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from functools import cache
+
+from bot.commands import ALIASES
+from bot.core.state import DEFAULT_VARIANT, Refusal, State
+from bot.ratings import Rating, update
+from bot.store import Attempt, MoveConflict, ServedPuzzle
+from bot.tables import NO_GAME, Board, Message, User
+from bot.user_text import quoted
+from engine import Color, GameRecord, game_type
+from engine.puzzles.puzzle import Puzzle, shipped
+
+NEAR = 12
+"""A puzzle is drawn from this many of the asker's unseen puzzles nearest their rating."""
+START_RD = 250.0
+"""How sure a new puzzle's rating is: it starts from a guess (``starting_strength``)."""
+GONE = "The puzzle here has just ended."
+
+
+@dataclass
+class Solving:
+    """A puzzle on in a channel: as stored, and its line played so far."""
+
+    served: ServedPuzzle
+    record: GameRecord
+    strength: Rating
+    """The puzzle's rating when it was posted."""
+    movers: dict[str, User] = field(default_factory=dict)
+    """Who played the solver's moves so far, by user id."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def solver(self) -> Color:
+        return self.record.start.turn
+
+
+@cache
+def puzzle_set(variant: str) -> dict[str, Puzzle]:
+    """The shipped puzzles of ``variant``, by id."""
+    return {p.id: p for p in shipped(variant)}
+
+
+def starting_strength(puzzle: Puzzle) -> Rating:
+    """A puzzle's rating before anyone has tried it, from how deep the search must look to find it and how many
+    moves the solver makes."""
+    return Rating(1100.0 + 150 * (min(puzzle.depth, 8) - 1) + 120 * (min(puzzle.solver_moves, 6) - 1), START_RD)
+
+
+def pick(puzzles: list[Puzzle], strengths: dict[str, tuple[Rating, int]], seen: set[str], rating: float,
+         rng: random.Random) -> Puzzle:
+    """One of the puzzles nearest ``rating`` that is not in ``seen`` (any, once all have been seen)."""
+    fresh = [p for p in puzzles if p.id not in seen] or puzzles
+    near = sorted(fresh, key=lambda p: abs(_strength(p, strengths).rating - rating))[:NEAR]
+    return rng.choice(near)
+
+
+def _strength(puzzle: Puzzle, strengths: dict[str, tuple[Rating, int]]) -> Rating:
+    return strengths[puzzle.id][0] if puzzle.id in strengths else starting_strength(puzzle)
+
+
+def variant_of(words: list[str]) -> str:
+    if not words:
+        return DEFAULT_VARIANT
+    name = ALIASES.get(words[0].lower())
+    if name is None or not puzzle_set(name):
+        draughts = ", ".join(v for v in ("english", "international", "brazilian", "russian") if puzzle_set(v))
+        what = name if name is not None else quoted(words[0], 20)
+        raise Refusal(f"I have no puzzles for {what}. Puzzles are for: {draughts}.")
+    if len(words) > 1:
+        raise Refusal("Usage: `puzzle [variant]`.")
+    return name
+
+
+async def command(s: State, msg: Message, words: list[str]) -> None:
+    """`puzzle [variant]`: a puzzle here, near the asker's rating."""
+    variant = variant_of(words)
+    if msg.channel in s.tables or msg.channel in s.opening:
+        raise Refusal("A game is on in this channel, and its moves come first. Ask for a puzzle in another channel "
+                      "or thread, or when the game is over.")
+    if msg.channel in s.puzzles:
+        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+    rating, _ = await s.store.puzzle_rating(msg.guild, variant, msg.user.id)
+    strengths = await s.store.puzzle_strengths(variant)
+    seen = await s.store.puzzles_seen(msg.guild, variant, msg.user.id)
+    puzzle = pick(list(puzzle_set(variant).values()), strengths, seen, rating.rating, random.Random())
+    served = ServedPuzzle(0, msg.guild, msg.channel, variant, puzzle.id, "puzzle", puzzle.position, puzzle.solution,
+                          msg.user.id, msg.user.name, s.clock())
+    await post(s, served, _strength(puzzle, strengths), msg)
+
+
+async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None) -> None:
+    """Store ``served`` as the channel's puzzle, then show it."""
+    if served.channel in s.puzzles:
+        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+    try:
+        number = await s.store.start_puzzle(served)
+    except MoveConflict:
+        raise Refusal("A puzzle is on here already (another bot process posted it).") from None
+    solving = _solving(ServedPuzzle(**{**served.__dict__, "id": number}), strength)
+    s.puzzles[served.channel] = solving
+    gt = solving.record.type
+    await s.say(served.channel, f"Puzzle {served.puzzle} ({gt.title}, rated {strength.rating:.0f}): "
+                f"{solving.solver} to play and win. Anyone may answer with a move; `solution` shows the answer.",
+                to=msg, board=_board(solving))
+
+
+def _solving(served: ServedPuzzle, strength: Rating) -> Solving:
+    record = game_type(served.variant).new_game(served.position)
+    for text in served.solution[:served.ply]:
+        record.play_text(text)
+    return Solving(served, record, strength)
+
+
+def _board(solving: Solving, before=None, move=None) -> Board:
+    record = solving.record
+    if move is None and record.moves:
+        move, before = record.moves[-1], record.positions[-2]
+    caption = (f"{record.type.name.capitalize()} · puzzle {solving.served.puzzle} · "
+               f"{solving.solver} to play and win")
+    return Board(NO_GAME, record.type.name, record.position, move, before, solving.solver is Color.BLACK, caption)
+
+
+def reads_as_answer(s: State, channel: str, text: str) -> bool:
+    """Whether ``text`` answers the puzzle on in ``channel`` (a move, legal or not, where no game is on)."""
+    solving = s.puzzles.get(channel)
+    return solving is not None and channel not in s.tables and solving.record.type.is_move_text(text)
+
+
+async def answer(s: State, msg: Message) -> None:
+    """A move typed where a puzzle is on: the next of the solution, or a wrong one that ends it."""
+    solving = s.puzzles[msg.channel]
+    async with solving.lock:
+        if s.puzzles.get(msg.channel) is not solving:
+            raise Refusal(GONE)
+        record, served = solving.record, solving.served
+        before = record.position
+        played = record.type.parse_move(before, msg.text)  # a typo or an illegal move changes nothing
+        ply = len(record.moves)
+        right = record.type.parse_move(before, served.solution[ply])
+        if played != right:
+            await _fail(s, solving, msg, played, right)
+            return
+        solving.movers[msg.user.id] = msg.user
+        if ply + 1 == len(served.solution):
+            await _solved(s, solving, msg, right)
+            return
+        reply = record.type.parse_move(record.type.make(before, right), served.solution[ply + 1])
+        await s.store.advance_puzzle(served.id, ply + 2)
+        record.play(right)
+        after_right = record.position
+        record.play(reply)
+        gt = record.type
+        await s.say(msg.channel, f"Right: {gt.write_move(before, right)}. I answer "
+                    f"{gt.write_move(after_right, reply)}. {solving.solver} to play.", to=msg,
+                    board=_board(solving))
+
+
+async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
+    record = solving.record
+    before = record.position
+    people, strength, words = await _rated(s, solving, list(solving.movers.values()), True)
+    await s.store.end_puzzle(solving.served.id, "solved", [Attempt(u.id, u.name, True) for u in solving.movers.values()],
+                             people, strength)
+    del s.puzzles[msg.channel]
+    record.play(move)
+    who = " and ".join(u.name for u in solving.movers.values())
+    await s.say(msg.channel, f"{record.type.write_move(before, move)}: solved by {who}! The whole line: "
+                f"{_line(solving)}. {words}", to=msg, board=_board(solving, before, move))
+
+
+async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None:
+    record = solving.record
+    before = record.position
+    people, strength, words = await _rated(s, solving, [msg.user], False)
+    await s.store.end_puzzle(solving.served.id, "failed", [Attempt(msg.user.id, msg.user.name, False)], people,
+                             strength)
+    del s.puzzles[msg.channel]
+    gt = record.type
+    await s.say(msg.channel, f"{gt.write_move(before, played)} is not it. The answer was "
+                f"{gt.write_move(before, right)}; the whole line: {_line(solving)}. {words}", to=msg,
+                board=_shown(solving, before, right))
+
+
+def _shown(solving: Solving, before, move) -> Board:
+    """The position after ``move`` from ``before``, the move marked (the record is left as it was)."""
+    gt = solving.record.type
+    board = _board(solving)
+    return Board(board.game, board.variant, gt.make(before, move), move, before, board.flipped, board.caption)
+
+
+async def solution(s: State, msg: Message, words: list[str]) -> None:
+    """`solution`: end the puzzle on here with its answer; nobody's rating changes."""
+    solving = s.puzzles.get(msg.channel)
+    if solving is None:
+        raise Refusal("No puzzle is on here. `puzzle` asks for one.")
+    async with solving.lock:
+        if s.puzzles.get(msg.channel) is not solving:
+            raise Refusal(GONE)
+        await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+        del s.puzzles[msg.channel]
+        record = solving.record
+        before = record.position
+        right = record.type.parse_move(before, solving.served.solution[len(record.moves)])
+        await s.say(msg.channel, f"The answer: {record.type.write_move(before, right)}; the whole line: "
+                    f"{_line(solving)}.", to=msg, board=_shown(solving, before, right))
+
+
+async def end_for_game(s: State, channel: str) -> None:
+    """A game is starting in ``channel``: the puzzle on there ends, with its answer."""
+    solving = s.puzzles.get(channel)
+    if solving is None:
+        return
+    async with solving.lock:
+        if s.puzzles.get(channel) is not solving:
+            return
+        await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+        del s.puzzles[channel]
+        await s.say(channel, f"The puzzle here ends for the game. Its answer: {_line(solving)}.")
+
+
+def _seen_by(solving: Solving) -> list[Attempt]:
+    """A puzzle shown unsolved: not solved by whoever asked for it or played a move of it (they are not given it
+    again), though nobody's rating changes."""
+    served = solving.served
+    people = {served.asker: served.asker_name} if served.asker else {}
+    people.update({u.id: u.name for u in solving.movers.values()})
+    return [Attempt(user, name, False) for user, name in people.items()]
+
+
+def _line(solving: Solving) -> str:
+    """The whole solution as players write it."""
+    gt = game_type(solving.served.variant)
+    here, words = gt.read_position(solving.served.position), []
+    for text in solving.served.solution:
+        move = gt.parse_move(here, text)
+        words.append(gt.write_move(here, move))
+        here = gt.make(here, move)
+    return " ".join(words)
+
+
+async def _rated(s: State, solving: Solving, people: list[User], solved: bool
+                 ) -> tuple[list[tuple[str, str, Rating]], Rating, str]:
+    """The people's new puzzle ratings, the puzzle's, and the words that say so."""
+    served = solving.served
+    changes, words, games = [], [], []
+    for person in people:
+        old, _ = await s.store.puzzle_rating(served.guild, served.variant, person.id)
+        new = update(old, [(solving.strength, 1.0 if solved else 0.0)])
+        changes.append((person.id, person.name, new))
+        games.append((old, 0.0 if solved else 1.0))
+        words.append(f"{person.name}'s puzzle rating {old.rating:.0f} → {new.rating:.0f}")
+    return changes, update(solving.strength, games), "; ".join(words) + "."
+
+
+async def restore(s: State, owns) -> int:
+    """Bring back the puzzles still on in the servers this process serves; how many."""
+    count = 0
+    for served in await s.store.puzzles_on():
+        if not owns(served.guild):
+            continue
+        strengths = await s.store.puzzle_strengths(served.variant)
+        puzzle = puzzle_set(served.variant).get(served.puzzle)
+        strength = strengths[served.puzzle][0] if served.puzzle in strengths else (
+            starting_strength(puzzle) if puzzle else Rating(1500.0, START_RD))
+        s.puzzles[served.channel] = _solving(served, strength)
+        count += 1
+    return count
