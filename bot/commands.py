@@ -49,6 +49,10 @@ HELP = {
                "a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started here "
                "ends the puzzle."),
     "solution": ("solution", "End the puzzle here and show its answer (nobody's puzzle rating changes)."),
+    "daily": ("daily [here [hour 0-23] [variant] | off]",
+              "Where and when this server's daily puzzle is posted, and who solved today's. The server's "
+              "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here every day "
+              "at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day."),
     "games": ("games", "The games being played on this server."),
     "rating": ("rating [@user]", "Ratings on this server, one per variant."),
     "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),

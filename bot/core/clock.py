@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core import daily
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State
@@ -9,8 +10,10 @@ from bot.tables import Outcome
 
 
 async def tick(s: State) -> None:
-    """Remind idle players, end abandoned games, drop expired challenges; run every few seconds."""
+    """Remind idle players, end abandoned games, drop expired challenges, post the daily puzzles; run every few
+    seconds."""
     now = s.clock()
+    await daily.tick(s)
     for channel, challenge in list(s.challenges.items()):
         if s.expired(challenge):
             del s.challenges[channel]

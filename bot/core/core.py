@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, lobby, play, puzzles, results
+from bot.core import analyses, clock, daily, lobby, play, puzzles, results
 from bot.core.analyses import Progress
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
@@ -19,6 +19,7 @@ from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store
 from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
 from bot.user_text import inert
+from engine.puzzles.puzzle import Puzzle
 from engine import MoveError
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ COMMANDS: dict[str, Command] = {
     "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
     "analyse": analyses.command, "analyze": analyses.command,
-    "puzzle": puzzles.command, "solution": puzzles.solution,
+    "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
 }
 
@@ -58,6 +59,7 @@ class Core:
         serves (a shard's); the bot moves where it is to move."""
         tables = await restore(self.state, owns)
         await puzzles.restore(self.state, owns)
+        await daily.load(self.state, owns)
         return tables
 
     async def settle(self, matches: bool = True) -> None:
@@ -143,6 +145,27 @@ class Core:
         if ply is not None and len(table.game.moves) != ply:
             return OUT_OF_DATE
         return None
+
+    def may_answer(self, channel: str, served: int, ply: int) -> str | None:
+        """Why a control of puzzle ``served`` shown at ``ply`` cannot be used now, or None (anyone may)."""
+        solving = self.state.puzzles.get(channel)
+        if solving is None or solving.served.id != served:
+            return "That puzzle is over."
+        if len(solving.record.moves) != ply:
+            return "That board is out of date: the puzzle has moved on. Use the menu under the latest board."
+        return None
+
+    def puzzle(self, variant: str, puzzle: str) -> Puzzle | None:
+        """A shipped puzzle by its id, for a page that shows it (None if there is none)."""
+        return puzzles.puzzle_set(variant).get(puzzle) if variant in puzzles.DRAUGHTS else None
+
+    def daily_puzzle(self, variant: str) -> Puzzle:
+        """Today's daily puzzle of ``variant`` (UTC), the same as the servers' daily posts."""
+        return daily.puzzle_of_the_day(variant, daily.day_of(self.state.clock())[0])
+
+    def try_puzzle(self, puzzle: Puzzle, moves: list[str]) -> puzzles.Step:
+        """The solver's moves so far checked as the chat checks them; a ``MoveError`` for one that is not legal."""
+        return puzzles.attempt(puzzle, moves)
 
     def controls(self, channel: str) -> Controls | None:
         """The controls of the latest board of the game in ``channel``; None without a game or in a bot match."""

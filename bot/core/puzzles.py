@@ -26,7 +26,7 @@ from bot.commands import ALIASES
 from bot.core.state import DEFAULT_VARIANT, Refusal, State
 from bot.ratings import Rating, update
 from bot.store import Attempt, MoveConflict, ServedPuzzle
-from bot.tables import NO_GAME, Board, Message, User
+from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User
 from bot.user_text import quoted
 from engine import Color, GameRecord, game_type
 from engine.puzzles.puzzle import Puzzle, shipped
@@ -36,6 +36,8 @@ NEAR = 12
 START_RD = 250.0
 """How sure a new puzzle's rating is: it starts from a guess (``starting_strength``)."""
 GONE = "The puzzle here has just ended."
+DRAUGHTS = ("english", "international", "brazilian", "russian")
+"""The games that have puzzles."""
 
 
 @dataclass
@@ -71,11 +73,11 @@ def pick(puzzles: list[Puzzle], strengths: dict[str, tuple[Rating, int]], seen: 
          rng: random.Random) -> Puzzle:
     """One of the puzzles nearest ``rating`` that is not in ``seen`` (any, once all have been seen)."""
     fresh = [p for p in puzzles if p.id not in seen] or puzzles
-    near = sorted(fresh, key=lambda p: abs(_strength(p, strengths).rating - rating))[:NEAR]
+    near = sorted(fresh, key=lambda p: abs(strength_of(p, strengths).rating - rating))[:NEAR]
     return rng.choice(near)
 
 
-def _strength(puzzle: Puzzle, strengths: dict[str, tuple[Rating, int]]) -> Rating:
+def strength_of(puzzle: Puzzle, strengths: dict[str, tuple[Rating, int]]) -> Rating:
     return strengths[puzzle.id][0] if puzzle.id in strengths else starting_strength(puzzle)
 
 
@@ -83,8 +85,8 @@ def variant_of(words: list[str]) -> str:
     if not words:
         return DEFAULT_VARIANT
     name = ALIASES.get(words[0].lower())
-    if name is None or not puzzle_set(name):
-        draughts = ", ".join(v for v in ("english", "international", "brazilian", "russian") if puzzle_set(v))
+    if name is None or name not in DRAUGHTS or not puzzle_set(name):
+        draughts = ", ".join(v for v in DRAUGHTS if puzzle_set(v))
         what = name if name is not None else quoted(words[0], 20)
         raise Refusal(f"I have no puzzles for {what}. Puzzles are for: {draughts}.")
     if len(words) > 1:
@@ -106,7 +108,7 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     puzzle = pick(list(puzzle_set(variant).values()), strengths, seen, rating.rating, random.Random())
     served = ServedPuzzle(0, msg.guild, msg.channel, variant, puzzle.id, "puzzle", puzzle.position, puzzle.solution,
                           msg.user.id, msg.user.name, s.clock())
-    await post(s, served, _strength(puzzle, strengths), msg)
+    await post(s, served, strength_of(puzzle, strengths), msg)
 
 
 async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None) -> None:
@@ -120,9 +122,17 @@ async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | 
     solving = _solving(ServedPuzzle(**{**served.__dict__, "id": number}), strength)
     s.puzzles[served.channel] = solving
     gt = solving.record.type
-    await s.say(served.channel, f"Puzzle {served.puzzle} ({gt.title}, rated {strength.rating:.0f}): "
-                f"{solving.solver} to play and win. Anyone may answer with a move; `solution` shows the answer.",
-                to=msg, board=_board(solving))
+    title = f"Daily puzzle for {served.day}" if served.kind == "daily" else f"Puzzle {served.puzzle}"
+    await s.say(served.channel, f"{title} ({gt.title}, rated {strength.rating:.0f}): {solving.solver} to play and "
+                "win. Anyone may answer with a move; `solution` shows the answer.", to=msg, board=_board(solving),
+                controls=controls(solving))
+
+
+def controls(solving: Solving) -> Controls:
+    """The menu of the solver's moves and the Solution button, under the puzzle's latest board."""
+    record = solving.record
+    return Controls(Buttons.PUZZLE, solving.served.id, len(record.moves),
+                    tuple(record.type.legal_texts(record.position)))
 
 
 def _solving(served: ServedPuzzle, strength: Rating) -> Solving:
@@ -173,7 +183,7 @@ async def answer(s: State, msg: Message) -> None:
         gt = record.type
         await s.say(msg.channel, f"Right: {gt.write_move(before, right)}. I answer "
                     f"{gt.write_move(after_right, reply)}. {solving.solver} to play.", to=msg,
-                    board=_board(solving))
+                    board=_board(solving), controls=controls(solving))
 
 
 async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
@@ -226,8 +236,8 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
                     f"{_line(solving)}.", to=msg, board=_shown(solving, before, right))
 
 
-async def end_for_game(s: State, channel: str) -> None:
-    """A game is starting in ``channel``: the puzzle on there ends, with its answer."""
+async def end_for_game(s: State, channel: str, why: str = "for the game") -> None:
+    """A game (or the daily puzzle) is starting in ``channel``: the puzzle on there ends, with its answer."""
     solving = s.puzzles.get(channel)
     if solving is None:
         return
@@ -236,7 +246,7 @@ async def end_for_game(s: State, channel: str) -> None:
             return
         await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
         del s.puzzles[channel]
-        await s.say(channel, f"The puzzle here ends for the game. Its answer: {_line(solving)}.")
+        await s.say(channel, f"The puzzle here ends {why}. Its answer: {_line(solving)}.")
 
 
 def _seen_by(solving: Solving) -> list[Attempt]:
@@ -249,10 +259,14 @@ def _seen_by(solving: Solving) -> list[Attempt]:
 
 
 def _line(solving: Solving) -> str:
-    """The whole solution as players write it."""
-    gt = game_type(solving.served.variant)
-    here, words = gt.read_position(solving.served.position), []
-    for text in solving.served.solution:
+    return _written(solving.served.variant, solving.served.position, solving.served.solution)
+
+
+def _written(variant: str, position: str, solution: tuple[str, ...]) -> str:
+    """A whole solution as players write it."""
+    gt = game_type(variant)
+    here, words = gt.read_position(position), []
+    for text in solution:
         move = gt.parse_move(here, text)
         words.append(gt.write_move(here, move))
         here = gt.make(here, move)
@@ -286,3 +300,40 @@ async def restore(s: State, owns) -> int:
         s.puzzles[served.channel] = _solving(served, strength)
         count += 1
     return count
+
+
+@dataclass(frozen=True)
+class Step:
+    """How far a solver's moves go in a puzzle (the web page's check, the same as the chat's)."""
+
+    verdict: str
+    """'right' (the moves so far are the solution's: go on), 'solved', or 'wrong'."""
+    reply: str | None = None
+    """After a right move that is not the last: the defender's answer, as players write it."""
+    right: str | None = None
+    """After a wrong move: the move that was right, as players write it."""
+    line: str = ""
+    """Once it is over: the whole solution."""
+
+
+def attempt(puzzle: Puzzle, moves: list[str]) -> Step:
+    """The solver's ``moves`` (as typed, one per turn) checked against ``puzzle``'s solution, the defender's replies
+    played between them; a ``MoveError`` for a move that is not legal where it is played."""
+    gt = game_type(puzzle.variant)
+    here = gt.read_position(puzzle.position)
+    whole = _written(puzzle.variant, puzzle.position, puzzle.solution)
+    step = Step("right")
+    for n, text in enumerate(moves):
+        ply = 2 * n
+        if ply >= len(puzzle.solution):
+            return Step("solved", line=whole)
+        played, right = gt.parse_move(here, text), gt.parse_move(here, puzzle.solution[ply])
+        if played != right:
+            return Step("wrong", right=gt.write_move(here, right), line=whole)
+        here = gt.make(here, right)
+        if ply + 1 == len(puzzle.solution):
+            return Step("solved", line=whole)
+        reply = gt.parse_move(here, puzzle.solution[ply + 1])
+        step = Step("right", reply=gt.write_move(here, reply))
+        here = gt.make(here, reply)
+    return step
