@@ -49,6 +49,10 @@ HELP = {
                "a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started here "
                "ends the puzzle."),
     "solution": ("solution", "End the puzzle here and show its answer (nobody's puzzle rating changes)."),
+    "practice": ("practice",
+                 "A position from your own analysed games (`analyse`) where you made a mistake or a blunder: find "
+                 "the better move. The engine's move counts, and so does any move within an inaccuracy of it. Not "
+                 "rated."),
     "daily": ("daily [here [hour 0-23] [variant] | off]",
               "Where and when this server's daily puzzle is posted, and who solved today's. The server's "
               "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here every day "

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, daily, lobby, play, puzzles, results
+from bot.core import analyses, clock, daily, lobby, play, practice, puzzles, results
 from bot.core.analyses import Progress
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
@@ -41,6 +42,7 @@ COMMANDS: dict[str, Command] = {
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
     "analyse": analyses.command, "analyze": analyses.command,
     "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
+    "practice": practice.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
 }
 
@@ -104,7 +106,7 @@ class Core:
             if name in COMMANDS:
                 await COMMANDS[name](s, msg, words)
             elif msg.channel in s.puzzles and msg.channel not in s.tables:
-                await puzzles.answer(s, msg)
+                await (practice.answer if s.puzzles[msg.channel].served.kind == "practice" else puzzles.answer)(s, msg)
             else:
                 await play.move(s, msg)
         except (Refusal, CommandError) as error:
@@ -166,6 +168,16 @@ class Core:
     def try_puzzle(self, puzzle: Puzzle, moves: list[str]) -> puzzles.Step:
         """The solver's moves so far checked as the chat checks them; a ``MoveError`` for one that is not legal."""
         return puzzles.attempt(puzzle, moves)
+
+    def puzzle_variants(self) -> dict[str, int]:
+        """The games that have puzzles, and how many each has (for a page that lists them)."""
+        return {variant: len(puzzles.puzzle_set(variant)) for variant in puzzles.DRAUGHTS
+                if puzzles.puzzle_set(variant)}
+
+    def random_puzzle(self, variant: str) -> Puzzle | None:
+        """Any one of the shipped puzzles of ``variant``, for a page's "a puzzle" link (None if it has none)."""
+        found = puzzles.puzzle_set(variant) if variant in puzzles.DRAUGHTS else {}
+        return random.choice(list(found.values())) if found else None
 
     def controls(self, channel: str) -> Controls | None:
         """The controls of the latest board of the game in ``channel``; None without a game or in a bot match."""

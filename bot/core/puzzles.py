@@ -36,6 +36,8 @@ NEAR = 12
 START_RD = 250.0
 """How sure a new puzzle's rating is: it starts from a guess (``starting_strength``)."""
 GONE = "The puzzle here has just ended."
+UNRATED = Rating()
+"""The rating shown for a position that has none (practice)."""
 DRAUGHTS = ("english", "international", "brazilian", "russian")
 """The games that have puzzles."""
 
@@ -97,11 +99,7 @@ def variant_of(words: list[str]) -> str:
 async def command(s: State, msg: Message, words: list[str]) -> None:
     """`puzzle [variant]`: a puzzle here, near the asker's rating."""
     variant = variant_of(words)
-    if msg.channel in s.tables or msg.channel in s.opening:
-        raise Refusal("A game is on in this channel, and its moves come first. Ask for a puzzle in another channel "
-                      "or thread, or when the game is over.")
-    if msg.channel in s.puzzles:
-        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+    check_free(s, msg.channel)
     rating, _ = await s.store.puzzle_rating(msg.guild, variant, msg.user.id)
     strengths = await s.store.puzzle_strengths(variant)
     seen = await s.store.puzzles_seen(msg.guild, variant, msg.user.id)
@@ -111,8 +109,17 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     await post(s, served, strength_of(puzzle, strengths), msg)
 
 
-async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None) -> None:
-    """Store ``served`` as the channel's puzzle, then show it."""
+def check_free(s: State, channel: str) -> None:
+    """Refuse a puzzle where a game or a puzzle is on."""
+    if channel in s.tables or channel in s.opening:
+        raise Refusal("A game is on in this channel, and its moves come first. Ask for a puzzle in another channel "
+                      "or thread, or when the game is over.")
+    if channel in s.puzzles:
+        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+
+
+async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None, text: str | None = None) -> None:
+    """Store ``served`` as the channel's puzzle, then show it (with ``text``, or a puzzle's words)."""
     if served.channel in s.puzzles:
         raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
     try:
@@ -123,9 +130,9 @@ async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | 
     s.puzzles[served.channel] = solving
     gt = solving.record.type
     title = f"Daily puzzle for {served.day}" if served.kind == "daily" else f"Puzzle {served.puzzle}"
-    await s.say(served.channel, f"{title} ({gt.title}, rated {strength.rating:.0f}): {solving.solver} to play and "
-                "win. Anyone may answer with a move; `solution` shows the answer.", to=msg, board=_board(solving),
-                controls=controls(solving))
+    text = text or (f"{title} ({gt.title}, rated {strength.rating:.0f}): {solving.solver} to play and win. Anyone "
+                    "may answer with a move; `solution` shows the answer.")
+    await s.say(served.channel, text, to=msg, board=_board(solving), controls=controls(solving))
 
 
 def controls(solving: Solving) -> Controls:
@@ -209,10 +216,10 @@ async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None
     gt = record.type
     await s.say(msg.channel, f"{gt.write_move(before, played)} is not it. The answer was "
                 f"{gt.write_move(before, right)}; the whole line: {_line(solving)}. {words}", to=msg,
-                board=_shown(solving, before, right))
+                board=shown(solving, before, right))
 
 
-def _shown(solving: Solving, before, move) -> Board:
+def shown(solving: Solving, before, move) -> Board:
     """The position after ``move`` from ``before``, the move marked (the record is left as it was)."""
     gt = solving.record.type
     board = _board(solving)
@@ -233,7 +240,7 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
         before = record.position
         right = record.type.parse_move(before, solving.served.solution[len(record.moves)])
         await s.say(msg.channel, f"The answer: {record.type.write_move(before, right)}; the whole line: "
-                    f"{_line(solving)}.", to=msg, board=_shown(solving, before, right))
+                    f"{_line(solving)}.", to=msg, board=shown(solving, before, right))
 
 
 async def end_for_game(s: State, channel: str, why: str = "for the game") -> None:

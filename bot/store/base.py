@@ -200,6 +200,11 @@ class Store(ABC):
         Idempotent: two processes saving the same game's analysis at once both succeed, and one of the two is
         kept. A game that is not in the database is refused (``SaveFailed``)."""
 
+    @abstractmethod
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        """The server's games analysed at ``nodes`` nodes a position, the latest to end first, at most ``limit``:
+        (game, seats, analysis) each (for practice from a person's own games)."""
+
     # ratings
 
     @abstractmethod

@@ -261,6 +261,13 @@ class PostgresStore(Store):
             text = await db.fetchval("SELECT analysis FROM analyses WHERE game = $1 AND nodes = $2", game, nodes)
         return json.loads(text) if text is not None else None
 
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        async with self._using() as db:
+            rows = await db.fetch("SELECT g.id, g.seats, a.analysis FROM games g JOIN analyses a ON a.game = g.id"
+                                  " WHERE g.guild = $1 AND a.nodes = $2 ORDER BY g.updated DESC, g.id DESC LIMIT $3",
+                                  guild, nodes, limit)
+        return [(r["id"], json.loads(r["seats"]), json.loads(r["analysis"])) for r in rows]
+
     async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
         async with self._using() as db:
             await db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES ($1, $2, $3, $4)"

@@ -189,6 +189,13 @@ class SqliteStore(Store):
                                   (game, nodes)).fetchone()
         return json.loads(row[0]) if row else None
 
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        with self._reading():
+            rows = self.db.execute("SELECT g.id, g.seats, a.analysis FROM games g JOIN analyses a ON a.game = g.id"
+                                   " WHERE g.guild = ? AND a.nodes = ? ORDER BY g.updated DESC, g.id DESC LIMIT ?",
+                                   (guild, nodes, limit)).fetchall()
+        return [(game, json.loads(seats), json.loads(analysis)) for game, seats, analysis in rows]
+
     async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
         with self._transaction():
             self.db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES (?, ?, ?, ?)"
