@@ -58,8 +58,9 @@ HELP = {
               "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here every day "
               "at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day."),
     "games": ("games", "The games being played on this server."),
-    "rating": ("rating [@user]", "Ratings on this server, one per variant."),
-    "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),
+    "rating": ("rating [@user]", "Ratings on this server, one per variant, and puzzle ratings."),
+    "leaderboard": ("leaderboard [puzzles] [variant]",
+                    "The best rated players on this server (with `puzzles`: the best puzzle solvers)."),
     "watch": ("watch [variant] [level] [level] [delay SECONDS] [time SECONDS]",
               "Start a match between two bots here, to watch move by move."),
     "stop": ("stop", "End the bot match you started here."),
