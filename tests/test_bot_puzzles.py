@@ -57,6 +57,9 @@ async def test_a_puzzle_solved_move_by_move_by_two_people(pool, monkeypatch):
     solver = "White" if puzzle.position.startswith("W") else "Black"
     assert f"Puzzle {puzzle.id} (English" in posted.text and f"{solver} to play and win" in posted.text
     assert posted.board is not None and posted.board.position == game_type("english").read_position(puzzle.position)
+    [again] = await chat.say(BEN, "board")
+    assert again.board == posted.board and again.controls == posted.controls
+    assert (await chat.say(BEN, "moves"))[0].text.startswith(f"Legal moves for {solver}: ")
     typo = await chat.say(BEN, "99-98")
     assert typo[0].private and chat.core.state.puzzles  # a typo changes nothing
     people = [ANA, BEN] * len(puzzle.solution)

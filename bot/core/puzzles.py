@@ -158,6 +158,19 @@ def _board(solving: Solving, before=None, move=None) -> Board:
     return Board(NO_GAME, record.type.name, record.position, move, before, solving.solver is Color.BLACK, caption)
 
 
+async def board(s: State, msg: Message) -> None:
+    """`board` where a puzzle is on: its board again, with the menu."""
+    solving = s.puzzles[msg.channel]
+    await s.say(msg.channel, f"Puzzle {solving.served.puzzle}: {solving.solver} to play and win.", to=msg,
+                board=_board(solving), controls=controls(solving))
+
+
+async def moves(s: State, msg: Message) -> None:
+    """`moves` where a puzzle is on: the solver's legal moves."""
+    record = s.puzzles[msg.channel].record
+    await s.private(msg, f"Legal moves for {record.turn}: {', '.join(record.type.legal_texts(record.position))}.")
+
+
 def reads_as_answer(s: State, channel: str, text: str) -> bool:
     """Whether ``text`` answers the puzzle on in ``channel`` (a move, legal or not, where no game is on)."""
     solving = s.puzzles.get(channel)
