@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -91,6 +92,7 @@ def _make(args: argparse.Namespace) -> int:
     fens, lines = {p.position for p in kept}, {p.solution for p in kept}
     show = None if args.quiet else progress_bar(count=lambda d, t: f"{d}/{t} puzzles")
     games = (i for i in _count_from(0) if i not in done)
+    t0 = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool, out.open("a") as sink, progress.open("a") as log:
         running: dict[Future, int] = {}
         found = len(kept)
@@ -114,7 +116,9 @@ def _make(args: argparse.Namespace) -> int:
                     show(f"mining {args.variant}", found, args.count)
         for future in running:
             future.cancel()
-    print(f"{out}: {found} puzzles, {_lines(progress)} games mined", file=sys.stderr)
+    spent, new = time.perf_counter() - t0, found - len(kept)
+    print(f"{out}: {found} puzzles, {_lines(progress)} games mined; this run {new} new in {spent:.0f} s "
+          f"({100 * spent / max(new, 1):.0f} s a hundred with {args.jobs} jobs)", file=sys.stderr)
     return 0
 
 
