@@ -58,7 +58,8 @@ async def test_a_puzzle_solved_move_by_move_by_two_people(pool, monkeypatch):
     assert f"Puzzle {puzzle.id} (English" in posted.text and f"{solver} to play and win" in posted.text
     assert posted.board is not None and posted.board.position == game_type("english").read_position(puzzle.position)
     [again] = await chat.say(BEN, "board")
-    assert again.board == posted.board and again.controls == posted.controls
+    assert again.board == posted.board and again.controls == posted.controls == chat.core.controls("c1")
+    assert chat.core.legal_texts("c1") == list(posted.controls.moves)
     assert (await chat.say(BEN, "moves"))[0].text.startswith(f"Legal moves for {solver}: ")
     typo = await chat.say(BEN, "99-98")
     assert typo[0].private and chat.core.state.puzzles  # a typo changes nothing

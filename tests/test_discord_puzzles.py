@@ -200,7 +200,7 @@ async def test_the_daily_puzzle_is_set_by_a_manager_and_posted_at_its_hour(emula
         assert not done["flags"] & EPHEMERAL and "every day at 14:00 UTC" in text_of(done)
         assert [(d.channel, d.hour, d.variant) for d in await store.dailies()] == [(str(games), 14, "english")]
         shown = await emulator.answer(await emulator.slash(EVE, games, "daily"))  # anyone may look
-        assert "posted in" in text_of(shown) and "14:00 UTC" in text_of(shown)
+        assert "posted here" in text_of(shown) and "14:00 UTC" in text_of(shown)
 
         since = len(emulator.posts)
         clock.now += 59 * 60  # 13:59: not yet

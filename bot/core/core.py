@@ -180,14 +180,22 @@ class Core:
         return random.choice(list(found.values())) if found else None
 
     def controls(self, channel: str) -> Controls | None:
-        """The controls of the latest board of the game in ``channel``; None without a game or in a bot match."""
+        """The controls of the latest board of the game (or else the puzzle) in ``channel``; None without either,
+        or in a bot match."""
         table = self.state.tables.get(channel)
-        return controls(table) if table is not None else None
+        if table is None:
+            solving = self.state.puzzles.get(channel)
+            return puzzles.controls(solving) if solving is not None else None
+        return controls(table)
 
     def legal_texts(self, channel: str) -> list[str]:
-        """The legal moves in the game in ``channel`` as players type them; none without a game."""
+        """The legal moves in the game in ``channel`` (or else of the puzzle's solver) as players type them; none
+        without either."""
         table = self.state.tables.get(channel)
-        return list(table.game.type.legal_texts(table.game.position)) if table is not None else []
+        if table is None:
+            solving = self.state.puzzles.get(channel)
+            return list(solving.record.type.legal_texts(solving.record.position)) if solving is not None else []
+        return list(table.game.type.legal_texts(table.game.position))
 
     def table(self, channel: str) -> Table | None:
         """The game on in ``channel``, for a front end that shows a game whole (the web page), or None. Front ends

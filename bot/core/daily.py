@@ -45,7 +45,7 @@ def puzzle_of_the_day(variant: str, day: str) -> Puzzle:
 async def command(s: State, msg, words: list[str]) -> None:
     """`daily`, `daily here [hour H] [variant]`, `daily off`."""
     if not words:
-        await s.say(msg.channel, await _status(s, msg.guild), to=msg)
+        await s.say(msg.channel, await _status(s, msg), to=msg)
         return
     if not msg.manager:
         raise Refusal(MANAGERS_ONLY)
@@ -72,12 +72,14 @@ async def command(s: State, msg, words: list[str]) -> None:
                 to=msg)
 
 
-async def _status(s: State, guild: str) -> str:
+async def _status(s: State, msg) -> str:
+    guild = msg.guild
     daily = s.dailies.get(guild)
     if daily is None:
         return f"No daily puzzle is set on this server. Its administrators: {USAGE}."
     day, _ = day_of(s.clock())
-    text = f"The daily {daily.variant} puzzle is posted in #{daily.channel} at {daily.hour:02d}:00 UTC."
+    where = "here" if daily.channel == msg.channel else "in another channel (`daily` there says so)"
+    text = f"The daily {daily.variant} puzzle is posted {where} at {daily.hour:02d}:00 UTC."
     if daily.last_day == day:
         solvers = await s.store.daily_solvers(guild, day)
         text += f" Today's was solved by {', '.join(solvers)}." if solvers else " Nobody has solved today's yet."
