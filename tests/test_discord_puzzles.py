@@ -64,6 +64,10 @@ async def test_a_puzzle_asked_with_the_slash_command_and_solved_from_the_menu(em
         assert "solved by Ana and Ben and Eve!" in text_of(answer) and has_file(answer, "puzzle.png")
         assert components(answer) == [] and live(emulator, games) == []  # over: nothing left to press
         assert await store.board_message(0) is None and not bot.core.state.puzzles
+        top = await emulator.answer(await emulator.slash(EVE, games, "leaderboard", variant="english", puzzles=True))
+        assert text_of(top).startswith("Best english puzzle solvers here:")
+        practice = await emulator.answer(await emulator.slash(EVE, games, "practice"))
+        assert practice["flags"] & EPHEMERAL and "nothing to practise yet" in text_of(practice)
 
 
 async def test_typed_moves_and_slash_moves_answer_a_puzzle_and_the_slash_solution_ends_it(emulator, store, pool, monkeypatch):

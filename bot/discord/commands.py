@@ -111,11 +111,11 @@ async def rating(interaction: discord.Interaction, user: discord.User | None = N
     await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
 
 
-@group.command(name="leaderboard", description="The best rated players on this server.")
-@app_commands.describe(variant="Which draughts (default: English)")
+@group.command(name="leaderboard", description="The best rated players on this server (or puzzle solvers).")
+@app_commands.describe(variant="Which draughts (default: English)", puzzles="The best puzzle solvers instead")
 @app_commands.choices(variant=VARIANTS)
-async def leaderboard(interaction: discord.Interaction, variant: str | None = None) -> None:
-    await run(interaction, "leaderboard", variant)
+async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False) -> None:
+    await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant)
 
 
 @group.command(name="analyse", description="Every move of a finished game judged, with a graph (default: the last "
@@ -163,5 +163,5 @@ def _simple(name: str) -> None:
 
 
 for _name in ("accept", "decline", "resign", "draw", "takeback", "hint", "moves", "board", "pdn", "games", "stop",
-              "solution"):
+              "solution", "practice"):
     _simple(_name)
