@@ -71,8 +71,8 @@ async def _spots(s: State, msg: Message) -> list[tuple[str, int, Judged]]:
     first, in the order played."""
     spots = []
     for game, seats, data in await s.store.analysed_games(msg.guild, s.config.analysis_nodes):
-        colours = [c for c in Color if Seat.from_json(seats[c.name.lower()]).user
-                   and Seat.from_json(seats[c.name.lower()]).user.id == msg.user.id]
+        people = {c: Seat.from_json(seats[c.name.lower()]).user for c in Color}
+        colours = [c for c, person in people.items() if person is not None and person.id == msg.user.id]
         if not colours:
             continue
         analysis = Analysis.from_json(data)
