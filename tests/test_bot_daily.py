@@ -79,12 +79,30 @@ async def test_the_daily_puzzle_is_posted_at_its_hour_once_and_keeps_who_solved_
     await again.store.close()
 
 
+async def test_every_server_gets_the_same_daily_puzzle_once_a_day(pool):
+    here, there = Chat(SqliteStore(":memory:"), pool), Chat(SqliteStore(":memory:"), pool)
+    for chat, hour in ((here, 6), (there, 20)):
+        await chat.core.start()
+        await chat.say(ANA, f"daily here hour {hour}", manager=True)
+        at(chat, 3, 21)
+        await chat.core.tick()
+    assert here.core.state.puzzles["c1"].served.puzzle == there.core.state.puzzles["c1"].served.puzzle
+    await here.say(ANA, "solution")
+    await here.say(ANA, "daily off", manager=True)
+    await here.say(ANA, "daily here hour 6", manager=True)  # set again the same day: that day's was posted
+    await here.core.tick()
+    assert not here.core.state.puzzles
+    at(here, 4, 6)
+    await here.core.tick()
+    assert here.core.state.puzzles["c1"].served.day == day_of(here.clock.now)[0]
+
+
 async def test_the_daily_puzzle_waits_for_a_game_in_its_channel(pool):
     chat = Chat(SqliteStore(":memory:"), pool, config(move_time=0.05))
     await chat.core.start()
     await chat.say(ANA, "daily here hour 9", manager=True)
-    await chat.say(BEN, "new english level 1")
     at(chat, 1, 10)
+    await chat.say(BEN, "new english level 1")
     await chat.core.tick()
     assert not chat.core.state.puzzles
     await chat.core.settle()

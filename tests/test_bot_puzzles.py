@@ -170,8 +170,28 @@ async def test_a_puzzle_is_back_where_it_was_after_a_restart(pool, tmp_path, bac
         assert len(on.record.moves) == 2 and on.served.puzzle == puzzle.id
         [reply] = await second.say(BEN, short(puzzle, 2))
         assert not reply.private and short(puzzle, 2) in reply.text
+        for ply in range(4, len(puzzle.solution), 2):
+            [reply] = await second.say(BEN, short(puzzle, ply))
+        assert "solved by ana and ben!" in reply.text  # Ana's move before the restart counts too
+        assert (await second.store.puzzle_rating("g", "english", ANA.id))[1] == 1
     finally:
         await second.store.close()
+
+
+async def test_a_puzzle_answered_by_another_process_meanwhile_is_read_again(pool, tmp_path, monkeypatch):
+    puzzle = longest()
+    given(monkeypatch, puzzle)
+    path = str(tmp_path / "bot.sqlite3")
+    first = Chat(SqliteStore(path), pool)
+    await first.say(ANA, "puzzle")
+    other = Chat(SqliteStore(path), pool)  # a second process holding the channel by mistake
+    await other.core.start()
+    await other.say(ANA, short(puzzle, 0))
+    [stale] = await first.say(BEN, short(puzzle, 0))
+    assert stale.private and stale.text.startswith("That was not done: the puzzle here had changed meanwhile")
+    assert len(first.core.state.puzzles["c1"].record.moves) == 2  # read again as the database has it
+    [reply] = await first.say(BEN, short(puzzle, 2))
+    assert reply.text.startswith(f"Right: {short(puzzle, 2)}.")
 
 
 async def test_a_puzzle_in_the_terminal_chat(pool, tmp_path, monkeypatch):

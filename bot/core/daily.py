@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from bot.commands import ALIASES
 from bot.core import puzzles
 from bot.core.state import DEFAULT_VARIANT, Refusal, State
-from bot.store import Daily, ServedPuzzle
+from bot.store import Daily, MoveConflict, SaveFailed, ServedPuzzle
 from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ def day_of(seconds: float) -> tuple[str, int]:
 def puzzle_of_the_day(variant: str, day: str) -> Puzzle:
     """The day's puzzle of ``variant``: the same everywhere that day, drawn from the shipped set by the date."""
     pool = sorted(puzzles.puzzle_set(variant).values(), key=lambda p: p.id)
+    if not pool:
+        raise Refusal(f"There are no {variant} puzzles.")
     digest = int(hashlib.sha256(f"{variant} {day}".encode()).hexdigest(), 16)
     return pool[digest % len(pool)]
 
@@ -59,7 +62,7 @@ async def command(s: State, msg, words: list[str]) -> None:
     hour, variant, rest = 0, DEFAULT_VARIANT, words[1:]
     while rest:
         word = rest.pop(0).lower()
-        if word == "hour" and rest and rest[0].isdigit() and 0 <= int(rest[0]) <= 23:
+        if word == "hour" and rest and rest[0].isascii() and rest[0].isdigit() and 0 <= int(rest[0]) <= 23:
             hour = int(rest.pop(0))
         elif ALIASES.get(word) in puzzles.DRAUGHTS and puzzles.puzzle_set(ALIASES[word]):
             variant = ALIASES[word]
@@ -92,19 +95,29 @@ async def load(s: State, owns) -> None:
 
 
 async def tick(s: State) -> None:
-    """Post each server's daily puzzle once its hour has come today (and its channel has no game on)."""
+    """Post each server's daily puzzle once its hour has come today (and its channel has no game on). A post that
+    fails (the database, a puzzle that came on meanwhile) is tried again at the next tick; the database keeps a
+    day's daily puzzle once a server, so no two processes, and no restart, post it twice."""
     day, hour = day_of(s.clock())
     for guild, daily in list(s.dailies.items()):
         if daily.last_day == day or hour < daily.hour or daily.channel in s.tables or daily.channel in s.opening:
             continue
-        if not await s.store.mark_daily(guild, day):
-            s.dailies[guild] = Daily(guild, daily.channel, daily.hour, daily.variant, day)
-            continue  # posted already, by another process or before a restart
-        s.dailies[guild] = Daily(guild, daily.channel, daily.hour, daily.variant, day)
-        await puzzles.end_for_game(s, daily.channel, "for today's daily puzzle")
-        puzzle = puzzle_of_the_day(daily.variant, day)
-        strengths = await s.store.puzzle_strengths(daily.variant)
-        served = ServedPuzzle(0, guild, daily.channel, daily.variant, puzzle.id, "daily", puzzle.position,
-                              puzzle.solution, "", "", s.clock(), day=day)
-        await puzzles.post(s, served, puzzles.strength_of(puzzle, strengths), None)
-        log.info("posted the daily puzzle of %s in server %s", day, guild)
+        try:
+            await _post(s, daily, day)
+        except MoveConflict:  # that day's is in the database already: posted by another process, or before
+            pass
+        except (Refusal, SaveFailed) as error:
+            log.warning("could not post the daily puzzle of %s in server %s (%s); trying again", day, guild, error)
+            continue
+        s.dailies[guild] = replace(daily, last_day=day)
+        await s.store.mark_daily(guild, day)
+
+
+async def _post(s: State, daily: Daily, day: str) -> None:
+    await puzzles.end_for_game(s, daily.channel, "for today's daily puzzle")
+    puzzle = puzzle_of_the_day(daily.variant, day)
+    strengths = await s.store.puzzle_strengths(daily.variant)
+    served = ServedPuzzle(0, daily.guild, daily.channel, daily.variant, puzzle.id, "daily", puzzle.position,
+                          puzzle.solution, "", "", s.clock(), day=day)
+    await puzzles.post(s, served, puzzles.strength_of(puzzle, strengths), None)
+    log.info("posted the daily puzzle of %s in server %s", day, daily.guild)

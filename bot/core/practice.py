@@ -11,6 +11,7 @@ have marked it. Practice is not rated.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from bot.core import puzzles
@@ -21,6 +22,9 @@ from bot.worker import Segment
 from engine import Color, game_type
 from engine.analysis import Analysis, Judged, judge
 
+JUDGE_WAIT = 60.0
+"""Seconds a move waits to be judged (its search waits behind every move of every game) before the person is told
+to try again."""
 PRACTISED = ("mistake", "blunder")
 """The judgements whose positions a person practises."""
 KEY = "practice:{game}:{ply}"
@@ -117,7 +121,12 @@ async def _judged(s: State, msg: Message, played) -> tuple[float, str | None]:
     record.play(played)
     segment = Segment.of(record, (0, 1), s.config.analysis_nodes)
     found: list = []
-    while len(found) < 2:  # a segment that gave way to a move goes on where it stopped
-        found += await s.pool.look(msg.user.id, replace(segment, known=len(found)))
+    try:
+        async with asyncio.timeout(JUDGE_WAIT):
+            while len(found) < 2:  # a segment that gave way to a move goes on where it stopped
+                found += await s.pool.look(msg.user.id, replace(segment, known=len(found)))
+    except TimeoutError:
+        raise Refusal("I am busy with many games right now and could not judge that move; the position is still "
+                      "yours: try again in a minute.") from None
     return judge(found[0].score, -found[1].score, record.type.chances_scale)
 

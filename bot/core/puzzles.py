@@ -18,8 +18,11 @@ answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import random
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from bot.commands import ALIASES
@@ -31,11 +34,15 @@ from bot.user_text import quoted
 from engine import Color, GameRecord, game_type
 from engine.puzzles.puzzle import Puzzle, shipped
 
+log = logging.getLogger(__name__)
+
 NEAR = 12
 """A puzzle is drawn from this many of the asker's unseen puzzles nearest their rating."""
 START_RD = 250.0
 """How sure a new puzzle's rating is: it starts from a guess (``starting_strength``)."""
 GONE = "The puzzle here has just ended."
+CHANGED = ("That was not done: the puzzle here had changed meanwhile (another bot process answered it, or it had "
+           "ended). `board` shows it as it is now.")
 UNRATED = Rating()
 """The rating shown for a position that has none (practice)."""
 DRAUGHTS = ("english", "international", "brazilian", "russian")
@@ -84,12 +91,10 @@ def strength_of(puzzle: Puzzle, strengths: dict[str, tuple[Rating, int]]) -> Rat
 
 
 def variant_of(words: list[str]) -> str:
-    if not words:
-        return DEFAULT_VARIANT
-    name = ALIASES.get(words[0].lower())
+    name = ALIASES.get(words[0].lower()) if words else DEFAULT_VARIANT
     if name is None or name not in DRAUGHTS or not puzzle_set(name):
         draughts = ", ".join(v for v in DRAUGHTS if puzzle_set(v))
-        what = name if name is not None else quoted(words[0], 20)
+        what = name if name is not None or not words else quoted(words[0], 20)
         raise Refusal(f"I have no puzzles for {what}. Puzzles are for: {draughts}.")
     if len(words) > 1:
         raise Refusal("Usage: `puzzle [variant]`.")
@@ -119,14 +124,16 @@ def check_free(s: State, channel: str) -> None:
 
 
 async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None, text: str | None = None) -> None:
-    """Store ``served`` as the channel's puzzle, then show it (with ``text``, or a puzzle's words)."""
-    if served.channel in s.puzzles:
-        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+    """Store ``served`` as the channel's puzzle, then show it (with ``text``, or a puzzle's words). The channel is
+    held while the database is written (as for a new game), so no game or other puzzle starts there meanwhile;
+    ``MoveConflict`` if the database already has one on there (or, for a daily puzzle, that day's)."""
+    check_free(s, served.channel)
+    s.opening.add(served.channel)
     try:
         number = await s.store.start_puzzle(served)
-    except MoveConflict:
-        raise Refusal("A puzzle is on here already (another bot process posted it).") from None
-    solving = _solving(ServedPuzzle(**{**served.__dict__, "id": number}), strength)
+    finally:
+        s.opening.discard(served.channel)
+    solving = _solving(replace(served, id=number), strength)
     s.puzzles[served.channel] = solving
     gt = solving.record.type
     title = f"Daily puzzle for {served.day}" if served.kind == "daily" else f"Puzzle {served.puzzle}"
@@ -146,7 +153,7 @@ def _solving(served: ServedPuzzle, strength: Rating) -> Solving:
     record = game_type(served.variant).new_game(served.position)
     for text in served.solution[:served.ply]:
         record.play_text(text)
-    return Solving(served, record, strength)
+    return Solving(served, record, strength, {user: User(user, name) for user, name in served.movers})
 
 
 def _board(solving: Solving, before=None, move=None) -> Board:
@@ -191,12 +198,15 @@ async def answer(s: State, msg: Message) -> None:
         if played != right:
             await _fail(s, solving, msg, played, right)
             return
-        solving.movers[msg.user.id] = msg.user
+        movers = {**solving.movers, msg.user.id: msg.user}
         if ply + 1 == len(served.solution):
+            solving.movers = movers
             await _solved(s, solving, msg, right)
             return
         reply = record.type.parse_move(record.type.make(before, right), served.solution[ply + 1])
-        await s.store.advance_puzzle(served.id, ply + 2)
+        async with _reloading(s, solving):
+            await s.store.advance_puzzle(served.id, ply + 2, [(u.id, u.name) for u in movers.values()])
+        solving.movers = movers
         record.play(right)
         after_right = record.position
         record.play(reply)
@@ -210,8 +220,9 @@ async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
     record = solving.record
     before = record.position
     people, strength, words = await _rated(s, solving, list(solving.movers.values()), True)
-    await s.store.end_puzzle(solving.served.id, "solved", [Attempt(u.id, u.name, True) for u in solving.movers.values()],
-                             people, strength)
+    async with _reloading(s, solving):
+        await s.store.end_puzzle(solving.served.id, "solved",
+                                 [Attempt(u.id, u.name, True) for u in solving.movers.values()], people, strength)
     del s.puzzles[msg.channel]
     record.play(move)
     who = " and ".join(u.name for u in solving.movers.values())
@@ -223,8 +234,10 @@ async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None
     record = solving.record
     before = record.position
     people, strength, words = await _rated(s, solving, [msg.user], False)
-    await s.store.end_puzzle(solving.served.id, "failed", [Attempt(msg.user.id, msg.user.name, False)], people,
-                             strength)
+    seen = [a for a in _seen_by(solving) if a.user != msg.user.id]  # not rated, but not given it again
+    async with _reloading(s, solving):
+        await s.store.end_puzzle(solving.served.id, "failed", [Attempt(msg.user.id, msg.user.name, False), *seen],
+                                 people, strength)
     del s.puzzles[msg.channel]
     gt = record.type
     await s.say(msg.channel, f"{gt.write_move(before, played)} is not it. The answer was "
@@ -247,7 +260,8 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
     async with solving.lock:
         if s.puzzles.get(msg.channel) is not solving:
             raise Refusal(GONE)
-        await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+        async with _reloading(s, solving):
+            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
         del s.puzzles[msg.channel]
         record = solving.record
         before = record.position
@@ -264,7 +278,10 @@ async def end_for_game(s: State, channel: str, why: str = "for the game") -> Non
     async with solving.lock:
         if s.puzzles.get(channel) is not solving:
             return
-        await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+        try:
+            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+        except MoveConflict:  # it had ended in the database already (another process, or a lost answer)
+            log.info("puzzle %d had ended in the database already", solving.served.id)
         del s.puzzles[channel]
         await s.say(channel, f"The puzzle here ends {why}. Its answer: {_line(solving)}.")
 
@@ -297,14 +314,33 @@ async def _rated(s: State, solving: Solving, people: list[User], solved: bool
                  ) -> tuple[list[tuple[str, str, Rating]], Rating, str]:
     """The people's new puzzle ratings, the puzzle's, and the words that say so."""
     served = solving.served
+    known = (await s.store.puzzle_strengths(served.variant)).get(served.puzzle)
+    strength = known[0] if known else solving.strength  # as it is now: others may have tried it meanwhile
     changes, words, games = [], [], []
     for person in people:
         old, _ = await s.store.puzzle_rating(served.guild, served.variant, person.id)
-        new = update(old, [(solving.strength, 1.0 if solved else 0.0)])
+        new = update(old, [(strength, 1.0 if solved else 0.0)])
         changes.append((person.id, person.name, new))
         games.append((old, 0.0 if solved else 1.0))
         words.append(f"{person.name}'s puzzle rating {old.rating:.0f} → {new.rating:.0f}")
-    return changes, update(solving.strength, games), "; ".join(words) + "."
+    return changes, update(strength, games), "; ".join(words) + "."
+
+
+@contextlib.asynccontextmanager
+async def _reloading(s: State, solving: Solving) -> AsyncIterator[None]:
+    """A write to a puzzle that the database refuses as out of date (another process moved or ended it, or the
+    answer to an earlier write was lost after it was made): the puzzle is read again as the database has it, and
+    the person told that nothing was done."""
+    try:
+        yield
+    except MoveConflict:
+        served = solving.served
+        now = next((p for p in await s.store.puzzles_on() if p.id == served.id), None)
+        if now is None:
+            s.puzzles.pop(served.channel, None)
+        else:
+            s.puzzles[served.channel] = _solving(now, solving.strength)
+        raise Refusal(CHANGED) from None
 
 
 async def restore(s: State, owns) -> int:

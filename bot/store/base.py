@@ -105,6 +105,8 @@ class ServedPuzzle:
     """Moves of the solution played so far."""
     day: str | None = None
     """The daily puzzle's day, 'YYYY-MM-DD' in UTC."""
+    movers: tuple[tuple[str, str], ...] = ()
+    """(user id, name) of each person who has played a right move of it so far, first first."""
 
 
 @dataclass(frozen=True)
@@ -223,12 +225,13 @@ class Store(ABC):
     @abstractmethod
     async def start_puzzle(self, served: ServedPuzzle) -> int:
         """Store a puzzle now on in its channel (``served.id`` is ignored); its id. Refused (``MoveConflict``) if
-        the channel has a puzzle on already."""
+        the channel has a puzzle on already, or for a daily puzzle if the server has had that day's."""
 
     @abstractmethod
-    async def advance_puzzle(self, served: int, ply: int) -> None:
-        """The solution of puzzle ``served`` has been played up to ``ply`` moves. Refused (``MoveConflict``) if the
-        puzzle is no longer on, or was at ``ply`` or beyond already."""
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
+        """The solution of puzzle ``served`` has been played up to ``ply`` moves, its right moves so far by
+        ``movers`` ((user id, name) each). Refused (``MoveConflict``) if the puzzle is no longer on, or was at
+        ``ply`` or beyond already."""
 
     @abstractmethod
     async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],

@@ -21,7 +21,8 @@ from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflic
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
-_SERVED_COLUMNS = "id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day"
+_SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
+                   " movers")
 _GAMES = "ratings", "games"
 """People's ratings from games: their table, and the column that counts what each rating is made of."""
 _PUZZLES = "puzzle_ratings", "puzzles"
@@ -331,10 +332,11 @@ class PostgresStore(Store):
                 raise MoveConflict(f"channel {served.channel} has a puzzle on already") from error
             raise
 
-    async def advance_puzzle(self, served: int, ply: int) -> None:
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
         async with self._using() as db:
-            status = await db.execute("UPDATE served_puzzles SET ply = $1 WHERE id = $2 AND status = 'on'"
-                                      " AND ply < $1", ply, served)
+            status = await db.execute("UPDATE served_puzzles SET ply = $1, movers = $3 WHERE id = $2"
+                                      " AND status = 'on' AND ply < $1", ply, served,
+                                      json.dumps([list(m) for m in movers]))
         if status != "UPDATE 1":
             raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
 
@@ -362,7 +364,7 @@ class PostgresStore(Store):
             rows = await db.fetch(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on' ORDER BY id")
         return [ServedPuzzle(r["id"], r["guild"], r["channel"], r["variant"], r["puzzle"], r["kind"], r["position"],
                              tuple(r["solution"].split()), r["asker"], r["asker_name"], r["started"], r["ply"],
-                             r["day"]) for r in rows]
+                             r["day"], tuple((u, n) for u, n in json.loads(r["movers"]))) for r in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
         return await self._rating(_PUZZLES, guild, variant, user)

@@ -76,6 +76,7 @@ _PUZZLES = """
         position TEXT NOT NULL,       -- FEN
         solution TEXT NOT NULL,       -- full move texts, space-separated
         ply INTEGER NOT NULL,         -- moves of the solution played so far
+        movers TEXT NOT NULL DEFAULT '[]',  -- JSON: [user, name] of each person who played a right move so far
         asker TEXT NOT NULL,
         asker_name TEXT NOT NULL,
         status TEXT NOT NULL,         -- 'on', 'solved', 'failed' or 'shown'
@@ -85,7 +86,8 @@ _PUZZLES = """
     );
     -- one puzzle on at a time in a channel
     CREATE UNIQUE INDEX served_puzzles_on ON served_puzzles (guild, channel) WHERE status = 'on';
-    CREATE INDEX served_puzzles_daily ON served_puzzles (guild, day) WHERE kind = 'daily';
+    -- one daily puzzle a day on a server, whoever posts it
+    CREATE UNIQUE INDEX served_puzzles_daily ON served_puzzles (guild, day) WHERE kind = 'daily';
     CREATE TABLE puzzle_attempts (
         served {ref} NOT NULL REFERENCES served_puzzles (id),
         "user" TEXT NOT NULL,

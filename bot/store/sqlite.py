@@ -20,7 +20,8 @@ from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflic
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
-_SERVED_COLUMNS = "id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day"
+_SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
+                   " movers")
 _GAMES = "ratings", "games"
 """People's ratings from games: their table, and the column that counts what each rating is made of."""
 _PUZZLES = "puzzle_ratings", "puzzles"
@@ -258,10 +259,10 @@ class SqliteStore(Store):
             raise
         return int(cursor.lastrowid or 0)
 
-    async def advance_puzzle(self, served: int, ply: int) -> None:
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
         with self._transaction():
-            cursor = self.db.execute("UPDATE served_puzzles SET ply = ? WHERE id = ? AND status = 'on' AND ply < ?",
-                                     (ply, served, ply))
+            cursor = self.db.execute("UPDATE served_puzzles SET ply = ?, movers = ? WHERE id = ? AND status = 'on'"
+                                     " AND ply < ?", (ply, json.dumps([list(m) for m in movers]), served, ply))
             if cursor.rowcount != 1:
                 raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
 
@@ -290,9 +291,9 @@ class SqliteStore(Store):
             rows = self.db.execute(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on'"
                                    " ORDER BY id").fetchall()
         return [ServedPuzzle(sid, guild, channel, variant, puzzle, kind, position, tuple(solution.split()), asker,
-                             asker_name, started, ply, day)
+                             asker_name, started, ply, day, tuple((u, n) for u, n in json.loads(movers)))
                 for sid, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply,
-                day in rows]
+                day, movers in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
         return self._rating(_PUZZLES, guild, variant, user)

@@ -149,9 +149,14 @@ def first_seen(searcher: Searcher, position: Position, move: Move, depth: int) -
     return depth + 1
 
 
+REPLY_SLACK = 50
+"""A defender's reply in a stored line may score this much below the defender's best at ``check``'s depth."""
+
+
 def check(searcher: Searcher, puzzle: Puzzle, depth: int) -> str | None:
     """None if each of the solver's moves in ``puzzle`` is still the only winning one at ``depth`` (the first one
-    winning by ``WIN_BY``, the later ones keeping the win), else what is wrong."""
+    winning by ``WIN_BY``, by ``GAIN`` above the material on the board, the later ones keeping the win), and each of
+    the defender's replies is the best or about as good as the best, else what is wrong."""
     game: GameType = searcher.game
     try:
         here = game.read_position(puzzle.position)
@@ -171,5 +176,13 @@ def check(searcher: Searcher, puzzle: Puzzle, depth: int) -> str | None:
             other = next(s for s in scored if s.move != move)
             if other.score > NOT_WON:
                 return f"not unique: {game.write_move(here, other.move)} wins too ({other.score:+d})"
+            if ply == 0 and mine.score < ENDING_BOUND and mine.score - material(here, here.turn) < GAIN:
+                return f"{text} wins only {mine.score - material(here, here.turn):+d} above the material"
+        elif ply % 2 == 1 and len(game.legal_moves(here)) > 1:
+            scored = scored_moves(searcher, here, depth - 1)
+            mine = next(s for s in scored if s.move == move)
+            if mine.score < scored[0].score - REPLY_SLACK and scored[0].score > -ENDING_BOUND:
+                return (f"the defender's {text} is not the best reply: {game.write_move(here, scored[0].move)} "
+                        f"holds out better ({scored[0].score:+d} against {mine.score:+d})")
         here = game.make(here, move)
     return None

@@ -12,6 +12,7 @@ any whose solution is no longer the only win.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -103,8 +104,8 @@ def _make(args: argparse.Namespace) -> int:
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = running.pop(future)
-                for puzzle in future.result():
-                    if found < args.count and puzzle.position not in fens and puzzle.solution not in lines:
+                for puzzle in future.result():  # all of a game's (the set may pass the count by a few): the game is
+                    if puzzle.position not in fens and puzzle.solution not in lines:  # not mined again
                         fens.add(puzzle.position)
                         lines.add(puzzle.solution)
                         sink.write(puzzle.line() + "\n")
@@ -155,7 +156,9 @@ def _write_header(out: Path, args: argparse.Namespace) -> None:
                                                                    else f" --variant {args.variant}"),
              FIELDS]
     body = out.read_text().splitlines()[len(header(out)):] if out.exists() else []
-    out.write_text("\n".join(lines + body) + "\n")
+    fresh = out.with_name(out.name + ".new")
+    fresh.write_text("\n".join(lines + body) + "\n")
+    os.replace(fresh, out)  # a run stopped meanwhile leaves the old file whole
 
 
 def _verify(args: argparse.Namespace) -> int:
