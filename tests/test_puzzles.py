@@ -118,3 +118,20 @@ def test_the_shipped_set_is_whole_and_a_sample_proves_again(variant):
     searcher = Searcher(gt, tt_mb=16)
     for puzzle in random.Random(variant).sample(puzzles, 3):
         assert check(searcher, puzzle, proof_depth(variant)) is None, puzzle.line()
+
+
+def test_verify_names_a_puzzle_that_fails_and_drop_takes_it_out(tmp_path, capsys, english):
+    gt = english.game
+    found = solve(english, gt.read_position(SHOT), depth=12)
+    good = Puzzle("english", SHOT, tuple(gt.write_move(p, m, full=True) for p, m in _walk(gt, SHOT, found.moves)),
+                  "shot", 1, found.score, "test")
+    bad = Puzzle("english", TWO_WINS, ("7-2",), "ending", 1, 30000, "test")
+    path = tmp_path / "set.txt"
+    path.write_text("# a set\n" + good.line() + "\n" + bad.line() + "\n")
+    verify = ["puzzles", "verify", "--variant", "english", "--file", str(path), "--jobs", "1", "--quiet"]
+    assert cli(verify) == 1
+    out = capsys.readouterr().out
+    assert "1 proved, 1 not" in out and f"{bad.id} {TWO_WINS}: not unique: 7-3 wins too" in out
+    assert cli([*verify, "--drop"]) == 0
+    assert read_set("english", path) == [good] and path.read_text().startswith("# a set\n")
+    assert cli(verify) == 0

@@ -51,6 +51,8 @@ def add_parser(sub) -> None:
     verify.add_argument("--file", type=Path, help="a set file to check instead of the shipped one (give --variant)")
     verify.add_argument("--jobs", type=int, default=2, help="puzzles checked at once (one core each); default 2")
     verify.add_argument("--quiet", action="store_true", help="no progress bar")
+    verify.add_argument("--drop", action="store_true",
+                        help="take the puzzles that fail out of the set file (then `make` tops the set up again)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,9 +158,7 @@ def _write_header(out: Path, args: argparse.Namespace) -> None:
                                                                    else f" --variant {args.variant}"),
              FIELDS]
     body = out.read_text().splitlines()[len(header(out)):] if out.exists() else []
-    fresh = out.with_name(out.name + ".new")
-    fresh.write_text("\n".join(lines + body) + "\n")
-    os.replace(fresh, out)  # a run stopped meanwhile leaves the old file whole
+    _replace(out, lines + body)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -195,7 +195,21 @@ def _verify_set(variant: str, path: Path, args: argparse.Namespace) -> int:
           + f"), depth {depth}: {len(puzzles) - len(failures)} proved, {len(failures)} not", flush=True)
     for puzzle, reason in failures:
         print(f"  {puzzle.id} {puzzle.position}: {reason}", flush=True)
+    if args.drop and failures:
+        gone = {p.position for p, _ in failures}
+        kept = [line for line in path.read_text().splitlines()
+                if line.startswith("#") or not line.strip() or line.split("\t", 1)[0] not in gone]
+        _replace(path, kept)
+        print(f"  dropped from {path}: {len(failures)}", flush=True)
+        return 0
     return len(failures)
+
+
+def _replace(path: Path, lines: list[str]) -> None:
+    """Write a set file whole or not at all (a run stopped meanwhile leaves the old file)."""
+    fresh = path.with_name(path.name + ".new")
+    fresh.write_text("\n".join(lines) + "\n")
+    os.replace(fresh, path)
 
 
 def _checked(puzzles: list[Puzzle], depth: int, jobs: int) -> Iterable[tuple[Puzzle, str | None]]:
