@@ -43,9 +43,24 @@ HELP = {
                 "Every move of this channel's last finished game (or the one numbered) judged by the engine: "
                 "inaccuracies, mistakes and blunders, each side's accuracy, the costliest moves with the better "
                 "line, and a graph. Also `analyze`. Only finished games: never one still being played."),
+    "puzzle": ("puzzle [variant]",
+               "A puzzle here, near your puzzle rating: the side to move has one way to win. Anyone may answer "
+               "with moves; I play the other side's replies. A wrong move ends it with the answer. A channel with "
+               "a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started here "
+               "ends the puzzle."),
+    "solution": ("solution", "End the puzzle here and show its answer (nobody's puzzle rating changes)."),
+    "practice": ("practice",
+                 "A position from your own analysed games (`analyse`) where you made a mistake or a blunder: find "
+                 "the better move. The engine's move counts, and so does any move within an inaccuracy of it. Not "
+                 "rated."),
+    "daily": ("daily [here [hour 0-23] [variant] | off]",
+              "Where and when this server's daily puzzle is posted, and who solved today's. The server's "
+              "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here every day "
+              "at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day."),
     "games": ("games", "The games being played on this server."),
-    "rating": ("rating [@user]", "Ratings on this server, one per variant."),
-    "leaderboard": ("leaderboard [variant]", "The best rated players on this server."),
+    "rating": ("rating [@user]", "Ratings on this server, one per variant, and puzzle ratings."),
+    "leaderboard": ("leaderboard [puzzles] [variant]",
+                    "The best rated players on this server (with `puzzles`: the best puzzle solvers)."),
     "watch": ("watch [variant] [level] [level] [delay SECONDS] [time SECONDS]",
               "Start a match between two bots here, to watch move by move."),
     "stop": ("stop", "End the bot match you started here."),

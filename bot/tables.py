@@ -62,6 +62,9 @@ class Buttons(Enum):
     """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
     ANALYSE = "analyse"
     """Analyse, under the message that ends a game: anyone may press it (it asks `analyse GAME`)."""
+    PUZZLE = "puzzle"
+    """Solution, and a menu of ``Controls.moves`` (the solver's legal moves), under a puzzle's latest board; anyone
+    in the channel may use them. ``Controls.game`` is then the served puzzle's number (``Core.may_answer``)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class Message:
     channel_name: str = ""
     origin: object = None
     """The front end's own handle on the message (an interaction, say); handed back in replies."""
+    manager: bool = False
+    """Whether the person may change the server's settings (Discord's Manage Server; the terminal's one person)."""
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ class Terminal:
                 print(f"You are now {self.user.name}.", file=self.out, flush=True)
             return None
         mentions = tuple(User(name.lower(), name) for name in _MENTION.findall(line))
-        return Message(GUILD, CHANNEL, self.user, line, mentions, channel_name=CHANNEL)
+        return Message(GUILD, CHANNEL, self.user, line, mentions, channel_name=CHANNEL, manager=True)
 
 
 class InputLost(RuntimeError):

@@ -37,10 +37,11 @@ class Chat:
     async def _send(self, reply: Reply) -> None:
         self.replies.append(reply)
 
-    async def say(self, user: User, text: str, channel: str = "c1", mentions: tuple[User, ...] = ()) -> list[Reply]:
-        """Send a message; the replies it got straight away."""
+    async def say(self, user: User, text: str, channel: str = "c1", mentions: tuple[User, ...] = (),
+                  manager: bool = False) -> list[Reply]:
+        """Send a message (``manager``: from one of the server's administrators); the replies it got straight away."""
         start = len(self.replies)
-        await self.core.handle(Message("g", channel, user, text, mentions, channel_name=channel))
+        await self.core.handle(Message("g", channel, user, text, mentions, channel_name=channel, manager=manager))
         return self.replies[start:]
 
     def table(self, channel: str = "c1") -> Table:

@@ -43,6 +43,7 @@ LOADING = 1 << 7
 VIEW, SEND, EMBED, ATTACH, HISTORY = 1 << 10, 1 << 11, 1 << 14, 1 << 15, 1 << 16
 APP_COMMANDS, THREADS, MANAGE_THREADS, SEND_IN_THREADS = 1 << 31, 1 << 35, 1 << 34, 1 << 38
 EVERYONE = VIEW | SEND | EMBED | ATTACH | HISTORY | APP_COMMANDS | THREADS | MANAGE_THREADS | SEND_IN_THREADS
+MANAGE_GUILD = 1 << 5  # Manage Server: only the server's owner (Ana) has it, as she has every permission
 OPTION_TYPES = {3: str, 4: int, 5: bool, 6: "user", 10: float}
 
 
@@ -188,6 +189,12 @@ class DiscordEmulator:
     def permissions(self, channel: int) -> int:
         parent = self.channels[channel].get("parent_id") if channel in self.channels else None
         return EVERYONE & ~self.deny.get(int(parent) if parent else channel, 0)
+
+    @staticmethod
+    def member_permissions(person: dict) -> int:
+        """A person's permissions, as an interaction carries them: the server's owner (Ana) has all of them, as
+        Discord counts an owner's (discord.py does the same for her typed messages); everyone else @everyone's."""
+        return (1 << 53) - 1 if person["id"] == ANA["id"] else EVERYONE
 
     def rate_limit(self, method: str, path: str, retry_after: float = 0.3) -> None:
         """Answer the next request matching ``method`` and the regular expression ``path`` with a 429."""
@@ -344,7 +351,7 @@ class DiscordEmulator:
                    "version": 1, "channel_id": str(channel), "channel": self.channels[channel], "locale": "en-US",
                    "guild_locale": "en-US", "guild_id": str(self.guild_of(channel)),
                    "app_permissions": str(self.permissions(channel)),
-                   "member": {**self._member(person), "permissions": str(EVERYONE)},
+                   "member": {**self._member(person), "permissions": str(self.member_permissions(person))},
                    "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],
                    "authorizing_integration_owners": {"0": str(self.guild_of(channel))}, "context": 0}
         if message is not None:

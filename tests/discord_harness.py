@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -32,12 +33,12 @@ def pointed_at(emulator: DiscordEmulator):
 
 
 @contextlib.asynccontextmanager
-async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG, hub=None,
+async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG, hub=None, clock=time.time,
                   **changes) -> AsyncIterator[DraughtsBot]:
-    """A bot logged in to the emulator and ready (its replies passing through the web page's ``hub``, if given);
-    closed at the end."""
+    """A bot logged in to the emulator and ready (its replies passing through the web page's ``hub``, if given; its
+    core on ``clock``, a test's, if given); closed at the end."""
     config = replace(config, **changes)
-    bot = DraughtsBot(config, store, pool, hub=hub, guild_ready_timeout=0.05)
+    bot = DraughtsBot(config, store, pool, hub=hub, clock=clock, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config.token))
     try:
         for _ in range(1000):

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+
+from bot.core import daily
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State
 from bot.tables import Outcome
 
+log = logging.getLogger(__name__)
+
 
 async def tick(s: State) -> None:
-    """Remind idle players, end abandoned games, drop expired challenges; run every few seconds."""
+    """Remind idle players, end abandoned games, drop expired challenges, post the daily puzzles; run every few
+    seconds."""
     now = s.clock()
     for channel, challenge in list(s.challenges.items()):
         if s.expired(challenge):
@@ -42,3 +48,7 @@ async def tick(s: State) -> None:
                 left = (s.config.abandon_after - idle) / 60
                 await s.say(table.channel, f"{seat.name}, it is your move in {table.title()}. "
                             f"The game is given up in {left:.0f} minutes without one.", mentions=(seat.user,))
+    try:
+        await daily.tick(s)
+    except Exception:  # the games' duties above are done whatever befalls the daily puzzles
+        log.exception("the daily puzzles' tick failed")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, lobby, play, results
+from bot.core import analyses, clock, daily, lobby, play, practice, puzzles, results
 from bot.core.analyses import Progress
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
@@ -19,6 +20,7 @@ from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store
 from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
 from bot.user_text import inert
+from engine.puzzles.puzzle import Puzzle
 from engine import MoveError
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,8 @@ COMMANDS: dict[str, Command] = {
     "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
     "analyse": analyses.command, "analyze": analyses.command,
+    "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
+    "practice": practice.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
 }
 
@@ -55,7 +59,10 @@ class Core:
     async def start(self, owns: Callable[[str], bool] = lambda guild: True) -> list[Table]:
         """Bring back every unfinished game from the database, of the servers ``owns`` says this process
         serves (a shard's); the bot moves where it is to move."""
-        return await restore(self.state, owns)
+        tables = await restore(self.state, owns)
+        await puzzles.restore(self.state, owns)
+        await daily.load(self.state, owns)
+        return tables
 
     async def settle(self, matches: bool = True) -> None:
         """Wait until no bot move, no analysis (and, with ``matches``, no bot match) is in progress."""
@@ -98,6 +105,8 @@ class Core:
                 raise Refusal("Type a move or a command (`help` lists them).")
             if name in COMMANDS:
                 await COMMANDS[name](s, msg, words)
+            elif msg.channel in s.puzzles and msg.channel not in s.tables:
+                await (practice.answer if s.puzzles[msg.channel].served.kind == "practice" else puzzles.answer)(s, msg)
             else:
                 await play.move(s, msg)
         except (Refusal, CommandError) as error:
@@ -122,8 +131,9 @@ class Core:
         """Whether ``text`` is a move (legal or not) by a player of the game in ``channel``. A front end that sees
         every message hands the core these and leaves other chatter alone."""
         table = self.state.tables.get(channel)
-        return (table is not None and table.colour_of(user) is not None
-                and table.game.type.is_move_text(text))
+        if table is None:
+            return puzzles.reads_as_answer(self.state, channel, text)
+        return table.colour_of(user) is not None and table.game.type.is_move_text(text)
 
     def may_press(self, channel: str, user: User, game: int, ply: int | None) -> str | None:
         """Why ``user`` cannot use a control of game ``game`` shown at ``ply`` (None: any ply) now, or None."""
@@ -138,15 +148,54 @@ class Core:
             return OUT_OF_DATE
         return None
 
+    def may_answer(self, channel: str, served: int, ply: int) -> str | None:
+        """Why a control of puzzle ``served`` shown at ``ply`` cannot be used now, or None (anyone may)."""
+        solving = self.state.puzzles.get(channel)
+        if solving is None or solving.served.id != served:
+            return "That puzzle is over."
+        if len(solving.record.moves) != ply:
+            return "That board is out of date: the puzzle has moved on. Use the menu under the latest board."
+        return None
+
+    def puzzle(self, variant: str, puzzle: str) -> Puzzle | None:
+        """A shipped puzzle by its id, for a page that shows it (None if there is none)."""
+        return puzzles.puzzle_set(variant).get(puzzle) if variant in puzzles.DRAUGHTS else None
+
+    def daily_puzzle(self, variant: str) -> Puzzle:
+        """Today's daily puzzle of ``variant`` (UTC), the same as the servers' daily posts."""
+        return daily.puzzle_of_the_day(variant, daily.day_of(self.state.clock())[0])
+
+    def try_puzzle(self, puzzle: Puzzle, moves: list[str]) -> puzzles.Step:
+        """The solver's moves so far checked as the chat checks them; a ``MoveError`` for one that is not legal."""
+        return puzzles.attempt(puzzle, moves)
+
+    def puzzle_variants(self) -> dict[str, int]:
+        """The games that have puzzles, and how many each has (for a page that lists them)."""
+        return {variant: len(puzzles.puzzle_set(variant)) for variant in puzzles.DRAUGHTS
+                if puzzles.puzzle_set(variant)}
+
+    def random_puzzle(self, variant: str) -> Puzzle | None:
+        """Any one of the shipped puzzles of ``variant``, for a page's "a puzzle" link (None if it has none)."""
+        found = puzzles.puzzle_set(variant) if variant in puzzles.DRAUGHTS else {}
+        return random.choice(list(found.values())) if found else None
+
     def controls(self, channel: str) -> Controls | None:
-        """The controls of the latest board of the game in ``channel``; None without a game or in a bot match."""
+        """The controls of the latest board of the game (or else the puzzle) in ``channel``; None without either,
+        or in a bot match."""
         table = self.state.tables.get(channel)
-        return controls(table) if table is not None else None
+        if table is None:
+            solving = self.state.puzzles.get(channel)
+            return puzzles.controls(solving) if solving is not None else None
+        return controls(table)
 
     def legal_texts(self, channel: str) -> list[str]:
-        """The legal moves in the game in ``channel`` as players type them; none without a game."""
+        """The legal moves in the game in ``channel`` (or else of the puzzle's solver) as players type them; none
+        without either."""
         table = self.state.tables.get(channel)
-        return list(table.game.type.legal_texts(table.game.position)) if table is not None else []
+        if table is None:
+            solving = self.state.puzzles.get(channel)
+            return list(solving.record.type.legal_texts(solving.record.position)) if solving is not None else []
+        return list(table.game.type.legal_texts(table.game.position))
 
     def table(self, channel: str) -> Table | None:
         """The game on in ``channel``, for a front end that shows a game whole (the web page), or None. Front ends

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot import commands
 from bot.core.bot_moves import kick
 from bot.core.play import take_back
+from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
 from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User
@@ -88,6 +89,7 @@ async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, sea
                   rated, delay, msg.user, last_activity=s.clock())
     s.opening.add(msg.channel)
     try:
+        await end_for_game(s, msg.channel)
         table.id = await s.store.create_game(
             msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind.value,
             {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 
+from bot.core import puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn, written
@@ -156,12 +157,18 @@ async def hint(s: State, msg: Message, words: list[str]) -> None:
 
 
 async def moves(s: State, msg: Message, words: list[str]) -> None:
+    if msg.channel not in s.tables and msg.channel in s.puzzles:
+        await puzzles.moves(s, msg)
+        return
     table = s.table(msg)
     texts = table.game.type.legal_texts(table.game.position)
     await s.private(msg, f"Legal moves for {table.game.turn}: {', '.join(texts)}.")
 
 
 async def board(s: State, msg: Message, words: list[str]) -> None:
+    if msg.channel not in s.tables and msg.channel in s.puzzles:
+        await puzzles.board(s, msg)
+        return
     table = s.table(msg)
     await s.show(table, f"{table.title()}. {whose_turn(table)}", to=msg)
 

@@ -117,11 +117,23 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
             r, played = await s.store.rating(msg.guild, name, user.id)
         if played:
             lines.append(f"{name}: {r} ({played} games)")
-    text = (f"{user.name}'s ratings here: " + "; ".join(lines)) if lines else f"{user.name} has no rated games here yet."
-    await s.say(msg.channel, text + ".", to=msg)
+    text = (f"{user.name}'s ratings here: " + "; ".join(lines) + ".") if lines else \
+        f"{user.name} has no rated games here yet."
+    solved = []
+    for name in NAMES:
+        with _reading_ratings():
+            r, tried = await s.store.puzzle_rating(msg.guild, name, user.id)
+        if tried:
+            solved.append(f"{name}: {r} ({tried} {'puzzle' if tried == 1 else 'puzzles'})")
+    if solved:
+        text += " Puzzle ratings: " + "; ".join(solved) + "."
+    await s.say(msg.channel, text, to=msg)
 
 
 async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
+    if words and words[0].lower() in ("puzzle", "puzzles"):
+        await _puzzle_leaderboard(s, msg, words[1:])
+        return
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
     with _reading_ratings():
@@ -131,3 +143,15 @@ async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
         return
     lines = [f"{i}. {row.name}: {row.rating} ({row.games} games)" for i, row in enumerate(rows, 1)]
     await s.say(msg.channel, f"Best {v} players here:\n" + "\n".join(lines), to=msg)
+
+
+async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
+    options = commands.parse_options("leaderboard", words) if words else Options()
+    v = options.variant or DEFAULT_VARIANT
+    with _reading_ratings():
+        rows = await s.store.puzzle_leaderboard(msg.guild, v)
+    if not rows:
+        await s.say(msg.channel, f"Nobody has tried a {v} puzzle on this server yet.", to=msg)
+        return
+    lines = [f"{i}. {row.name}: {row.rating} ({row.games} puzzles)" for i, row in enumerate(rows, 1)]
+    await s.say(msg.channel, f"Best {v} puzzle solvers here:\n" + "\n".join(lines), to=msg)

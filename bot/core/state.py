@@ -16,6 +16,8 @@ from engine.search import ENDING_BOUND, WIN_BOUND
 
 if TYPE_CHECKING:
     from bot.core.analyses import Running
+    from bot.core.puzzles import Solving
+    from bot.store import Daily
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
@@ -41,6 +43,8 @@ class State:
         self.challenges: dict[str, Challenge] = {}  # by channel
         self.opening: set[str] = set()  # channels whose new game is being written to the database
         self.analyses: dict[int, Running] = {}  # by game: the analyses under way
+        self.puzzles: dict[str, Solving] = {}  # by channel: the puzzles on
+        self.dailies: dict[str, Daily] = {}  # by server: the daily puzzles of the servers this process serves
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

@@ -1,16 +1,18 @@
 """The Discord front end: chat events in, the core's replies out as messages with board images and buttons.
 
 Ways in: `/draughts ...` slash commands; the buttons and the move menu under
-boards and challenges, and the Analyse button under a game's end; a message that mentions the bot (``@Draughts 11-15``);
+boards and challenges, and the Analyse button under a game's end; the move menu and the Solution button under a
+puzzle's board; a message that mentions the bot (``@Draughts 11-15``);
 and, with the Message Content intent, a move typed on its own by a player in
-a channel with a game. Every one becomes a core ``Message``; the core does the
-rest.
+a channel with a game, or by anyone where a puzzle is on. Every one becomes a core ``Message`` (``manager`` when
+the person has Manage Server); the core does the rest.
 
 Ways out: a reply about an interaction answers it (privately where the core
 says private); other replies are channel messages. A board is a PNG in an
 embed with the controls the core gave it (taken off the game's board before), or a
 text diagram where the bot may not attach files. The last message of a game
-carries its PDN and a replay GIF and greys out the buttons of its last board. A reply that brings an earlier one up
+carries its PDN and a replay GIF and greys out the buttons of its last board. Likewise only a puzzle's latest board
+keeps its menu. A reply that brings an earlier one up
 to date (``Reply.update``: an analysis's progress, then its result with the graph) edits the message of that
 earlier reply to the same request (``updates``), or is posted anew where that fails. A private answer to a typed
 message is a reply in the channel that deletes itself after a minute. Where the bot
@@ -20,8 +22,13 @@ may not write, it tells the person in a direct message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.ext import commands as ext
@@ -34,11 +41,11 @@ from bot.discord.answers import Answerer
 from bot.discord.messages import compose, cut, guild_of, in_order, name_of, user_of
 from bot.discord.threads import GameThread
 from bot.discord.updates import Updates
-from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, SeatButton, analyse_view, answer_view, game_view,
-                               watch_view)
+from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, SeatButton, SolutionButton,
+                               analyse_view, answer_view, game_view, puzzle_view, watch_view)
 from bot.pool import SearchPool
 from bot.store import Store
-from bot.tables import Buttons, Message, Reply, User
+from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
 from bot.web.hub import Hub, web_shard
 
 log = logging.getLogger(__name__)
@@ -46,12 +53,24 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
 NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the channel
+PAGES_LOST = ("I no longer have the other pages of that menu (I was restarted since it was shown): type your move, "
+              "or use `/draughts move`.")
+
+
+@dataclass(frozen=True)
+class PuzzleBoard:
+    """The latest board of the puzzle on in a channel: its message, which has the menu, and the controls it shows."""
+
+    message: int
+    controls: Controls
 
 
 class DraughtsBot(ext.AutoShardedBot):
     """The bot on Discord: one core, its search pool and database, and the chat around them."""
 
-    def __init__(self, config: Config, store: Store, pool: SearchPool, hub: Hub | None = None, **options):
+    def __init__(self, config: Config, store: Store, pool: SearchPool, hub: Hub | None = None,
+                 clock: Callable[[], float] = time.time, **options):
+        """``clock``: the core's time (a test's clock, to bring a daily puzzle's hour)."""
         # The bot has no voice: discord.py's warning at the first client, that voice's libraries (PyNaCl, davey)
         # are not installed, would only worry the operator at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -64,7 +83,7 @@ class DraughtsBot(ext.AutoShardedBot):
                          **options)
         self.config = config
         self.store = store
-        self.core = Core(config, store, pool, hub.send_for(self.deliver) if hub else self.deliver)
+        self.core = Core(config, store, pool, hub.send_for(self.deliver) if hub else self.deliver, clock=clock)
         if hub:
             hub.attach(self.core)
         self.hub = hub if config.web_url else None  # without a public address, Discord's people cannot reach it
@@ -72,11 +91,14 @@ class DraughtsBot(ext.AutoShardedBot):
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
         self.updates = Updates()  # the messages later replies edit
+        self.puzzle_boards: dict[str, PuzzleBoard] = {}
+        """By channel: the latest puzzle board, whose menu comes off when the puzzle moves on (``_keep_puzzle``)."""
+        self.answering: dict[str, asyncio.Lock] = {}  # by channel: a puzzle's menu used one at a time
 
     # life cycle
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton)
+        self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton, PuzzleMenu, SolutionButton)
         self.tree.add_command(slash_commands.group)
         await self.tree.sync()
         restored = await self.core.start(self.owns)
@@ -132,7 +154,10 @@ class DraughtsBot(ext.AutoShardedBot):
             await self._direct(message.author, self._cannot_write(message.channel))
             return
         mentions = tuple(user_of(m) for m in in_order(message) if m.id != self.user.id)
-        msg = Message(guild_of(message.guild), channel, user, text, mentions, name_of(message.channel), origin=message)
+        author = message.author  # a Member in a server (a User in direct messages, where nobody manages anything)
+        manager = isinstance(author, discord.Member) and author.guild_permissions.manage_guild
+        msg = Message(guild_of(message.guild), channel, user, text, mentions, name_of(message.channel), origin=message,
+                      manager=manager)
         async with GameThread(self.core, self.config.threads, msg, message.channel, message.author) as msg:
             await self.core.handle(msg)
 
@@ -169,6 +194,33 @@ class DraughtsBot(ext.AutoShardedBot):
         answerer = Answerer(interaction, private=False)
         await self._answer(self._message(interaction, f"analyse {game}", answerer), answerer)
 
+    async def answer_puzzle(self, interaction: discord.Interaction, served: int, ply: int, text: str) -> None:
+        """A move chosen from a puzzle's menu, or its Solution button: anyone in the channel may use them; an old
+        board's are refused privately. One use at a time in a channel, each checked when its turn comes: two quick
+        picks from the same board answer once, and the second is refused, not read on the board that followed."""
+        answerer = Answerer(interaction, private=False)
+        channel = str(interaction.channel_id)
+        msg = self._message(interaction, text, answerer)
+        async with self._in_time(answerer), self.answering.setdefault(channel, asyncio.Lock()):
+            refusal = self.core.may_answer(channel, served, ply)
+            if refusal:
+                await answerer.send(True, content=refusal)
+                return
+            await self.core.handle(msg)
+        await self._done(msg, answerer)
+
+    async def turn_puzzle_page(self, interaction: discord.Interaction, served: int, ply: int, page: int) -> None:
+        """Show another page of a puzzle's move menu (its moves are the latest board's, kept in memory)."""
+        channel = str(interaction.channel_id)
+        refusal = self.core.may_answer(channel, served, ply)
+        shown = self.puzzle_boards.get(channel)
+        if refusal is None and (shown is None or (shown.controls.game, shown.controls.ply) != (served, ply)):
+            refusal = PAGES_LOST
+        if refusal or shown is None:
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
+        await interaction.response.edit_message(view=puzzle_view(served, ply, list(shown.controls.moves), page))
+
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show another page of the move menu."""
         channel = str(interaction.channel_id)
@@ -193,26 +245,48 @@ class DraughtsBot(ext.AutoShardedBot):
                     f"it): {self.hub.seat_url(game, colour, user)}")
         await interaction.response.send_message(text, ephemeral=True)
 
+    def legal_texts(self, channel: str) -> list[str]:
+        """The moves `/draughts move` suggests in ``channel``: its game's legal moves, else those of the latest
+        puzzle board shown there while the puzzle is at that board (none after a restart: see ``_keep_puzzle``)."""
+        if self.core.game_in(channel) is not None:
+            return self.core.legal_texts(channel)
+        shown = self.puzzle_boards.get(channel)
+        if shown is None or self.core.may_answer(channel, shown.controls.game, shown.controls.ply) is not None:
+            return []
+        return list(shown.controls.moves)
+
     def _watch(self, game: int) -> str | None:
         """The game's web page, when the bot has a public one (BOT_WEB_URL)."""
         return self.hub.game_url(game) if self.hub is not None else None
 
     def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
                  mentions: tuple[User, ...] = ()) -> Message:
+        """The core's message for an interaction; ``manager`` if the person has Manage Server there."""
         return Message(guild_of(interaction.guild), str(interaction.channel_id), user_of(interaction.user), text,
-                       mentions, name_of(interaction.channel), origin=answerer)
+                       mentions, name_of(interaction.channel), origin=answerer,
+                       manager=interaction.guild_id is not None and interaction.permissions.manage_guild)
 
-    async def _answer(self, msg: Message, answerer: Answerer) -> None:
-        """Let the core answer, deferring if it takes long; an interaction is always answered."""
+    @contextlib.asynccontextmanager
+    async def _in_time(self, answerer: Answerer) -> AsyncIterator[None]:
+        """Defer the interaction if what is done inside takes long: Discord wants an answer within 3 seconds."""
         async def defer_later() -> None:
             await asyncio.sleep(DEFER_AFTER)
             await answerer.defer()
 
         watchdog = asyncio.create_task(defer_later())
         try:
-            await self.core.handle(msg)
+            yield
         finally:
             watchdog.cancel()
+
+    async def _answer(self, msg: Message, answerer: Answerer) -> None:
+        """Let the core answer, deferring if it takes long; an interaction is always answered."""
+        async with self._in_time(answerer):
+            await self.core.handle(msg)
+        await self._done(msg, answerer)
+
+    async def _done(self, msg: Message, answerer: Answerer) -> None:
+        """The core has answered ``msg``: an interaction not answered yet is, with where to look."""
         if not answerer.answered:  # the answer went to a thread of its own
             where = f"<#{msg.channel}>" if msg.channel != str(answerer.interaction.channel_id) else "this channel"
             await answerer.send(True, content=f"Done: see {where}.")
@@ -272,7 +346,7 @@ class DraughtsBot(ext.AutoShardedBot):
                     raise
                 await self._direct(person, self._cannot_write(channel))
                 return None
-        await self._keep_track(reply, sent, reply.controls is not None)
+        await self._track(reply, sent)
         return sent
 
     async def _edit(self, message: discord.Message, reply: Reply) -> discord.Message | None:
@@ -294,7 +368,7 @@ class DraughtsBot(ext.AutoShardedBot):
             except discord.HTTPException as error:
                 log.info("could not edit message %s (%s)", message.id, error)
                 continue
-            await self._keep_track(reply, edited, reply.controls is not None)
+            await self._track(reply, edited)
             return edited
         return None
 
@@ -308,14 +382,47 @@ class DraughtsBot(ext.AutoShardedBot):
     def _view(self, reply: Reply) -> discord.ui.View | None:
         """The buttons (and move menu) the core gave the reply; under every board, the web page's links."""
         controls = reply.controls
-        watch = self._watch(reply.board.game) if reply.board is not None else None
+        board = reply.board
+        watch = self._watch(board.game) if board is not None and board.game != NO_GAME else None  # a puzzle: none
         if controls is None:
             return watch_view(watch) if watch else None
         if controls.buttons is Buttons.ANSWER:
             return answer_view(controls.game)
         if controls.buttons is Buttons.ANALYSE:
             return analyse_view(controls.game)
+        if controls.buttons is Buttons.PUZZLE:
+            return puzzle_view(controls.game, controls.ply, list(controls.moves))
         return game_view(controls.game, controls.ply, list(controls.moves), watch=watch)
+
+    async def _track(self, reply: Reply, sent: discord.Message | None) -> None:
+        """A public reply was posted (or edited in): the boards before it that lose their controls. A puzzle's board
+        (``NO_GAME``) is not a game's: it has no web page and no board message in the database."""
+        self._keep_puzzle(reply, sent)
+        if reply.board is None or reply.board.game != NO_GAME:
+            await self._keep_track(reply, sent, reply.controls is not None)
+
+    def _keep_puzzle(self, reply: Reply, sent: discord.Message | None) -> None:
+        """Only a puzzle's latest board keeps its menu and Solution button: a new one (the next move, or a new
+        puzzle) takes them off the board before, and so does any reply after which that board's controls would be
+        refused (``Core.may_answer``): the puzzle solved, failed, shown, or ended for a game. In the background, as
+        for games. Unlike a game's, the board is remembered in memory only: after a restart an older board keeps its
+        menu until it is used, and then ``may_answer`` refuses it as out of date."""
+        channel, controls = reply.channel, reply.controls
+        shown = self.puzzle_boards.get(channel)
+        if controls is not None and controls.buttons is Buttons.PUZZLE and sent is not None:
+            self.puzzle_boards[channel] = PuzzleBoard(sent.id, controls)
+        elif shown is None or self.core.may_answer(channel, shown.controls.game, shown.controls.ply) is None:
+            return  # no puzzle board here, or it is still the one to answer on
+        else:
+            del self.puzzle_boards[channel]
+        if shown is not None and (sent is None or shown.message != sent.id):
+            self._in_background(self._edit_view(channel, shown.message, None))
+
+    def _in_background(self, edit: Coroutine[Any, Any, None]) -> None:
+        """An old board's controls changed without holding up the chat; ``close`` waits for it."""
+        task = asyncio.create_task(edit)
+        self.edits.add(task)
+        task.add_done_callback(self.edits.discard)
 
     async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
         """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
@@ -326,9 +433,7 @@ class DraughtsBot(ext.AutoShardedBot):
             before = await self.store.board_message(game)
             await self.store.set_board_message(game, str(sent.id))
             if before is not None and before != str(sent.id):
-                task = asyncio.create_task(self._edit_view(reply.channel, int(before), None))
-                self.edits.add(task)
-                task.add_done_callback(self.edits.discard)
+                self._in_background(self._edit_view(reply.channel, int(before), None))
         if reply.replay is not None and reply.game is not None:
             last = await self.store.board_message(reply.game)
             if last is not None:

@@ -1,7 +1,8 @@
 """The `/draughts` slash commands: each one is written back as the chat command it stands for.
 
 So `/draughts new variant:russian level:5` reaches the core as
-``new russian level 5``, and every front end shares one set of commands.
+``new russian level 5`` (and `/draughts daily action:here hour:18` as
+``daily here hour 18``), and every front end shares one set of commands.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import discord
 from discord import app_commands
 
 from bot.commands import HELP
-from bot.core import Core
+from bot.core.puzzles import DRAUGHTS
 from engine.games import GAMES
 from engine.search.levels import level
 
 VARIANTS = [app_commands.Choice(name=game.title, value=game.name) for game in GAMES.values()]
+PUZZLE_VARIANTS = [choice for choice in VARIANTS if choice.value in DRAUGHTS]  # the games that have puzzles
+DAILY_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("show", "here", "off")]
 LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
 COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
@@ -26,7 +29,8 @@ AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 class Slash(Protocol):
     """What the slash commands call: the Discord client they are registered with."""
 
-    core: Core
+    def legal_texts(self, channel: str) -> list[str]:
+        """The moves to suggest in ``channel``: its game's legal moves, or its puzzle's solver's."""
 
     async def slash(self, interaction: discord.Interaction, text: str, mentions: tuple[discord.abc.User, ...]) -> None:
         """Run the chat command ``text``, naming ``mentions``."""
@@ -74,7 +78,7 @@ async def move(interaction: discord.Interaction, move: str) -> None:
 @move.autocomplete("move")
 async def move_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
-    legal = _client(interaction).core.legal_texts(str(interaction.channel_id))
+    legal = _client(interaction).legal_texts(str(interaction.channel_id))
     texts = [t for t in legal if t.lower().startswith(typed)]
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 
@@ -107,11 +111,11 @@ async def rating(interaction: discord.Interaction, user: discord.User | None = N
     await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
 
 
-@group.command(name="leaderboard", description="The best rated players on this server.")
-@app_commands.describe(variant="Which draughts (default: English)")
+@group.command(name="leaderboard", description="The best rated players on this server (or puzzle solvers).")
+@app_commands.describe(variant="Which draughts (default: English)", puzzles="The best puzzle solvers instead")
 @app_commands.choices(variant=VARIANTS)
-async def leaderboard(interaction: discord.Interaction, variant: str | None = None) -> None:
-    await run(interaction, "leaderboard", variant)
+async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False) -> None:
+    await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant)
 
 
 @group.command(name="analyse", description="Every move of a finished game judged, with a graph (default: the last "
@@ -119,6 +123,29 @@ async def leaderboard(interaction: discord.Interaction, variant: str | None = No
 @app_commands.describe(game="The game's number (default: this channel's last finished game)")
 async def analyse(interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
     await run(interaction, "analyse", game)
+
+
+@group.command(name="puzzle", description="A puzzle here, near your puzzle rating: one way to win. Anyone may "
+                                          "answer.")
+@app_commands.describe(variant="Which draughts (default: English)")
+@app_commands.choices(variant=PUZZLE_VARIANTS)
+async def puzzle(interaction: discord.Interaction, variant: str | None = None) -> None:
+    await run(interaction, "puzzle", variant)
+
+
+@group.command(name="daily", description="This server's daily puzzle: where and when (Manage Server to change it).")
+@app_commands.describe(action="show it (default), post it here every day, or stop it (here and off: Manage Server)",
+                       hour="With here: the hour of the post, in UTC (default 0)",
+                       variant="With here: which draughts (default: English)")
+@app_commands.choices(action=DAILY_ACTIONS, variant=PUZZLE_VARIANTS)
+async def daily(interaction: discord.Interaction, action: str | None = None,
+                hour: app_commands.Range[int, 0, 23] | None = None, variant: str | None = None) -> None:
+    if action is None:  # an hour or a variant alone means here
+        action = "here" if hour is not None or variant is not None else "show"
+    if action == "here":
+        await run(interaction, "daily", "here", f"hour {hour}" if hour is not None else None, variant)
+    else:  # show and off take no hour or variant: those are left out
+        await run(interaction, "daily", "off" if action == "off" else None)
 
 
 @group.command(name="help", description="The commands, or more about one.")
@@ -135,5 +162,6 @@ def _simple(name: str) -> None:
     group.add_command(app_commands.Command(name=name, description=HELP[name][1][:100], callback=callback))
 
 
-for _name in ("accept", "decline", "resign", "draw", "takeback", "hint", "moves", "board", "pdn", "games", "stop"):
+for _name in ("accept", "decline", "resign", "draw", "takeback", "hint", "moves", "board", "pdn", "games", "stop",
+              "solution", "practice"):
     _simple(_name)

@@ -9,7 +9,7 @@ import io
 import discord
 
 from bot.present import board_png, board_text, graph_png, replay_gif
-from bot.tables import Reply, User
+from bot.tables import NO_GAME, Reply, User
 from bot.user_text import neutral
 
 TEXT_LIMIT = 2000  # Discord's limit on a message's text
@@ -26,7 +26,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
     text, files, embed = reply.text, [], None
     board = reply.board
     if board is not None and pictures:
-        name = f"game-{board.game}.png"
+        name = f"game-{board.game}.png" if board.game != NO_GAME else "puzzle.png"
         files.append(discord.File(io.BytesIO(await asyncio.to_thread(board_png, board)), name))
         if embeds:
             embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)

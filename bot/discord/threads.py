@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 
@@ -42,8 +43,7 @@ class GameThread:
             log.info("could not open a thread in channel %s; the game stays in the channel", channel.id)
             self.thread = None
             return msg
-        return Message(msg.guild, str(self.thread.id), msg.user, msg.text, msg.mentions, name_of(self.thread),
-                       msg.origin)
+        return replace(msg, channel=str(self.thread.id), channel_name=name_of(self.thread))  # every other field kept
 
     async def __aexit__(self, *exc: object) -> None:
         if self.thread is None:

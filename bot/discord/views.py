@@ -1,6 +1,7 @@
 """The buttons and the move menu under Discord messages.
 
-Their state lives in the ``custom_id`` (the action, the game, the ply), and
+Their state lives in the ``custom_id`` (the action, the game, the ply; under a
+puzzle's board, the served puzzle's number and the ply), and
 they are registered as dynamic items, so they keep working after a restart:
 discord.py matches the id against the templates here and calls back into the
 client (a ``Presses``), which hands the press to the core as the command it
@@ -38,6 +39,13 @@ class Presses(Protocol):
 
     async def analyse(self, interaction: discord.Interaction, game: int) -> None:
         """Ask for the analysis of finished game ``game``, as whoever pressed (anyone may)."""
+
+    async def answer_puzzle(self, interaction: discord.Interaction, served: int, ply: int, text: str) -> None:
+        """A move chosen from a puzzle's menu, or its Solution button (``text`` 'solution'): puzzle ``served``, whose
+        board was shown at ``ply``."""
+
+    async def turn_puzzle_page(self, interaction: discord.Interaction, served: int, ply: int, page: int) -> None:
+        """Show page ``page`` of the move menu of puzzle ``served`` at ``ply``."""
 
 
 def _client(interaction: discord.Interaction) -> Presses:
@@ -105,16 +113,9 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
     """The legal moves of one position as a menu; more than 25 come in pages, the last option turning the page."""
 
     def __init__(self, game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False) -> None:
-        pages = pages_of(moves)
-        page = min(page, len(pages) - 1)
-        options = [discord.SelectOption(label=m, value=m) for m in pages[page]]
-        if len(pages) > 1:
-            following = (page + 1) % len(pages)
-            options.append(discord.SelectOption(label=f"More moves (page {following + 1} of {len(pages)})",
-                                                value=f"page:{following}"))
-        super().__init__(discord.ui.Select(
-            custom_id=f"{PREFIX}:move:{game}:{ply}:{page}", options=options, disabled=disabled,
-            placeholder=f"Choose a move ({len(moves)} legal)" + (f", page {page + 1} of {len(pages)}" if len(pages) > 1 else "")))
+        page = min(page, len(pages_of(moves)) - 1)
+        super().__init__(paged_menu(f"{PREFIX}:move:{game}:{ply}:{page}", moves, page,
+                                    f"Choose a move ({len(moves)} legal)", disabled))
         self.game, self.ply, self.page = game, ply, page
 
     @classmethod
@@ -131,6 +132,64 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
             await _client(interaction).turn_page(interaction, self.game, self.ply, int(choice.split(":")[1]))
         else:
             await _client(interaction).pressed(interaction, self.game, self.ply, choice)
+
+
+class PuzzleMenu(discord.ui.DynamicItem[discord.ui.Select],
+                 template=rf"{PREFIX}:puzzle:(?P<served>\d+):(?P<ply>\d+):(?P<page>\d+)"):
+    """The solver's legal moves under a puzzle's board, paged as a game's menu is. Its id names the served puzzle
+    (not a game: a game's menu and a puzzle's never mix) and the moves played when the board was shown."""
+
+    def __init__(self, served: int, ply: int, moves: list[str], page: int = 0) -> None:
+        page = min(page, len(pages_of(moves)) - 1)
+        super().__init__(paged_menu(f"{PREFIX}:puzzle:{served}:{ply}:{page}", moves, page,
+                                    f"Your answer ({len(moves)} legal moves)"))
+        self.served, self.ply, self.page = served, ply, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,  # type: ignore[override]
+                             match: Any) -> PuzzleMenu:
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.served, menu.ply, menu.page = int(match["served"]), int(match["ply"]), int(match["page"])
+        return menu
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        choice = self.item.values[0] if self.item.values else ""
+        if choice.startswith("page:"):
+            await _client(interaction).turn_puzzle_page(interaction, self.served, self.ply, int(choice.split(":")[1]))
+        else:
+            await _client(interaction).answer_puzzle(interaction, self.served, self.ply, choice)
+
+
+class SolutionButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"{PREFIX}:solution:(?P<served>\d+):(?P<ply>\d+)"):
+    """Under a puzzle's board: ends the puzzle with its answer (`solution`). Anyone in the channel may press it."""
+
+    def __init__(self, served: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="Solution", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"{PREFIX}:solution:{served}:{ply}"))
+        self.served, self.ply = served, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,  # type: ignore[override]
+                             match: Any) -> SolutionButton:
+        return cls(int(match["served"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await _client(interaction).answer_puzzle(interaction, self.served, self.ply, "solution")
+
+
+def paged_menu(custom_id: str, moves: list[str], page: int, placeholder: str,
+               disabled: bool = False) -> discord.ui.Select:
+    """A menu of page ``page`` of ``moves``; with more than one page, its last option turns to the next."""
+    pages = pages_of(moves)
+    options = [discord.SelectOption(label=m, value=m) for m in pages[page]]
+    if len(pages) > 1:
+        following = (page + 1) % len(pages)
+        options.append(discord.SelectOption(label=f"More moves (page {following + 1} of {len(pages)})",
+                                            value=f"page:{following}"))
+        placeholder += f", page {page + 1} of {len(pages)}"
+    return discord.ui.Select(custom_id=custom_id, options=options, disabled=disabled, placeholder=placeholder)
 
 
 def pages_of(moves: list[str]) -> list[list[str]]:
@@ -153,6 +212,15 @@ def game_view(game: int, ply: int, moves: list[str], page: int = 0, disabled: bo
     if watch:
         view.add_item(SeatButton(game, disabled))
         view.add_item(watch_button(watch))
+    return view
+
+
+def puzzle_view(served: int, ply: int, moves: list[str], page: int = 0) -> discord.ui.View:
+    """The solver's move menu and the Solution button, under a puzzle's latest board."""
+    view = discord.ui.View(timeout=None)
+    if moves:
+        view.add_item(PuzzleMenu(served, ply, moves, page))
+    view.add_item(SolutionButton(served, ply))
     return view
 
 

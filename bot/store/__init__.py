@@ -1,15 +1,17 @@
-"""Games, moves and ratings, kept behind one interface (``Store``) with two back ends: SQLite, the embedded
+"""Games, moves, ratings and puzzles, kept behind one interface (``Store``) with two back ends: SQLite, the embedded
 default (``sqlite``), and PostgreSQL for bot processes on several machines (``postgres``, when ``BOT_DATABASE``
 is a ``postgresql://`` URL). ``schema`` holds the one list of migrations both follow."""
 
 from urllib.parse import urlsplit
 
-from bot.store.base import FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoredGame, StoreError
+from bot.store.base import (Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing, Store,
+                            StoredGame, StoreError)
 from bot.store.schema import MIGRATIONS, VERSION
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["FinishedGame", "MIGRATIONS", "MoveConflict", "SaveFailed", "SqliteStore", "Standing", "Store",
-           "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres", "where"]
+__all__ = ["Attempt", "Daily", "FinishedGame", "MIGRATIONS", "MoveConflict", "SaveFailed", "ServedPuzzle",
+           "SqliteStore", "Standing", "Store", "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres",
+           "where"]
 
 
 def is_postgres(database: str) -> bool:

@@ -78,6 +78,59 @@ class Standing:
     games: int
 
 
+@dataclass(frozen=True)
+class ServedPuzzle:
+    """A puzzle posted in a channel, as the database holds it: while it is on (being solved), and after."""
+
+    id: int
+    """Its row (0 before it is stored)."""
+    guild: str
+    channel: str
+    variant: str
+    puzzle: str
+    """Which puzzle: a shipped puzzle's id (``engine.puzzles.Puzzle.id``), or ``practice:GAME:PLY`` for a position
+    from a person's own analysed game."""
+    kind: str
+    """'puzzle' (asked for), 'daily' (the server's puzzle of the day) or 'practice'."""
+    position: str
+    """The start, as a FEN; the side to move solves."""
+    solution: tuple[str, ...]
+    """The solver's moves and the defender's replies, full move texts (a practice position's: its one better
+    move)."""
+    asker: str
+    """The user id of whoever asked for it ('' for the daily puzzle)."""
+    asker_name: str
+    started: float
+    ply: int = 0
+    """Moves of the solution played so far."""
+    day: str | None = None
+    """The daily puzzle's day, 'YYYY-MM-DD' in UTC."""
+    movers: tuple[tuple[str, str], ...] = ()
+    """(user id, name) of each person who has played a right move of it so far, first first."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One person's result on a served puzzle."""
+
+    user: str
+    name: str
+    solved: bool
+
+
+@dataclass(frozen=True)
+class Daily:
+    """A server's daily puzzle: where and when it is posted."""
+
+    guild: str
+    channel: str
+    hour: int
+    """The hour of the day, UTC, 0-23."""
+    variant: str
+    last_day: str | None = None
+    """The latest day it was posted, 'YYYY-MM-DD'."""
+
+
 class Store(ABC):
     """Games, moves and ratings. Every method may raise ``SaveFailed``."""
 
@@ -149,6 +202,11 @@ class Store(ABC):
         Idempotent: two processes saving the same game's analysis at once both succeed, and one of the two is
         kept. A game that is not in the database is refused (``SaveFailed``)."""
 
+    @abstractmethod
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        """The server's games analysed at ``nodes`` nodes a position, the latest to end first, at most ``limit``:
+        (game, seats, analysis) each (for practice from a person's own games)."""
+
     # ratings
 
     @abstractmethod
@@ -161,3 +219,64 @@ class Store(ABC):
 
     @abstractmethod
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...
+
+    # puzzles
+
+    @abstractmethod
+    async def start_puzzle(self, served: ServedPuzzle) -> int:
+        """Store a puzzle now on in its channel (``served.id`` is ignored); its id. Refused (``MoveConflict``) if
+        the channel has a puzzle on already, or for a daily puzzle if the server has had that day's."""
+
+    @abstractmethod
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
+        """The solution of puzzle ``served`` has been played up to ``ply`` moves, its right moves so far by
+        ``movers`` ((user id, name) each). Refused (``MoveConflict``) if the puzzle is no longer on, or was at
+        ``ply`` or beyond already."""
+
+    @abstractmethod
+    async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
+                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+        """End puzzle ``served`` ('solved', 'failed' or 'shown'), all or nothing: keep each person's attempt (in the
+        order they were made, which ``daily_solvers`` follows), store their new puzzle ratings in its server and
+        variant ((user, name, rating) each, counting one more puzzle) and the puzzle's own new rating (``strength``,
+        counting one more attempt; None leaves it). Refused (``MoveConflict``) if it has ended already."""
+
+    @abstractmethod
+    async def puzzles_on(self) -> list[ServedPuzzle]:
+        """Every puzzle still on, oldest first (to bring them back after a restart)."""
+
+    @abstractmethod
+    async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        """A person's puzzle rating in a server and variant, and the puzzles it counts; a new player's rating when
+        there is none."""
+
+    @abstractmethod
+    async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
+        """The rating and the attempts counted of every puzzle of ``variant`` that has been attempted, by puzzle."""
+
+    @abstractmethod
+    async def puzzles_seen(self, guild: str, variant: str, user: str) -> set[str]:
+        """The puzzles of ``variant`` a person has attempted in a server (so as not to give them again)."""
+
+    @abstractmethod
+    async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...
+
+    # the daily puzzle
+
+    @abstractmethod
+    async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:
+        """Post a daily puzzle of ``variant`` in ``channel`` at ``hour`` (UTC) on this server; ``channel`` None
+        stops it. Setting it again keeps the day it was last posted."""
+
+    @abstractmethod
+    async def dailies(self) -> list[Daily]:
+        """Every server's daily puzzle setting."""
+
+    @abstractmethod
+    async def mark_daily(self, guild: str, day: str) -> bool:
+        """Note that the server's daily puzzle of ``day`` is being posted; False if it had been already (another
+        process, or before a restart), so that a day's puzzle is posted once."""
+
+    @abstractmethod
+    async def daily_solvers(self, guild: str, day: str) -> list[str]:
+        """The names of the people who solved the server's daily puzzle of ``day``, first solver first."""

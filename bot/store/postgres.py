@@ -16,10 +16,17 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.ratings import Rating
-from bot.store.base import NO_RESULT, FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
+                            Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
+_SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
+                   " movers")
+_GAMES = "ratings", "games"
+"""People's ratings from games: their table, and the column that counts what each rating is made of."""
+_PUZZLES = "puzzle_ratings", "puzzles"
+"""People's ratings from puzzles."""
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
 TIMEOUT = 5.0
 """Seconds a store call may take in all (a connection, its statements, its transaction) before it fails with
@@ -200,7 +207,7 @@ class PostgresStore(Store):
             await self._claim(db, game, version)
             row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3"
                                     " WHERE id = $4 RETURNING guild, variant", winner, reason, pdn, game)
-            await self._save_ratings(db, row["guild"], row["variant"], ratings)
+            await self._save_ratings(db, _GAMES, row["guild"], row["variant"], ratings)
 
     async def board_message(self, game: int) -> str | None:
         async with self._using() as db:
@@ -255,6 +262,13 @@ class PostgresStore(Store):
             text = await db.fetchval("SELECT analysis FROM analyses WHERE game = $1 AND nodes = $2", game, nodes)
         return json.loads(text) if text is not None else None
 
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        async with self._using() as db:
+            rows = await db.fetch("SELECT g.id, g.seats, a.analysis FROM games g JOIN analyses a ON a.game = g.id"
+                                  " WHERE g.guild = $1 AND a.nodes = $2 ORDER BY g.updated DESC, g.id DESC LIMIT $3",
+                                  guild, nodes, limit)
+        return [(r["id"], json.loads(r["seats"]), json.loads(r["analysis"])) for r in rows]
+
     async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
         async with self._using() as db:
             await db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES ($1, $2, $3, $4)"
@@ -265,29 +279,136 @@ class PostgresStore(Store):
     # ratings
 
     async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        async with self._using() as db:
-            row = await db.fetchrow('SELECT rating, rd, volatility, games FROM ratings WHERE guild = $1'
-                                    ' AND variant = $2 AND "user" = $3', guild, variant, user)
-        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+        return await self._rating(_GAMES, guild, variant, user)
 
     async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
         async with self._using(transaction=True) as db:
-            await self._save_ratings(db, guild, variant, changes)
-
-    @staticmethod
-    async def _save_ratings(db: asyncpg.Connection, guild: str, variant: str,
-                            changes: Sequence[tuple[str, str, Rating]]) -> None:
-        for user, name, r in changes:
-            await db.execute(
-                'INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
-                ' VALUES ($1, $2, $3, $4, $5, $6, $7, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
-                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
-                " volatility = excluded.volatility, games = ratings.games + 1",
-                guild, variant, user, name, r.rating, r.rd, r.volatility)
+            await self._save_ratings(db, _GAMES, guild, variant, changes)
 
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        return await self._leaderboard(_GAMES, guild, variant, limit)
+
+    async def _rating(self, kept: tuple[str, str], guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        table, count = kept
         async with self._using() as db:
-            rows = await db.fetch('SELECT "user", name, rating, rd, volatility, games FROM ratings'
+            row = await db.fetchrow(f'SELECT rating, rd, volatility, {count} FROM {table} WHERE guild = $1'
+                                    ' AND variant = $2 AND "user" = $3', guild, variant, user)
+        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+
+    @staticmethod
+    async def _save_ratings(db: asyncpg.Connection, kept: tuple[str, str], guild: str, variant: str,
+                            changes: Sequence[tuple[str, str, Rating]]) -> None:
+        table, count = kept
+        for user, name, r in changes:
+            await db.execute(
+                f'INSERT INTO {table} (guild, variant, "user", name, rating, rd, volatility, {count})'
+                ' VALUES ($1, $2, $3, $4, $5, $6, $7, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
+                f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
+                guild, variant, user, name, r.rating, r.rd, r.volatility)
+
+    async def _leaderboard(self, kept: tuple[str, str], guild: str, variant: str, limit: int) -> list[Standing]:
+        table, count = kept
+        async with self._using() as db:
+            rows = await db.fetch(f'SELECT "user", name, rating, rd, volatility, {count} FROM {table}'
                                   " WHERE guild = $1 AND variant = $2 ORDER BY rating DESC LIMIT $3",
                                   guild, variant, limit)
         return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]
+
+    # puzzles
+
+    async def start_puzzle(self, served: ServedPuzzle) -> int:
+        try:
+            async with self._using() as db:
+                return int(await db.fetchval(
+                    "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"
+                    " asker, asker_name, status, day, started)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'on', $11, $12) RETURNING id",
+                    served.guild, served.channel, served.variant, served.puzzle, served.kind, served.position,
+                    " ".join(served.solution), served.ply, served.asker, served.asker_name, served.day,
+                    served.started))
+        except SaveFailed as error:
+            if isinstance(error.__cause__, asyncpg.UniqueViolationError):
+                raise MoveConflict(f"channel {served.channel} has a puzzle on already") from error
+            raise
+
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
+        async with self._using() as db:
+            status = await db.execute("UPDATE served_puzzles SET ply = $1, movers = $3 WHERE id = $2"
+                                      " AND status = 'on' AND ply < $1", ply, served,
+                                      json.dumps([list(m) for m in movers]))
+        if status != "UPDATE 1":
+            raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
+
+    async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
+                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+        async with self._using(transaction=True) as db:
+            row = await db.fetchrow("UPDATE served_puzzles SET status = $1, ended = $2 WHERE id = $3"
+                                    " AND status = 'on' RETURNING guild, variant, puzzle", outcome, time.time(), served)
+            if row is None:
+                raise MoveConflict(f"puzzle {served} has ended already")
+            await db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
+                                 " VALUES ($1, $2, $3, $4, $5)",
+                                 [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
+            await self._save_ratings(db, _PUZZLES, row["guild"], row["variant"], people)
+            if strength is not None:
+                await db.execute(
+                    "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
+                    " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
+                    " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+                    " attempts = puzzle_strengths.attempts + 1",
+                    row["variant"], row["puzzle"], strength.rating, strength.rd, strength.volatility)
+
+    async def puzzles_on(self) -> list[ServedPuzzle]:
+        async with self._using() as db:
+            rows = await db.fetch(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on' ORDER BY id")
+        return [ServedPuzzle(r["id"], r["guild"], r["channel"], r["variant"], r["puzzle"], r["kind"], r["position"],
+                             tuple(r["solution"].split()), r["asker"], r["asker_name"], r["started"], r["ply"],
+                             r["day"], tuple((u, n) for u, n in json.loads(r["movers"]))) for r in rows]
+
+    async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        return await self._rating(_PUZZLES, guild, variant, user)
+
+    async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
+        async with self._using() as db:
+            rows = await db.fetch("SELECT puzzle, rating, rd, volatility, attempts FROM puzzle_strengths"
+                                  " WHERE variant = $1", variant)
+        return {puzzle: (Rating(r, rd, vol), n) for puzzle, r, rd, vol, n in rows}
+
+    async def puzzles_seen(self, guild: str, variant: str, user: str) -> set[str]:
+        async with self._using() as db:
+            rows = await db.fetch('SELECT s.puzzle FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served'
+                                  ' WHERE a."user" = $1 AND s.guild = $2 AND s.variant = $3', user, guild, variant)
+        return {r["puzzle"] for r in rows}
+
+    async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        return await self._leaderboard(_PUZZLES, guild, variant, limit)
+
+    # the daily puzzle
+
+    async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:
+        async with self._using() as db:
+            if channel is None:
+                await db.execute("DELETE FROM dailies WHERE guild = $1", guild)
+            else:
+                await db.execute("INSERT INTO dailies (guild, channel, hour, variant) VALUES ($1, $2, $3, $4)"
+                                 " ON CONFLICT (guild) DO UPDATE SET channel = excluded.channel,"
+                                 " hour = excluded.hour, variant = excluded.variant", guild, channel, hour, variant)
+
+    async def dailies(self) -> list[Daily]:
+        async with self._using() as db:
+            rows = await db.fetch("SELECT guild, channel, hour, variant, last_day FROM dailies ORDER BY guild")
+        return [Daily(*row) for row in rows]
+
+    async def mark_daily(self, guild: str, day: str) -> bool:
+        async with self._using() as db:
+            status = await db.execute("UPDATE dailies SET last_day = $1 WHERE guild = $2"
+                                      " AND (last_day IS NULL OR last_day <> $1)", day, guild)
+        return status == "UPDATE 1"
+
+    async def daily_solvers(self, guild: str, day: str) -> list[str]:
+        async with self._using() as db:
+            rows = await db.fetch("SELECT a.name FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served"
+                                  " WHERE s.guild = $1 AND s.day = $2 AND s.kind = 'daily' AND a.solved"
+                                  " ORDER BY s.ended, s.id, a.place", guild, day)
+        return [r["name"] for r in rows]

@@ -65,6 +65,66 @@ _ANALYSES = """
     -- being played, which change their 'updated', never touch it
     CREATE INDEX games_finished ON games (guild, channel, updated, id) WHERE status = 'finished';
 """
+_PUZZLES = """
+    CREATE TABLE served_puzzles (
+        id {id},
+        guild TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        puzzle TEXT NOT NULL,         -- a shipped puzzle's id, or 'practice:GAME:PLY'
+        kind TEXT NOT NULL,           -- 'puzzle', 'daily' or 'practice'
+        position TEXT NOT NULL,       -- FEN
+        solution TEXT NOT NULL,       -- full move texts, space-separated
+        ply INTEGER NOT NULL,         -- moves of the solution played so far
+        movers TEXT NOT NULL DEFAULT '[]',  -- JSON: [user, name] of each person who played a right move so far
+        asker TEXT NOT NULL,
+        asker_name TEXT NOT NULL,
+        status TEXT NOT NULL,         -- 'on', 'solved', 'failed' or 'shown'
+        day TEXT,                     -- the daily puzzle's day, 'YYYY-MM-DD'
+        started {real} NOT NULL,
+        ended {real}
+    );
+    -- one puzzle on at a time in a channel
+    CREATE UNIQUE INDEX served_puzzles_on ON served_puzzles (guild, channel) WHERE status = 'on';
+    -- one daily puzzle a day on a server, whoever posts it
+    CREATE UNIQUE INDEX served_puzzles_daily ON served_puzzles (guild, day) WHERE kind = 'daily';
+    CREATE TABLE puzzle_attempts (
+        served {ref} NOT NULL REFERENCES served_puzzles (id),
+        "user" TEXT NOT NULL,
+        name TEXT NOT NULL,
+        solved BOOLEAN NOT NULL,
+        place INTEGER NOT NULL,       -- its order among the puzzle's attempts
+        PRIMARY KEY (served, "user")
+    );
+    CREATE INDEX puzzle_attempts_user ON puzzle_attempts ("user");
+    CREATE TABLE puzzle_ratings (
+        guild TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        "user" TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating {real} NOT NULL,
+        rd {real} NOT NULL,
+        volatility {real} NOT NULL,
+        puzzles INTEGER NOT NULL,
+        PRIMARY KEY (guild, variant, "user")
+    );
+    CREATE TABLE puzzle_strengths (
+        variant TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        rating {real} NOT NULL,
+        rd {real} NOT NULL,
+        volatility {real} NOT NULL,
+        attempts INTEGER NOT NULL,
+        PRIMARY KEY (variant, puzzle)
+    );
+    CREATE TABLE dailies (
+        guild TEXT PRIMARY KEY,
+        channel TEXT NOT NULL,
+        hour INTEGER NOT NULL,        -- UTC, 0-23
+        variant TEXT NOT NULL,
+        last_day TEXT                 -- the latest day it was posted, 'YYYY-MM-DD'
+    );
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -77,5 +137,8 @@ MIGRATIONS = (
               _VERSION, _VERSION),
     Migration("each game's analysis at one effort, so asking again, or after a restart, answers at once; an index"
               " of each channel's finished games", _ANALYSES.format(**_SQLITE), _ANALYSES.format(**_POSTGRES)),
+    Migration("puzzles: those served in each channel (one on at a time) and who tried them, people's puzzle ratings"
+              " per server and variant, each puzzle's own rating, and each server's daily puzzle",
+              _PUZZLES.format(**_SQLITE), _PUZZLES.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

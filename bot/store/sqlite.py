@@ -15,10 +15,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot.ratings import Rating
-from bot.store.base import NO_RESULT, FinishedGame, MoveConflict, SaveFailed, Standing, Store, StoreError, StoredGame
+from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
+                            Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
+_SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
+                   " movers")
+_GAMES = "ratings", "games"
+"""People's ratings from games: their table, and the column that counts what each rating is made of."""
+_PUZZLES = "puzzle_ratings", "puzzles"
+"""People's ratings from puzzles."""
 
 
 class SqliteStore(Store):
@@ -131,7 +138,7 @@ class SqliteStore(Store):
             guild, variant = self.db.execute(
                 "UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ? WHERE id = ?"
                 " RETURNING guild, variant", (winner, reason, pdn, game)).fetchone()
-            self._save_ratings(guild, variant, ratings)
+            self._save_ratings(_GAMES, guild, variant, ratings)
 
     async def board_message(self, game: int) -> str | None:
         with self._reading():
@@ -183,6 +190,13 @@ class SqliteStore(Store):
                                   (game, nodes)).fetchone()
         return json.loads(row[0]) if row else None
 
+    async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
+        with self._reading():
+            rows = self.db.execute("SELECT g.id, g.seats, a.analysis FROM games g JOIN analyses a ON a.game = g.id"
+                                   " WHERE g.guild = ? AND a.nodes = ? ORDER BY g.updated DESC, g.id DESC LIMIT ?",
+                                   (guild, nodes, limit)).fetchall()
+        return [(game, json.loads(seats), json.loads(analysis)) for game, seats, analysis in rows]
+
     async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
         with self._transaction():
             self.db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES (?, ?, ?, ?)"
@@ -193,27 +207,139 @@ class SqliteStore(Store):
     # ratings
 
     async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        with self._reading():
-            row = self.db.execute('SELECT rating, rd, volatility, games FROM ratings WHERE guild = ? AND variant = ?'
-                                  ' AND "user" = ?', (guild, variant, user)).fetchone()
-        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+        return self._rating(_GAMES, guild, variant, user)
 
     async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
         with self._transaction():
-            self._save_ratings(guild, variant, changes)
-
-    def _save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
-        for user, name, r in changes:
-            self.db.execute(
-                'INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
-                ' VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
-                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
-                " volatility = excluded.volatility, games = ratings.games + 1",
-                (guild, variant, user, name, r.rating, r.rd, r.volatility))
+            self._save_ratings(_GAMES, guild, variant, changes)
 
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        return self._leaderboard(_GAMES, guild, variant, limit)
+
+    def _rating(self, kept: tuple[str, str], guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        table, count = kept
         with self._reading():
-            rows = self.db.execute('SELECT "user", name, rating, rd, volatility, games FROM ratings'
+            row = self.db.execute(f'SELECT rating, rd, volatility, {count} FROM {table} WHERE guild = ?'
+                                  ' AND variant = ? AND "user" = ?', (guild, variant, user)).fetchone()
+        return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
+
+    def _save_ratings(self, kept: tuple[str, str], guild: str, variant: str,
+                      changes: Sequence[tuple[str, str, Rating]]) -> None:
+        table, count = kept
+        for user, name, r in changes:
+            self.db.execute(
+                f'INSERT INTO {table} (guild, variant, "user", name, rating, rd, volatility, {count})'
+                ' VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
+                f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
+                (guild, variant, user, name, r.rating, r.rd, r.volatility))
+
+    def _leaderboard(self, kept: tuple[str, str], guild: str, variant: str, limit: int) -> list[Standing]:
+        table, count = kept
+        with self._reading():
+            rows = self.db.execute(f'SELECT "user", name, rating, rd, volatility, {count} FROM {table}'
                                    " WHERE guild = ? AND variant = ? ORDER BY rating DESC LIMIT ?",
                                    (guild, variant, limit)).fetchall()
         return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]
+
+    # puzzles
+
+    async def start_puzzle(self, served: ServedPuzzle) -> int:
+        try:
+            with self._transaction():
+                cursor = self.db.execute(
+                    "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"
+                    " asker, asker_name, status, day, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'on', ?, ?)",
+                    (served.guild, served.channel, served.variant, served.puzzle, served.kind, served.position,
+                     " ".join(served.solution), served.ply, served.asker, served.asker_name, served.day,
+                     served.started))
+        except SaveFailed as error:
+            if isinstance(error.__cause__, sqlite3.IntegrityError):
+                raise MoveConflict(f"channel {served.channel} has a puzzle on already") from error
+            raise
+        return int(cursor.lastrowid or 0)
+
+    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
+        with self._transaction():
+            cursor = self.db.execute("UPDATE served_puzzles SET ply = ?, movers = ? WHERE id = ? AND status = 'on'"
+                                     " AND ply < ?", (ply, json.dumps([list(m) for m in movers]), served, ply))
+            if cursor.rowcount != 1:
+                raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
+
+    async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
+                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+        with self._transaction():
+            row = self.db.execute("UPDATE served_puzzles SET status = ?, ended = ? WHERE id = ? AND status = 'on'"
+                                  " RETURNING guild, variant, puzzle", (outcome, time.time(), served)).fetchone()
+            if row is None:
+                raise MoveConflict(f"puzzle {served} has ended already")
+            guild, variant, puzzle = row
+            self.db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
+                                " VALUES (?, ?, ?, ?, ?)",
+                                [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
+            self._save_ratings(_PUZZLES, guild, variant, people)
+            if strength is not None:
+                self.db.execute(
+                    "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
+                    " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
+                    " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+                    " attempts = puzzle_strengths.attempts + 1",
+                    (variant, puzzle, strength.rating, strength.rd, strength.volatility))
+
+    async def puzzles_on(self) -> list[ServedPuzzle]:
+        with self._reading():
+            rows = self.db.execute(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on'"
+                                   " ORDER BY id").fetchall()
+        return [ServedPuzzle(sid, guild, channel, variant, puzzle, kind, position, tuple(solution.split()), asker,
+                             asker_name, started, ply, day, tuple((u, n) for u, n in json.loads(movers)))
+                for sid, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply,
+                day, movers in rows]
+
+    async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
+        return self._rating(_PUZZLES, guild, variant, user)
+
+    async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
+        with self._reading():
+            rows = self.db.execute("SELECT puzzle, rating, rd, volatility, attempts FROM puzzle_strengths"
+                                   " WHERE variant = ?", (variant,)).fetchall()
+        return {puzzle: (Rating(r, rd, vol), n) for puzzle, r, rd, vol, n in rows}
+
+    async def puzzles_seen(self, guild: str, variant: str, user: str) -> set[str]:
+        with self._reading():
+            rows = self.db.execute('SELECT s.puzzle FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served'
+                                   ' WHERE a."user" = ? AND s.guild = ? AND s.variant = ?',
+                                   (user, guild, variant)).fetchall()
+        return {puzzle for (puzzle,) in rows}
+
+    async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
+        return self._leaderboard(_PUZZLES, guild, variant, limit)
+
+    # the daily puzzle
+
+    async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:
+        with self._transaction():
+            if channel is None:
+                self.db.execute("DELETE FROM dailies WHERE guild = ?", (guild,))
+            else:
+                self.db.execute("INSERT INTO dailies (guild, channel, hour, variant) VALUES (?, ?, ?, ?)"
+                                " ON CONFLICT (guild) DO UPDATE SET channel = excluded.channel,"
+                                " hour = excluded.hour, variant = excluded.variant", (guild, channel, hour, variant))
+
+    async def dailies(self) -> list[Daily]:
+        with self._reading():
+            rows = self.db.execute("SELECT guild, channel, hour, variant, last_day FROM dailies"
+                                   " ORDER BY guild").fetchall()
+        return [Daily(*row) for row in rows]
+
+    async def mark_daily(self, guild: str, day: str) -> bool:
+        with self._transaction():
+            cursor = self.db.execute("UPDATE dailies SET last_day = ? WHERE guild = ?"
+                                     " AND (last_day IS NULL OR last_day <> ?)", (day, guild, day))
+        return cursor.rowcount == 1
+
+    async def daily_solvers(self, guild: str, day: str) -> list[str]:
+        with self._reading():
+            rows = self.db.execute("SELECT a.name FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served"
+                                   " WHERE s.guild = ? AND s.day = ? AND s.kind = 'daily' AND a.solved"
+                                   " ORDER BY s.ended, s.id, a.place", (guild, day)).fetchall()
+        return [name for (name,) in rows]

@@ -142,6 +142,14 @@ class Hub:
     def game_url(self, game: int) -> str:
         return self.base_url + self.game_path(game)
 
+    def puzzle_path(self, variant: str, puzzle: str) -> str:
+        """A puzzle's page, without the server's address (``puzzle``: its id, or ``daily`` for the day's puzzle of
+        ``variant``, or ``random`` for any one of them)."""
+        return f"/puzzle/{variant}/{puzzle}"
+
+    def puzzle_url(self, variant: str, puzzle: str) -> str:
+        return self.base_url + self.puzzle_path(variant, puzzle)
+
     def seat_path(self, game: int, colour: Color, user: User) -> str:
         """A player's private link to their game, without the server's address (the secret is in the fragment,
         which browsers never send to a server)."""

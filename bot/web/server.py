@@ -7,7 +7,14 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
 - ``/api/games`` and ``/api/new``: the front page's list and its forms;
 - ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
-  it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest).
+  it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest);
+- ``/puzzles``: the games that have puzzles, each with a link to its daily puzzle and to a random one;
+- ``/puzzle/VARIANT/ID``: a shipped puzzle's page, to solve it by clicking (``ID``: its id; ``daily``: the day's
+  puzzle, the servers' daily post; ``random``: a redirect to any one);
+- ``/api/puzzles``, ``/api/puzzle/VARIANT/ID`` (GET: the puzzle's start; POST ``{"moves": [...]}``: the solver's
+  moves so far, checked by the core: right, with the defender's reply, solved, or wrong, with the answer) and
+  ``/api/puzzle/VARIANT/ID/solution``: the puzzle page's questions. The page is sent the solution only once the
+  puzzle is over; nothing is stored (people on the page are anonymous, and puzzles there are not rated).
 
 Watching needs the page's address; moving needs the seat's secret, sent by the page over the WebSocket (it stays
 in the link's fragment, which browsers never send to a server). Requests must name this server (``Host``: the
@@ -40,7 +47,8 @@ from bot.core.results import pdn_text
 from bot.tables import Table, User
 from bot.web import forms, views
 from bot.web.hub import COMMANDS, Hub, Watcher
-from engine import NAMES
+from engine import NAMES, MoveError, game_type
+from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +67,10 @@ SERVER_NAME = "draughts-bot"  # the Server header: no software or version for an
 UNREADABLE = ("The games' database is not answering right now, so this game cannot be shown. Please try again in "
               "a minute.")
 _REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
+_PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
+NO_PUZZLE = "There is no such puzzle."
+PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
+BAD_ANSWER = 'A puzzle\'s answer is the list of the solver\'s moves so far, such as {"moves": ["11-15"]}.'
 
 
 @dataclass
@@ -90,6 +102,12 @@ def make_app(hub: Hub) -> web.Application:
     app.router.add_post("/api/new", _new)
     app.router.add_get(f"/api/analysis/{_REF}", _analysis)
     app.router.add_post(f"/api/analysis/{_REF}", _ask_analysis)
+    app.router.add_get("/puzzles", _puzzles_page)
+    app.router.add_get(f"/puzzle/{_PUZZLE}", _puzzle_page)
+    app.router.add_get("/api/puzzles", _puzzle_list)
+    app.router.add_get(f"/api/puzzle/{_PUZZLE}", _puzzle_start)
+    app.router.add_post(f"/api/puzzle/{_PUZZLE}", _puzzle_try)
+    app.router.add_get(f"/api/puzzle/{_PUZZLE}/solution", _puzzle_solution)
     app.router.add_static("/static/", STATIC)
     return app
 
@@ -398,6 +416,97 @@ async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
         await hub.command(watcher, str(data["name"]))
     else:
         await watcher.notice("That message is not one the page sends.")
+
+
+# puzzles
+
+
+def _find_puzzle(request: web.Request, daily: bool = True) -> Puzzle | None:
+    """The puzzle a puzzle route names (``daily``: also the day's puzzle, by that word), or None."""
+    core = _hub(request).core
+    assert core is not None
+    variant, ref = request.match_info["variant"], request.match_info["puzzle"]
+    if variant not in core.puzzle_variants():
+        return None
+    if ref == "daily":
+        return core.daily_puzzle(variant) if daily else None
+    return core.puzzle(variant, ref)
+
+
+async def _puzzles_page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "puzzles.html", headers=html_headers(request))
+
+
+async def _puzzle_page(request: web.Request) -> web.StreamResponse:
+    """A puzzle's page; ``random`` sends the browser on to any one of the game's puzzles."""
+    hub = _hub(request)
+    assert hub.core is not None
+    variant = request.match_info["variant"]
+    if request.match_info["puzzle"] == "random":
+        found = hub.core.random_puzzle(variant)
+        if found is None:
+            raise web.HTTPNotFound(text=NO_PUZZLE)
+        raise web.HTTPFound(hub.puzzle_path(variant, found.id), headers={"Cache-Control": "no-store"})
+    if _find_puzzle(request) is None:
+        raise web.HTTPNotFound(text=NO_PUZZLE)
+    return web.FileResponse(STATIC / "puzzle.html", headers=html_headers(request))
+
+
+async def _puzzle_list(request: web.Request) -> web.Response:
+    """The games that have puzzles: each one's name, title, how many, and its daily and random puzzle's pages."""
+    hub = _hub(request)
+    assert hub.core is not None
+    return web.json_response({"variants": [
+        {"name": variant, "title": game_type(variant).title, "count": count,
+         "daily": hub.puzzle_path(variant, "daily"), "random": hub.puzzle_path(variant, "random")}
+        for variant, count in hub.core.puzzle_variants().items()]})
+
+
+async def _puzzle_start(request: web.Request) -> web.Response:
+    """A puzzle as its page starts (``views.puzzle``): no solution."""
+    found = _find_puzzle(request)
+    if found is None:
+        return web.json_response({"error": NO_PUZZLE}, status=404)
+    daily = request.match_info["puzzle"] == "daily"
+    return web.json_response(views.puzzle(found, _hub(request).puzzle_path(found.variant, found.id), daily),
+                             headers={"Cache-Control": "no-store"})
+
+
+async def _puzzle_try(request: web.Request) -> web.Response:
+    """The solver's moves so far (``{"moves": [...]}``), checked by the core: right (with the defender's reply),
+    solved or wrong (with the answer and the line); a move that is not legal is refused, and changes nothing."""
+    hub = _hub(request)
+    assert hub.core is not None
+    found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
+    if found is None:
+        return web.json_response({"error": NO_PUZZLE}, status=404)
+    try:
+        body = json.loads(await request.text())
+    except (ValueError, RecursionError):
+        return web.json_response({"error": BAD_ANSWER}, status=400)
+    moves = body.get("moves") if isinstance(body, dict) else None
+    if (not isinstance(moves, list) or not 0 < len(moves) <= PUZZLE_MOVES
+            or not all(isinstance(m, str) and 0 < len(m) <= 100 for m in moves)):
+        return web.json_response({"error": BAD_ANSWER}, status=400)
+    try:
+        step = hub.core.try_puzzle(found, moves)
+    except MoveError as error:
+        why = str(error).rstrip(".")
+        return web.json_response({"error": f"{why[:1].upper() + why[1:]}. That move is not legal here, so nothing "
+                                           "changed."}, status=400)
+    return web.json_response(views.puzzle_step(found, len(moves), step.verdict, step.reply, step.right, step.line),
+                             headers={"Cache-Control": "no-store"})
+
+
+async def _puzzle_solution(request: web.Request) -> web.Response:
+    """A puzzle's solution, for its page's Show the solution button."""
+    hub = _hub(request)
+    assert hub.core is not None
+    found = _find_puzzle(request, daily=False)
+    if found is None:
+        return web.json_response({"error": NO_PUZZLE}, status=404)
+    line = hub.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
+    return web.json_response(views.puzzle_step(found, 0, "shown", None, None, line))
 
 
 class _RequestLog(logging.LoggerAdapter):

@@ -1,7 +1,8 @@
-"""What the web page is sent: a game's board, its positions move by move, and who is to move, as JSON values.
+"""What the web page is sent: a game's board, its positions move by move, and who is to move, as JSON values; and
+a puzzle's start and the answers to its moves.
 
-Plain functions of the core's values (a ``Table``, a finished ``GameRecord``); the page draws everything itself
-from these, so nothing a person typed is ever sent as markup.
+Plain functions of the core's values (a ``Table``, a finished ``GameRecord``, a ``Puzzle`` and the core's check of
+its moves); the page draws everything itself from these, so nothing a person typed is ever sent as markup.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from bot.core.analyses import Progress
 from bot.core.state import score_words
 from bot.tables import Kind, Table, User
-from engine import Color, GameRecord, GameType, MoveError
+from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS, decisive
+from engine.puzzles.puzzle import Puzzle
 from renders.graph import JUDGEMENT_COLOURS, white_chances
 from renders.themes import THEMES
 
@@ -148,3 +150,36 @@ def score_text(score: int) -> str:
     if decisive(score):
         return "won" if score > 0 else "lost"
     return f"{score / 100:+.2f}"
+
+
+def puzzle(found: Puzzle, path: str, daily: bool) -> dict:
+    """A puzzle's page as it starts: the board and its first position, the solver's colour and legal moves, the
+    theme, and ``path``, the puzzle's own page (a daily page's puzzle keeps it after midnight). Nothing of the
+    solution: the page is sent that once the puzzle is over."""
+    kind = game_type(found.variant)
+    record = kind.new_game(found.position)
+    return {"id": found.id, "variant": found.variant, "path": path, "daily": daily, "board": layout(kind),
+            "themes": themes(), "theme": found.theme, "solver": str(record.turn), "entry": entry(record, 0),
+            "legal": legal(kind, record.position)}
+
+
+def puzzle_line(found: Puzzle) -> GameRecord[Any, Any]:
+    """The puzzle's whole solution, played out."""
+    record = game_type(found.variant).new_game(found.position)
+    for text in found.solution:
+        record.play_text(text)
+    return record
+
+
+def puzzle_step(found: Puzzle, moves: int, verdict: str, reply: str | None, right: str | None, line: str) -> dict:
+    """The answer to the solver's ``moves`` moves, checked by the core (its ``Step``'s fields): after a right move,
+    the positions after it and after the defender's ``reply``, and the legal moves then; once it is over
+    ('solved', 'wrong', or 'shown' when the page asked for the solution), the ``right`` move (after a wrong one),
+    the whole ``line``, and ``solution``, its positions from the start."""
+    record = puzzle_line(found)
+    if verdict == "right":
+        ply = 2 * moves  # the solver's moves and the defender's replies
+        return {"verdict": verdict, "reply": reply, "entries": [entry(record, ply - 1), entry(record, ply)],
+                "legal": legal(record.type, record.positions[ply])}
+    return {"verdict": verdict, "right": right, "line": line,
+            "solution": [entry(record, ply) for ply in range(len(record.moves) + 1)]}

@@ -1,4 +1,5 @@
-// Draws a board as SVG from what the server sends: the layout, one position (an entry) and a theme.
+// Draws a board as SVG from what the server sends: the layout, one position (an entry) and a theme; and what the
+// pages that show one share: the move input (a move chosen by clicking) and the board colours' menu.
 // Everything is built with DOM calls and textContent, never from markup, so no text can become markup.
 "use strict";
 
@@ -138,4 +139,96 @@ function drawArrow(root, points) {
   svg("polyline", { id: "better-arrow", class: "arrow", points: line.map((p) => p.join(",")).join(" "), fill: "none",
                     stroke: ARROW, "stroke-width": ARROW_WIDTH, "stroke-linecap": "round", "stroke-linejoin": "round",
                     opacity: 0.85, "marker-end": "url(#arrow-head)", "pointer-events": "none" }, root);
+}
+
+// A move chosen by clicking on the board (the game page's and the puzzle page's input): a piece, then where it goes,
+// or each square on the way when more than one way leads there; a drag from a square to another is two clicks.
+// ``holder.clicks`` keeps the cells chosen so far. ``legal()``: the moves ({path, text}) that may be played now
+// (none: clicks choose nothing); ``play(move)``: the move chosen (the clicks are cleared first); ``say(text)``: why
+// a click chose nothing ("" clears it); ``redraw()``: draw the board again, with ``targets()`` lit.
+function moveInput(holder, { legal, play, say, redraw }) {
+  let pressed = null;
+
+  // the moves that go through the cells clicked so far
+  const candidates = () => legal().filter(
+    (m) => holder.clicks.every((cell, i) => i < m.path.length && sameCell(m.path[i], cell)));
+
+  // where the next click may go
+  function targets() {
+    const k = holder.clicks.length;
+    return k ? candidates().filter((m) => m.path.length > k).map((m) => m.path[k]) : [];
+  }
+
+  function chosen(move) {
+    holder.clicks = [];
+    play(move);
+  }
+
+  function choose(cell) {
+    const moves = legal();
+    if (!moves.length) return;
+    const startsHere = moves.some((m) => sameCell(m.path[0], cell));
+    if (holder.clicks.length === 0 || (holder.clicks.length === 1 && startsHere && !sameCell(holder.clicks[0], cell))) {
+      holder.clicks = startsHere ? [cell] : [];
+      if (!startsHere) say("That piece has no move; the lit pieces' moves come first.");
+      redraw();
+      return;
+    }
+    if (sameCell(holder.clicks[0], cell)) {  // the piece chosen again: start its move over
+      holder.clicks = [cell];
+      redraw();
+      return;
+    }
+    const before = candidates();
+    holder.clicks = holder.clicks.concat([cell]);
+    const left = candidates();
+    if (left.length === 0) {
+      // a click on a move's last square, skipping those between, when only one move ends there
+      const ending = before.filter((m) => sameCell(m.path[m.path.length - 1], cell));
+      holder.clicks = holder.clicks.slice(0, -1);
+      if (ending.length === 1) return chosen(ending[0]);
+      if (!ending.length && startsHere) holder.clicks = [cell];  // another piece: its moves instead
+      say(ending.length ? "More than one way leads there: click each square on the way." : "");
+      redraw();
+      return;
+    }
+    const texts = new Set(left.map((m) => m.text));
+    if (texts.size === 1) return chosen(left[0]);
+    redraw();
+  }
+
+  function press(cell, release) {
+    if (!cell) return;
+    if (release) {
+      // a drag ends on another square: that square is the next click
+      if (pressed && !sameCell(pressed, cell)) choose(cell);
+      pressed = null;
+      return;
+    }
+    pressed = cell;
+    choose(cell);
+  }
+
+  // listen to a newly drawn board (drawBoard's svg)
+  function attach(svgEl) {
+    svgEl.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      press(svgEl.cellAt(e.clientX, e.clientY), false);
+    });
+    svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
+  }
+
+  return { candidates, targets, attach };
+}
+
+// The board colours' menu: fills ``select`` with the themes, shows ``current``, keeps the one chosen in the browser
+// (every page starts with it) and calls ``changed(name)``.
+function themeMenu(select, current, changed) {
+  for (const name of ["wood", "contrast"]) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    select.appendChild(option);
+  }
+  select.value = current;
+  select.addEventListener("change", () => { localStorage.setItem("theme", select.value); changed(select.value); });
 }

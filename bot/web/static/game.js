@@ -118,25 +118,22 @@ function flipped() {
   return page.seat !== null && page.seat.colour === "Black";
 }
 
-function candidates() {
-  const clicks = page.clicks;
-  return page.game.status.legal.filter((m) => clicks.every((cell, i) => i < m.path.length && sameCell(m.path[i], cell)));
-}
+// The move input (board.js): a seated player's clicks on their turn, in ``page.clicks``.
+const input = moveInput(page, {
+  legal: () => page.game && myTurn() ? page.game.status.legal : [],
+  play,
+  say: (text) => { $("notice").textContent = text; },
+  redraw: () => render(),
+});
 
 function render() {
   if (!page.game) return;
   const { board, themes, status } = page.game;
   const colours = themes[page.theme] || themes.wood;
   const index = shown();
-  let targets = [];
-  if (page.clicks.length && myTurn()) {
-    const k = page.clicks.length;
-    targets = candidates().filter((m) => m.path.length > k).map((m) => m.path[k]);
-  }
   const svgEl = drawBoard($("board"), { layout: board, colours, entry: page.game.entries[index], flipped: flipped(),
-                                        selected: page.clicks, targets, arrow: analysisArrow(index) });
-  svgEl.addEventListener("pointerdown", (e) => { e.preventDefault(); press(svgEl.cellAt(e.clientX, e.clientY), false); });
-  svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
+                                        selected: page.clicks, targets: input.targets(), arrow: analysisArrow(index) });
+  input.attach(svgEl);
 
   document.title = `Draughts bot: game ${page.game.id}`;
   $("title").textContent = `${board.title} · game ${page.game.id}`;
@@ -285,54 +282,7 @@ function controls() {
   return usable;
 }
 
-let pressed = null;
-function press(cell, release) {
-  if (!cell || !page.game) return;
-  if (release) {
-    // a drag ends on another square: that square is the next click
-    if (pressed && !sameCell(pressed, cell)) choose(cell);
-    pressed = null;
-    return;
-  }
-  pressed = cell;
-  choose(cell);
-}
-
-function choose(cell) {
-  if (!myTurn()) return;
-  const legal = page.game.status.legal;
-  const startsHere = legal.some((m) => sameCell(m.path[0], cell));
-  if (page.clicks.length === 0 || (page.clicks.length === 1 && startsHere && !sameCell(page.clicks[0], cell))) {
-    page.clicks = startsHere ? [cell] : [];
-    if (!startsHere && legal.length) $("notice").textContent = "That piece has no move; the lit pieces' moves come first.";
-    render();
-    return;
-  }
-  if (sameCell(page.clicks[0], cell)) {  // the piece chosen again: start its move over
-    page.clicks = [cell];
-    render();
-    return;
-  }
-  const before = candidates();
-  page.clicks = page.clicks.concat([cell]);
-  let left = candidates();
-  if (left.length === 0) {
-    // a click on a move's last square, skipping those between, when only one move ends there
-    const ending = before.filter((m) => sameCell(m.path[m.path.length - 1], cell));
-    page.clicks = page.clicks.slice(0, -1);
-    if (ending.length === 1) return play(ending[0]);
-    if (!ending.length && startsHere) page.clicks = [cell];  // another piece: its moves instead
-    $("notice").textContent = ending.length ? "More than one way leads there: click each square on the way." : "";
-    render();
-    return;
-  }
-  const texts = new Set(left.map((m) => m.text));
-  if (texts.size === 1) return play(left[0]);
-  render();
-}
-
 function play(move) {
-  page.clicks = [];
   send({ type: "move", text: move.text, ply: page.game.entries.length - 1 });
   render();
 }
@@ -360,14 +310,7 @@ function setUp() {
   $("forward").addEventListener("click", () => goTo(shown() + 1));
   $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
-  const select = $("theme");
-  for (const name of ["wood", "contrast"]) {
-    const option = document.createElement("option");
-    option.value = option.textContent = name;
-    select.appendChild(option);
-  }
-  select.value = page.theme;
-  select.addEventListener("change", () => { page.theme = select.value; localStorage.setItem("theme", page.theme); render(); });
+  themeMenu($("theme"), page.theme, (name) => { page.theme = name; render(); });
   document.addEventListener("keydown", (e) => {
     if (!page.game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowLeft") goTo(shown() - 1);

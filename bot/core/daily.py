@@ -1,0 +1,123 @@
+"""A server's daily puzzle: its administrators choose a channel and an hour (UTC); the clock posts one puzzle a day
+there, the same for every server that day (per variant), and `daily` says who solved it.
+
+    daily                       where and when, and who solved today's
+    daily here [hour H] [variant]   post it in this channel at H:00 UTC (Manage Server)
+    daily off                   stop it (Manage Server)
+
+A day's post waits while a game is on in the channel (its moves come first); a
+puzzle on there ends, with its answer, for the daily one. Each post is noted in
+the database before it is made, so a restart, or another process, never posts a
+day twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import replace
+from datetime import datetime, timezone
+
+from bot.commands import ALIASES
+from bot.core import puzzles
+from bot.core.state import DEFAULT_VARIANT, Refusal, State
+from bot.store import Daily, MoveConflict, SaveFailed, ServedPuzzle
+from engine.puzzles.puzzle import Puzzle
+
+log = logging.getLogger(__name__)
+
+USAGE = "`daily here [hour 0-23] [variant]` or `daily off`"
+MANAGERS_ONLY = "Only the server's administrators (Manage Server) choose the daily puzzle."
+
+
+def day_of(seconds: float) -> tuple[str, int]:
+    """The UTC day ('YYYY-MM-DD') and hour of a time."""
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    return moment.strftime("%Y-%m-%d"), moment.hour
+
+
+def puzzle_of_the_day(variant: str, day: str) -> Puzzle:
+    """The day's puzzle of ``variant``: the same everywhere that day, drawn from the shipped set by the date."""
+    pool = sorted(puzzles.puzzle_set(variant).values(), key=lambda p: p.id)
+    if not pool:
+        raise Refusal(f"There are no {variant} puzzles.")
+    digest = int(hashlib.sha256(f"{variant} {day}".encode()).hexdigest(), 16)
+    return pool[digest % len(pool)]
+
+
+async def command(s: State, msg, words: list[str]) -> None:
+    """`daily`, `daily here [hour H] [variant]`, `daily off`."""
+    if not words:
+        await s.say(msg.channel, await _status(s, msg), to=msg)
+        return
+    if not msg.manager:
+        raise Refusal(MANAGERS_ONLY)
+    if words == ["off"]:
+        await s.store.set_daily(msg.guild, None)
+        s.dailies.pop(msg.guild, None)
+        await s.say(msg.channel, "No more daily puzzles on this server.", to=msg)
+        return
+    if words[0] != "here":
+        raise Refusal(f"Usage: {USAGE}.")
+    hour, variant, rest = 0, DEFAULT_VARIANT, words[1:]
+    while rest:
+        word = rest.pop(0).lower()
+        if word == "hour" and rest and rest[0].isascii() and rest[0].isdigit() and 0 <= int(rest[0]) <= 23:
+            hour = int(rest.pop(0))
+        elif ALIASES.get(word) in puzzles.DRAUGHTS and puzzles.puzzle_set(ALIASES[word]):
+            variant = ALIASES[word]
+        else:
+            raise Refusal(f"Usage: {USAGE} (the hour is 0 to 23, in UTC).")
+    await s.store.set_daily(msg.guild, msg.channel, hour, variant)
+    old = s.dailies.get(msg.guild)
+    s.dailies[msg.guild] = Daily(msg.guild, msg.channel, hour, variant, old.last_day if old else None)
+    await s.say(msg.channel, f"The daily {variant} puzzle will be posted here every day at {hour:02d}:00 UTC.",
+                to=msg)
+
+
+async def _status(s: State, msg) -> str:
+    guild = msg.guild
+    daily = s.dailies.get(guild)
+    if daily is None:
+        return f"No daily puzzle is set on this server. Its administrators: {USAGE}."
+    day, _ = day_of(s.clock())
+    where = "here" if daily.channel == msg.channel else "in another channel (`daily` there says so)"
+    text = f"The daily {daily.variant} puzzle is posted {where} at {daily.hour:02d}:00 UTC."
+    if daily.last_day == day:
+        solvers = await s.store.daily_solvers(guild, day)
+        text += f" Today's was solved by {', '.join(solvers)}." if solvers else " Nobody has solved today's yet."
+    return text
+
+
+async def load(s: State, owns) -> None:
+    """The daily settings of the servers this process serves."""
+    s.dailies = {d.guild: d for d in await s.store.dailies() if owns(d.guild)}
+
+
+async def tick(s: State) -> None:
+    """Post each server's daily puzzle once its hour has come today (and its channel has no game on). A post that
+    fails (the database, a puzzle that came on meanwhile) is tried again at the next tick; the database keeps a
+    day's daily puzzle once a server, so no two processes, and no restart, post it twice."""
+    day, hour = day_of(s.clock())
+    for guild, daily in list(s.dailies.items()):
+        if daily.last_day == day or hour < daily.hour or daily.channel in s.tables or daily.channel in s.opening:
+            continue
+        try:
+            await _post(s, daily, day)
+        except MoveConflict:  # that day's is in the database already: posted by another process, or before
+            pass
+        except (Refusal, SaveFailed) as error:
+            log.warning("could not post the daily puzzle of %s in server %s (%s); trying again", day, guild, error)
+            continue
+        s.dailies[guild] = replace(daily, last_day=day)
+        await s.store.mark_daily(guild, day)
+
+
+async def _post(s: State, daily: Daily, day: str) -> None:
+    await puzzles.end_for_game(s, daily.channel, "for today's daily puzzle")
+    puzzle = puzzle_of_the_day(daily.variant, day)
+    strengths = await s.store.puzzle_strengths(daily.variant)
+    served = ServedPuzzle(0, daily.guild, daily.channel, daily.variant, puzzle.id, "daily", puzzle.position,
+                          puzzle.solution, "", "", s.clock(), day=day)
+    await puzzles.post(s, served, puzzles.strength_of(puzzle, strengths), None)
+    log.info("posted the daily puzzle of %s in server %s", day, daily.guild)

@@ -1,0 +1,230 @@
+// A puzzle's page: the board at the puzzle's start, the solver's moves chosen by clicking (board.js's move input),
+// each one checked by the server, which answers with the defender's reply, "solved" or "wrong"; and the solution,
+// which the page is sent only once the puzzle is over (solved, a wrong move, or the Show the solution button).
+"use strict";
+
+const [, , puzzleVariant, puzzleRef] = location.pathname.split("/");  // /puzzle/VARIANT/ID, or .../daily
+const REPLY_MS = 450;  // the pause before the defender's reply is played, so that the solver sees their move first
+const THEME_WORDS = {  // what each theme means (the miner's themes: engine/puzzles/puzzle.py)
+  shot: "a sacrifice that opens the way for captures",
+  breakthrough: "a man through to the king row",
+  ending: "few pieces left, or an endgame win",
+  tactic: "a tactic that wins material",
+};
+const puzzle = {
+  data: null,      // the puzzle's start: {id, variant, path, daily, board, themes, theme, solver, entry, legal}
+  entries: [],     // the positions so far: the start, then one after each move played
+  legal: [],       // the solver's moves now, as {path, text} (the server's; none once it is over)
+  moves: [],       // the solver's moves the server took, as sent
+  over: null,      // once over: the server's answer, {verdict: 'solved' | 'wrong' | 'shown', right, line, solution}
+  view: -1,        // the position shown; -1: the latest
+  clicks: [],      // cells of the move being chosen
+  waiting: false,  // a move is being checked, or its reply is about to be played
+  flipped: null,   // null: the solver's side at the bottom
+  theme: localStorage.getItem("theme") || "wood",
+  said: "",        // the status line
+  verdict: "",     // the status line's look: "", "right", "solved" or "wrong"
+};
+const $ = (id) => document.getElementById(id);
+
+const input = moveInput(puzzle, {
+  legal: () => (puzzle.data && !puzzle.over && !puzzle.waiting && puzzle.view < 0 ? puzzle.legal : []),
+  play,
+  say: (text) => { $("notice").textContent = text; },
+  redraw: () => render(),
+});
+
+function api(suffix = "") {
+  const ref = puzzle.data ? puzzle.data.id : puzzleRef;  // the daily page keeps its puzzle after midnight
+  return `/api/puzzle/${puzzleVariant}/${ref}${suffix}`;
+}
+
+// The server's answer to a request, or null with the reason shown (a refused move changes nothing).
+async function ask(options, suffix = "") {
+  let response;
+  try {
+    response = await fetch(api(suffix), Object.assign({ cache: "no-store" }, options || {}));
+  } catch (error) {
+    $("notice").textContent = "The server is not answering, so nothing changed. Try again in a moment.";
+    return null;
+  }
+  const data = await response.json().catch(() => ({ error: `The server answered ${response.status}.` }));
+  if (!response.ok) {
+    $("notice").textContent = data.error || `The server answered ${response.status}.`;
+    return null;
+  }
+  return data;
+}
+
+async function load() {
+  const data = await ask();
+  if (!data) {
+    $("status").textContent = "";
+    return;
+  }
+  puzzle.data = data;
+  puzzle.entries = [data.entry];
+  puzzle.legal = data.legal;
+  say("Your move: click a piece, then where it goes.");
+  render();
+}
+
+function say(text, verdict = "") {
+  puzzle.said = text;
+  puzzle.verdict = verdict;
+}
+
+async function play(move) {
+  const moves = puzzle.moves.concat([move.text]);
+  puzzle.waiting = true;
+  $("notice").textContent = "";
+  const before = [puzzle.said, puzzle.verdict];
+  say("Checking your move…");
+  render();
+  const answer = await ask({ method: "POST", headers: { "Content-Type": "application/json" },
+                             body: JSON.stringify({ moves }) });
+  if (!answer) {  // refused: the position and the moves stay as they were
+    puzzle.waiting = false;
+    say(...before);
+    render();
+    return;
+  }
+  puzzle.moves = moves;
+  if (answer.verdict !== "right") {
+    finish(answer);
+    return;
+  }
+  const [mine, reply] = answer.entries;
+  puzzle.entries.push(mine);
+  say(`Right: ${mine.move.text}.`, "right");
+  render();
+  setTimeout(() => {
+    puzzle.entries.push(reply);
+    puzzle.legal = answer.legal;
+    puzzle.waiting = false;
+    say(`Right! I answer ${answer.reply}. Your move.`, "right");
+    render();
+  }, REPLY_MS);
+}
+
+async function showSolution() {
+  if (puzzle.over || puzzle.waiting || !puzzle.data) return;
+  puzzle.waiting = true;
+  render();
+  const answer = await ask({}, "/solution");
+  puzzle.waiting = false;
+  if (answer) finish(answer);
+  else render();
+}
+
+// The puzzle is over: the whole line becomes the positions to step through, and the board shows the last move
+// (solved) or the right one where the solver was to move (a wrong move, or the solution asked for).
+function finish(answer) {
+  const at = puzzle.entries.length - 1;  // where the solver was to move
+  puzzle.over = answer;
+  puzzle.legal = [];
+  puzzle.clicks = [];
+  puzzle.entries = answer.solution;
+  const right = answer.solution[Math.min(at + 1, answer.solution.length - 1)];
+  if (answer.verdict === "solved") {
+    puzzle.view = -1;
+    say(`Solved! The whole line: ${answer.line}.`, "solved");
+  } else {
+    puzzle.view = at + 1 >= answer.solution.length - 1 ? -1 : at + 1;
+    const words = answer.verdict === "wrong" ? `Not it: the answer was ${answer.right}.`
+      : `The answer: ${right.move.text}.`;
+    say(`${words} The whole line: ${answer.line}.`, answer.verdict === "wrong" ? "wrong" : "");
+  }
+  render();
+}
+
+function shown() {
+  const last = puzzle.entries.length - 1;
+  return puzzle.view < 0 ? last : Math.min(puzzle.view, last);
+}
+
+function flipped() {
+  if (puzzle.flipped !== null) return puzzle.flipped;
+  return puzzle.data.solver === "Black";
+}
+
+function render() {
+  const data = puzzle.data;
+  if (!data) return;
+  const colours = data.themes[puzzle.theme] || data.themes.wood;
+  const index = shown();
+  const svgEl = drawBoard($("board"), { layout: data.board, colours, entry: puzzle.entries[index], flipped: flipped(),
+                                        selected: puzzle.clicks, targets: input.targets() });
+  input.attach(svgEl);
+
+  const name = data.daily ? "today's puzzle" : `puzzle ${data.id}`;
+  document.title = `Draughts bot: ${name}`;
+  $("title").textContent = `${data.board.title} · ${name}`;
+  $("task").textContent = `${data.solver} to play and win`;
+  $("motif").textContent = `Theme: ${data.theme}`;
+  $("motif").title = THEME_WORDS[data.theme] || "";
+  let words = puzzle.said;
+  if (puzzle.view >= 0 && !puzzle.over) words = `Looking back at move ${index}; ▶▶ goes to the position to play.`;
+  $("status").textContent = words;
+  $("status").className = puzzle.verdict;
+  $("solution").disabled = Boolean(puzzle.over) || puzzle.waiting;
+  $("another").href = `/puzzle/${data.variant}/random`;
+  $("permalink").hidden = !data.daily;
+  $("permalink").href = data.path;
+  showMoves(index);
+}
+
+// The moves so far (once over: the whole line), a line for each of the solver's moves and the reply to it; a
+// click on one shows the position after it.
+function showMoves(index) {
+  const list = $("moves");
+  list.replaceChildren();
+  let item = null;
+  puzzle.entries.forEach((entry, i) => {
+    if (!entry.move) return;
+    if (i % 2 === 1) {
+      item = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${(i + 1) / 2}.`;
+      item.appendChild(number);
+      list.appendChild(item);
+    }
+    const button = document.createElement("button");
+    button.className = i === index ? "move current" : "move";
+    button.dataset.ply = i;
+    button.textContent = entry.move.text;
+    button.addEventListener("click", () => goTo(i));
+    item.append(" ", button);
+  });
+}
+
+function goTo(i) {
+  if (!puzzle.data) return;
+  const last = puzzle.entries.length - 1;
+  puzzle.view = i >= last ? -1 : Math.max(0, i);
+  puzzle.clicks = [];
+  render();
+}
+
+function setUp() {
+  $("first").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(shown() - 1));
+  $("forward").addEventListener("click", () => goTo(shown() + 1));
+  $("last").addEventListener("click", () => goTo(Infinity));
+  $("flip").addEventListener("click", () => { if (puzzle.data) { puzzle.flipped = !flipped(); render(); } });
+  $("solution").addEventListener("click", showSolution);
+  themeMenu($("theme"), puzzle.theme, (name) => { puzzle.theme = name; render(); });
+  document.addEventListener("keydown", (e) => {
+    if (!puzzle.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowLeft") goTo(shown() - 1);
+    else if (e.key === "ArrowRight") goTo(shown() + 1);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(Infinity);
+    else return;
+    e.preventDefault();
+  });
+  load();
+}
+
+setUp();
