@@ -32,6 +32,11 @@ from engine.search import Searcher
 TT_MB = 32
 VERIFY_DEEPER = 2
 """``verify`` searches this many plies deeper than the proof that found the puzzle."""
+
+
+def verify_depth(variant: str) -> int:
+    """The depth ``verify`` proves a variant's puzzles at."""
+    return proof_depth(variant) + VERIFY_DEEPER
 FIELDS = "# Fields, tab-separated: position (FEN), solution, theme, depth first seen, score, source."
 
 
@@ -182,7 +187,7 @@ def _verify_set(variant: str, path: Path, args: argparse.Namespace) -> int:
     if missing:
         print(f"note: {variant}'s endgame databases are not built; checking without them "
               f"(python -m engine egtb build --variant {variant} --pieces 4)", file=sys.stderr)
-    depth = proof_depth(variant) + VERIFY_DEEPER
+    depth = verify_depth(variant)
     show = None if args.quiet else progress_bar(count=lambda d, t: f"{d}/{t} puzzles")
     failures = []
     for n, (puzzle, reason) in enumerate(_checked(puzzles, depth, args.jobs), 1):
