@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--prior", type=float, default=plan.prior,
                    help="how strongly tempo, balance and the other counts stay near their hand-set weights; "
                         f"default {plan.prior}")
+    p.add_argument("--start", choices=("hand", "shipped"), default=plan.start,
+                   help="round 0 plays with, and fits from, the hand-set weights or the shipped learned ones; "
+                        f"default {plan.start}")
     p.add_argument("--data", default="train-data", help="folder for the games (kept for resuming); default train-data")
     p.add_argument("--out", help="weights file to write; default the engine's own for the variant")
     p.add_argument("--jobs", type=int, default=2, help="games played at once (one core each); default 2")
@@ -171,7 +174,8 @@ def _match(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from engine.training.pipeline import run
 
-    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior)
+    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior,
+                args.start)
     try:
         run(plan, Path(args.data), Path(args.out) if args.out else None, args.jobs)
     except ValueError as e:

@@ -15,6 +15,7 @@ that made them.
 from __future__ import annotations
 
 import json
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -41,6 +42,11 @@ def run(plan: Plan, data: Path, out: Path | None = None, jobs: int = 2) -> Path:
                          "use another --data folder, or the same settings (any number of rounds) to go on with it")
     saved.write_text(json.dumps(asdict(plan)) + "\n")
     previous: Path | None = None
+    if plan.start == "shipped":
+        previous = folder / "start.npz"
+        if not previous.exists():
+            shutil.copyfile(WEIGHTS_DIR / f"{plan.variant}.npz", folder / "start.part.npz")
+            (folder / "start.part.npz").replace(previous)
     for r in range(plan.rounds):
         weights = folder / f"round-{r}.npz"
         if not weights.exists():
