@@ -6,9 +6,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from engine import variant
-from engine.draughts.evaluation import Evaluator, read_learned, start_learned
+from engine.draughts.evaluation import G_BIG_REGIONS, WEIGHTS_DIR, Evaluator, layout, read_learned, start_learned
 from engine.training.pipeline import CHUNK
 from engine.training.selfplay import play_games
 
@@ -54,7 +55,23 @@ def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_
     assert r.returncode == 2 and "other settings" in r.stderr
 
 
-def test_the_fit_finds_what_decides_the_games():
+def test_train_adds_the_large_regions_to_the_shipped_weights(tmp_path):
+    r = train(tmp_path, "--patterns", "large", "--start", "shipped")
+    assert r.returncode == 0, r.stderr
+    v = variant("russian")
+    shipped = read_learned(WEIGHTS_DIR / "russian.npz", v)[1]
+    counts, tables = read_learned(tmp_path / "russian.npz", v)
+    assert len(tables) == layout(v, True).rows
+    small = layout(v, False).rows
+    assert np.count_nonzero(tables[small:].any(axis=1)) > 1000, "the large regions learnt from the games"
+    assert np.abs(tables[:small] - shipped).max() > 0, "the small ones went on from the shipped weights"
+    with np.load(tmp_path / "russian.npz") as f:
+        assert len(f["big_rows"]) < (layout(v, True).rows - small) / 10, "only the patterns seen are stored"
+    assert Evaluator.load(v, tmp_path / "russian.npz").geometry[0, G_BIG_REGIONS] == 6
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["small", "large"])
+def test_the_fit_finds_what_decides_the_games(big):
     """Results planted by a rule the counts cannot see (a man on one square) are learnt by the patterns."""
     from helpers import random_positions
 
@@ -71,8 +88,8 @@ def test_the_fit_finds_what_decides_the_games():
     outpost = np.array([bool(p.white & ~p.kings & v.bit(18)) for p in positions])  # a white man on 18
     rng = np.random.default_rng(3)
     results = (rng.random(len(positions)) < sigmoid(np.where(outpost, 300.0, -300.0) / 300)).astype(np.float32)
-    d = design(v, samples)
-    model = start_model(v)
+    d = design(v, samples, big)
+    model = start_model(v, big)
     model.counts[:] = 0
     before = loss(model, d, results, 300)
     fit(model, d, results, 300, 20, 1, batch=512)

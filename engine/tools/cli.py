@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--prior", type=float, default=plan.prior,
                    help="how strongly tempo, balance and the other counts stay near their hand-set weights; "
                         f"default {plan.prior}")
+    p.add_argument("--patterns", choices=("small", "large"), default=plan.patterns,
+                   help="fit the small 4x4 pattern regions only, or the large 4x6 ones too; default "
+                        f"{plan.patterns}")
     p.add_argument("--start", choices=("hand", "shipped"), default=plan.start,
                    help="round 0 plays with, and fits from, the hand-set weights or the shipped learned ones; "
                         f"default {plan.start}")
@@ -175,7 +178,7 @@ def _train(args: argparse.Namespace) -> int:
     from engine.training.pipeline import run
 
     plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior,
-                args.start)
+                args.patterns, args.start)
     try:
         run(plan, Path(args.data), Path(args.out) if args.out else None, args.jobs)
     except ValueError as e:

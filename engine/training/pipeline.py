@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator, learned_positions, read_learned, write_learned
@@ -98,8 +99,12 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
     ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
     train, held = _samples(rounds, False, ev), _samples(rounds, True, ev)
-    model = start_model(v) if previous is None else Model(*read_learned(previous, v))
-    d_train, d_held = design(v, train), design(v, held)
+    big = plan.patterns == "large"
+    start = start_model(v, big)
+    model = start if previous is None else Model(*read_learned(previous, v))
+    if len(model.tables) < len(start.tables):  # the large regions added to weights that had only the small ones
+        model.tables = np.concatenate([model.tables, start.tables[len(model.tables):]])
+    d_train, d_held = design(v, train, big), design(v, held, big)
     scale = best_scale(model, d_train, train)
     y_train = targets(train, scale, plan.result_share)
     y_held = targets(held, scale, plan.result_share)
@@ -109,7 +114,7 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
             bar.set_postfix(loss=f"{value:.4f}")
             bar.update()
         fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
-            prior=(start_model(v).counts, plan.prior), on_epoch=on_epoch)
+            prior=(start.counts, plan.prior), on_epoch=on_epoch)
     after = loss(model, d_held, y_held, scale)
     write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
