@@ -44,6 +44,7 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -313,15 +314,16 @@ def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: s
         raise ValueError("a learned pattern weight is beyond the table's range")
     # 8x8 has 9 small regions and 6 large, 10x10 16 and 8
     small = next(k * PATTERNS for k, b in ((9, 6), (16, 8)) if len(flat) in (k * PATTERNS, k * PATTERNS + b * BIG_PATTERNS))
-    extra = {}
+    arrays: dict[str, Any] = {
+        "counts": np.rint(counts * FINE).astype(np.float32) / FINE,
+        "tables": flat[:small].reshape(-1, PATTERNS, PHASES).astype(np.int16).astype(np.float32) / FINE,
+        "features": np.array(FEATURES), "made_by": np.array(made_by)}
     if len(flat) > small:
         large = flat[small:]
         rows = np.flatnonzero(np.any(large != 0, axis=1))
-        extra = {"big_rows": rows.astype(np.int32), "big_values": large[rows].astype(np.int16)}
+        arrays.update(big_rows=rows.astype(np.int32), big_values=large[rows].astype(np.int16))
     part = path.with_name(path.stem + ".part.npz")
-    np.savez_compressed(part, counts=np.rint(counts * FINE).astype(np.float32) / FINE,
-                        tables=flat[:small].reshape(-1, PATTERNS, PHASES).astype(np.int16).astype(np.float32) / FINE,
-                        features=np.array(FEATURES), made_by=np.array(made_by), **extra)
+    np.savez_compressed(part, **arrays)
     part.replace(path)
 
 

@@ -126,7 +126,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
 # --- the search's operations for draughts (``engine.search.hooks``): ``st[p]`` is (mover's, other's, kings) ---
 
 def _draughts(game) -> bool:
-    return isinstance(game, types.BaseNamedTuple) and game.instance_class is Tables
+    return isinstance(game, types.BaseNamedTuple) and getattr(game, "instance_class", None) is Tables
 
 
 @overload(hooks.generate)

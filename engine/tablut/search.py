@@ -93,7 +93,7 @@ class TablutHooks(SearchHooks[TablutPosition, TablutMove]):
 # --- the search's operations for Tablut (``engine.search.hooks``): ``st[p]`` is the kernel's row of cells ---
 
 def _tablut(game) -> bool:
-    return isinstance(game, types.BaseNamedTuple) and game.instance_class is Tables
+    return isinstance(game, types.BaseNamedTuple) and getattr(game, "instance_class", None) is Tables
 
 
 @overload(hooks.generate)

@@ -82,7 +82,9 @@ def _play_chunk(name: str, learned: Path | None, chunk: int, end: int, nodes: in
     return len(games)
 
 
-def _samples(folders: list[Path], validation: bool, ev: Evaluator) -> Samples:
+def samples(folders: list[Path], validation: bool, ev: Evaluator) -> Samples:
+    """The positions of the games in ``folders`` that the learned weights score: those kept out of the fit
+    (``validation``) or the others."""
     files = sorted(f for folder in folders for f in folder.glob("games-*[0-9].npz")
                    if (int(f.stem.split("-")[1]) % VALIDATION == 1) == validation)
     if not files:
@@ -98,7 +100,7 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
     v = variant(plan.variant)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
     ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
-    train, held = _samples(rounds, False, ev), _samples(rounds, True, ev)
+    train, held = samples(rounds, False, ev), samples(rounds, True, ev)
     big = plan.patterns == "large"
     start = start_model(v, big)
     model = start if previous is None else Model(*read_learned(previous, v))
