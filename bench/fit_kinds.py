@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from engine.draughts.evaluation import Evaluator, read_learned, write_learned  # noqa: E402
+from engine.draughts.evaluation import Evaluator, layout, read_learned, write_learned  # noqa: E402
 from engine.draughts.variants import variant  # noqa: E402
-from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets  # noqa: E402
+from engine.training.fit import LARGE_RATE, Model, best_scale, design, fit, loss, start_model, targets  # noqa: E402
 from engine.training.pipeline import samples  # noqa: E402
 
 
@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--result-share", type=float, default=0.7)
     parser.add_argument("--prior", type=float, default=0.03)
     parser.add_argument("--l2", type=float, nargs="+", default=[1e-3], help="the pattern weights' penalties to try")
+    parser.add_argument("--large-rate", type=float, default=LARGE_RATE, help="the large regions' step size")
     parser.add_argument("--out", type=Path, default=Path("fits"))
     args = parser.parse_args()
     v = variant(args.variant)
@@ -61,7 +62,8 @@ def main() -> None:
             y_held = targets(held, scale, args.result_share)
             before = loss(model, d_held, y_held, scale)
             t0 = time.perf_counter()
-            fit(model, d_train, y_train, scale, args.epochs, 1, l2=l2, prior=(start.counts, args.prior))
+            fit(model, d_train, y_train, scale, args.epochs, 1, l2=l2, prior=(start.counts, args.prior),
+                small_rows=layout(v, False).rows, large_rate=args.large_rate)
             seconds = time.perf_counter() - t0
             after = loss(model, d_held, y_held, scale)
             path = args.out / f"{v.name}-{kind}{'' if len(args.l2) == 1 else f'-l2-{l2:g}'}.npz"

@@ -1,21 +1,25 @@
 """``python -m engine train``: rounds of self-play and fitting, resumable at any moment.
 
-Round ``r`` plays its games with the weights fitted in round ``r - 1`` (round
-0 with the starting evaluation), then fits new weights, starting from the
-last ones, to the positions of its own games and the round before. Games are
-played in chunks by worker processes (``jobs``, one core each); each chunk
-is a file that appears whole, so an interrupted run goes on where it stopped
-when started again with the same settings (a run can also be given more
-rounds later). The data stay in the data folder
-(``train-data/`` by default, outside the repository's files); the last
-round's weights are written to the engine's weights file with the command
-that made them.
+Round ``r`` plays its games with the last kept weights (round 0 with the
+starting evaluation), then fits new weights, starting from those, to the
+positions of its own games and the round before, and measures them twice:
+the loss on games kept out of the fit, and a match at level 6 against the
+weights its games were played with. A round whose weights do not score
+above half is not kept. Games are played in chunks by worker processes
+(``jobs``, one core each); each chunk is a file that appears whole, and the
+match's games are written as they end, so an interrupted run goes on where
+it stopped when started again with the same settings (a run can also be
+given more rounds later). The data stay in the data folder (``train-data/``
+by default, outside the repository's files), with each round's figures in
+``rounds.json``; the last kept weights are written to the engine's weights
+file with the command that made them.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -23,7 +27,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator, learned_positions, read_learned, write_learned
+from engine.draughts.evaluation import (WEIGHTS_DIR, Evaluator, layout, learned_positions, read_learned,
+                                        start_learned, write_learned)
 from engine.draughts.variants import variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
@@ -33,29 +38,43 @@ CHUNK = 25  # games a file
 VALIDATION = 10  # every tenth chunk (the second, the twelfth...) is kept out of the fit, to measure it
 
 
-def run(plan: Plan, data: Path, out: Path | None = None, jobs: int = 2) -> Path:
+Judge = Callable[[Path, Path, Path], dict]
+"""Weighs a round: (its weights, the weights its games were played with, a file for its games) -> figures, with
+"kept": whether the new weights did better (``engine.tools.match.round_judge`` plays a match)."""
+
+
+def run(plan: Plan, data: Path, judge: Judge, out: Path | None = None, jobs: int = 2) -> Path:
     """Carry the plan out (or on), write the weights file and return its path."""
     folder = data / plan.variant
     folder.mkdir(parents=True, exist_ok=True)
     saved = folder / "plan.json"
-    if saved.exists() and {**json.loads(saved.read_text()), "rounds": plan.rounds} != asdict(plan):
-        raise ValueError(f"{folder} holds a run with other settings ({saved.read_text().strip()}); "
-                         "use another --data folder, or the same settings (any number of rounds) to go on with it")
+    if saved.exists():  # settings added since the run began take their defaults
+        earlier = {**asdict(Plan(plan.variant)), **json.loads(saved.read_text()), "rounds": plan.rounds}
+        if earlier != asdict(plan):
+            raise ValueError(f"{folder} holds a run with other settings ({saved.read_text().strip()}); use another "
+                             "--data folder, or the same settings (any number of rounds) to go on with it")
     saved.write_text(json.dumps(asdict(plan)) + "\n")
-    previous: Path | None = None
-    if plan.start == "shipped":
-        previous = folder / "start.npz"
-        if not previous.exists():
-            shutil.copyfile(WEIGHTS_DIR / f"{plan.variant}.npz", folder / "start.part.npz")
-            (folder / "start.part.npz").replace(previous)
+    kept = folder / "start.npz"
+    if not kept.exists():
+        part = folder / "start.part.npz"
+        if plan.start == "shipped":
+            shutil.copyfile(WEIGHTS_DIR / f"{plan.variant}.npz", part)
+        else:
+            write_learned(part, *start_learned(variant(plan.variant)), "the training's starting point")
+        part.replace(kept)
+    figures = _figures(folder)
     for r in range(plan.rounds):
         weights = folder / f"round-{r}.npz"
         if not weights.exists():
-            _play(plan, folder / f"round-{r}", previous, r, jobs)
-            _fit(plan, folder, r, previous, weights)
-        previous = weights
-    assert previous is not None
-    counts, tables = read_learned(previous, variant(plan.variant))
+            _play(plan, folder / f"round-{r}", kept, r, jobs)
+            figures[str(r)] = _fit(plan, folder, r, kept, weights)
+            _save_figures(folder, figures)
+        if "kept" not in figures.get(str(r), {}):
+            figures.setdefault(str(r), {}).update(judge(weights, kept, folder / f"round-{r}-match.pdn"))
+            _save_figures(folder, figures)
+        if figures[str(r)]["kept"]:
+            kept = weights
+    counts, tables = read_learned(kept, variant(plan.variant))
     target = out or WEIGHTS_DIR / f"{plan.variant}.npz"
     write_learned(target, counts, tables, plan.command)
     print(f"weights written to {target}")
@@ -96,14 +115,25 @@ def samples(folders: list[Path], validation: bool, ev: Evaluator) -> Samples:
                                                                      "result")))
 
 
-def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path) -> None:
+def _figures(folder: Path) -> dict:
+    path = folder / "rounds.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _save_figures(folder: Path, figures: dict) -> None:
+    part = folder / "rounds.part.json"
+    part.write_text(json.dumps(figures, indent=1) + "\n")
+    part.replace(folder / "rounds.json")
+
+
+def _fit(plan: Plan, folder: Path, r: int, previous: Path, weights: Path) -> dict:
     v = variant(plan.variant)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
     ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
     train, held = samples(rounds, False, ev), samples(rounds, True, ev)
     big = plan.patterns == "large"
     start = start_model(v, big)
-    model = start if previous is None else Model(*read_learned(previous, v))
+    model = Model(*read_learned(previous, v))
     if len(model.tables) < len(start.tables):  # the large regions added to weights that had only the small ones
         model.tables = np.concatenate([model.tables, start.tables[len(model.tables):]])
     d_train, d_held = design(v, train, big), design(v, held, big)
@@ -116,8 +146,10 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path | None, weights: Path)
             bar.set_postfix(loss=f"{value:.4f}")
             bar.update()
         fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
-            prior=(start.counts, plan.prior), on_epoch=on_epoch)
+            prior=(start.counts, plan.prior), on_epoch=on_epoch, small_rows=layout(v, False).rows)
     after = loss(model, d_held, y_held, scale)
     write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
           f"{before:.4f} -> {after:.4f}")
+    return {"positions": len(train), "held_out": len(held), "loss_before": round(before, 5),
+            "loss_after": round(after, 5)}

@@ -30,6 +30,11 @@ class Plan:
     start: str = "hand"
     """What round 0's games are played with and its fit starts from: "hand" (the hand-set weights, patterns at
     zero) or "shipped" (the engine's learned weights when the run began, copied into the run's folder)."""
+    match_games: int = 200
+    """Games of the match after each round: its weights at level 6 against the weights its games were played
+    with. A round that does not score above half is not kept: the next round plays and fits from the last kept."""
+    match_time: float = 0.1
+    """Seconds a move in that match."""
 
     @property
     def command(self) -> str:
