@@ -4,7 +4,7 @@ games, and compare the losses on the games kept out of the fit.
 Reads a training run's games as ``python -m engine train`` leaves them
 (``DATA/VARIANT/round-R/games-*.npz``, every tenth file held out), starts
 both fits from the weights that round's games were played with
-(``start.npz`` of a run begun with ``--start shipped``, or the round before's),
+(the run's ``start.npz``, or the last kept round's before it),
 and writes each fit's weights for a match:
 
     .venv/bin/python bench/fit_kinds.py --variant english --data train-data --round 0 --out fits/
@@ -21,12 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
-
-from engine.draughts.evaluation import Evaluator, layout, read_learned, write_learned  # noqa: E402
+from engine.draughts.evaluation import Evaluator, layout, write_learned  # noqa: E402
 from engine.draughts.variants import variant  # noqa: E402
-from engine.training.fit import LARGE_RATE, Model, best_scale, design, fit, loss, start_model, targets  # noqa: E402
-from engine.training.pipeline import samples  # noqa: E402
+from engine.training.fit import LARGE_RATE, best_scale, design, fit, loss, start_model, targets  # noqa: E402
+from engine.training.pipeline import fitted_from, last_kept, samples  # noqa: E402
 
 
 def main() -> None:
@@ -44,7 +42,7 @@ def main() -> None:
     v = variant(args.variant)
     folder = args.data / v.name
     games = folder / f"round-{args.round}"
-    played_with = folder / ("start.npz" if args.round == 0 else f"round-{args.round - 1}.npz")
+    played_with = last_kept(folder, args.round)
     ev = Evaluator.start(v)
     train, held = samples([games], False, ev), samples([games], True, ev)
     print(f"{v.name}: {len(train):,} positions to fit, {len(held):,} held out (round {args.round})")
@@ -54,9 +52,7 @@ def main() -> None:
         start = start_model(v, big)
         d_train, d_held = design(v, train, big), design(v, held, big)
         for l2 in args.l2:
-            model = Model(*read_learned(played_with, v)) if played_with.exists() else start_model(v, big)
-            if len(model.tables) < len(start.tables):
-                model.tables = np.concatenate([model.tables, start.tables[len(model.tables):]])
+            model = fitted_from(played_with, v, big)
             scale = best_scale(model, d_train, train)
             y_train = targets(train, scale, args.result_share)
             y_held = targets(held, scale, args.result_share)

@@ -34,22 +34,23 @@ def train(tmp_path, *extra):
 def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_path):
     r = train(tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "held-out loss" in r.stdout and "weights written" in r.stdout
+    assert "held-out loss" in r.stdout
     assert "round 0: games" in r.stderr and "round-0-match" in r.stderr, "progress bars"
     figures = json.loads((tmp_path / "d" / "russian" / "rounds.json").read_text())["0"]
     assert figures["positions"] > 0 and figures["loss_after"] > 0 and figures["match"].count("=") == 1
-    kept = figures["kept"]
-    assert ("kept" if kept else "not kept") in r.stdout
     assert len((tmp_path / "d" / "russian" / "round-0-match.pdn").read_text().split("[Event")) == 5
-    with np.load(tmp_path / "russian.npz") as f:
+    round_0 = tmp_path / "d" / "russian" / "round-0.npz"
+    with np.load(round_0) as f:
         assert "python -m engine train --variant russian" in str(f["made_by"])
-    counts, tables = read_learned(tmp_path / "russian.npz", variant("russian"))
+    fitted = read_learned(round_0, variant("russian"))
     start_counts, _ = start_learned(variant("russian"))
-    fitted = read_learned(tmp_path / "d" / "russian" / "round-0.npz", variant("russian"))
     assert np.abs(fitted[1]).max() > 0 and not np.array_equal(fitted[0], start_counts), "the fit moved the weights"
-    shipped = fitted if kept else start_learned(variant("russian"))
-    assert np.array_equal(counts, np.rint(shipped[0] * 8) / 8), "the last kept weights are written"
-    Evaluator.load(variant("russian"), tmp_path / "russian.npz")
+    if figures["kept"]:  # four games at 0.02 s a move: either way
+        assert "kept" in r.stdout and "weights written" in r.stdout
+        assert np.array_equal(read_learned(tmp_path / "russian.npz", variant("russian"))[0], fitted[0])
+        Evaluator.load(variant("russian"), tmp_path / "russian.npz")
+    else:
+        assert "not kept" in r.stdout and "no round was kept" in r.stdout and not (tmp_path / "russian.npz").exists()
 
     # interrupted after the first chunk: only the second is played again
     games = tmp_path / "d" / "russian" / "round-0"
@@ -67,7 +68,7 @@ def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_
 
 
 def test_train_adds_the_large_regions_to_the_shipped_weights(tmp_path):
-    r = train(tmp_path, "--patterns", "large", "--start", "shipped")
+    r = train(tmp_path, "--patterns", "large", "--start", "shipped", "--epochs", "8")
     assert r.returncode == 0, r.stderr
     v = variant("russian")
     shipped = read_learned(WEIGHTS_DIR / "russian.npz", v)[1]
@@ -75,7 +76,8 @@ def test_train_adds_the_large_regions_to_the_shipped_weights(tmp_path):
     counts, tables = read_learned(fitted, v)
     assert len(tables) == layout(v, True).rows
     small = layout(v, False).rows
-    assert np.count_nonzero(tables[small:].any(axis=1)) > 50, "the large regions learnt from the games (few: 50 games)"
+    learnt = np.count_nonzero(tables[small:].any(axis=1))
+    assert learnt > 20, f"the large regions learnt from the games (a few: 50 games): {learnt}"
     assert np.abs(tables[:small] - shipped).max() > 0, "the small ones went on from the shipped weights"
     with np.load(fitted) as f:
         assert len(f["big_rows"]) < (layout(v, True).rows - small) / 10, "only the patterns seen are stored"
@@ -109,3 +111,23 @@ def test_the_fit_finds_what_decides_the_games(big):
     z = model.evaluate(d)
     assert after < before - 0.015
     assert z[outpost].mean() > z[~outpost].mean() + 40
+
+
+def test_a_round_that_loses_its_match_is_not_kept(tmp_path, capsys):
+    from engine.training.pipeline import last_kept, run
+    from engine.training.plan import Plan
+
+    judged = []
+
+    def judge(new, old, pdn):  # the match's verdict, given: the real match is played in the tests above
+        judged.append((new.name, old.name))
+        return {"match": "+0 =0 -2", "kept": False}
+
+    plan = Plan("russian", rounds=2, games=2 * CHUNK, nodes=300, epochs=1)
+    out = tmp_path / "russian.npz"
+    run(plan, tmp_path / "d", judge, out, jobs=1)
+    assert judged == [("round-0.npz", "start.npz"), ("round-1.npz", "start.npz")], "round 1 went on from the start"
+    assert not out.exists() and "no round was kept" in capsys.readouterr().out
+    assert last_kept(tmp_path / "d" / "russian", 2).name == "start.npz"
+    figures = json.loads((tmp_path / "d" / "russian" / "rounds.json").read_text())
+    assert [figures[r]["kept"] for r in ("0", "1")] == [False, False] and figures["0"]["positions"] > 0

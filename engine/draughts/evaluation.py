@@ -21,7 +21,7 @@ and endgame) blended by the material on the board:
 A pattern is seen from both sides: White's region table looks at the board,
 Black's at the board turned half round with the colours swapped, through the
 same table. So the evaluation is exactly the same for either colour, and
-``Evaluator`` folds both looks into one table per region, one lookup each.
+``Evaluator`` folds both looks into each region's table, one lookup each.
 
 The weights are fitted to game results by ``python -m engine train``
 (``engine/training/``) and shipped as ``weights/<variant>.npz``; ``features``
@@ -295,7 +295,7 @@ def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
     if big is not None:
         rows, values = big
         large = np.zeros((layout(v, True).rows - small.rows, PHASES))
-        if len(rows) and rows.max() >= len(large):
+        if len(rows) != len(values) or (len(rows) and (rows.min() < 0 or rows.max() >= len(large))):
             raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
         large[rows] = values.astype(np.float64) / FINE
         flat = np.concatenate([flat, large])
@@ -313,7 +313,10 @@ def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: s
     if np.abs(flat).max(initial=0) >= 2 ** 15:
         raise ValueError("a learned pattern weight is beyond the table's range")
     # 8x8 has 9 small regions and 6 large, 10x10 16 and 8
-    small = next(k * PATTERNS for k, b in ((9, 6), (16, 8)) if len(flat) in (k * PATTERNS, k * PATTERNS + b * BIG_PATTERNS))
+    small = next((k * PATTERNS for k, b in ((9, 6), (16, 8)) if len(flat) in (k * PATTERNS, k * PATTERNS + b * BIG_PATTERNS)),
+                 None)
+    if small is None:
+        raise ValueError(f"pattern tables of {len(flat)} rows are no board's")
     arrays: dict[str, Any] = {
         "counts": np.rint(counts * FINE).astype(np.float32) / FINE,
         "tables": flat[:small].reshape(-1, PATTERNS, PHASES).astype(np.int16).astype(np.float32) / FINE,

@@ -44,6 +44,8 @@ class Tables(NamedTuple):
     tb_binom: np.ndarray
     tb_wdl: np.ndarray
     tb_dist: np.ndarray
+    lengths: np.ndarray  # int64 scratch of no length: the move generator's capture-path lengths, which the search
+    # does not ask for
 
 
 # The endgame databases' arrays when there are none: (layout, offsets, binom, wdl, dist), holding no pieces,
@@ -52,6 +54,7 @@ NO_ENDGAMES = (np.zeros(eg.LAYOUT_LEN, dtype=np.int64), np.full(1, -1, dtype=np.
                np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint8))
 for _arr in NO_ENDGAMES:
     _arr.flags.writeable = False
+_NO_LENGTHS = np.zeros(0, dtype=np.int64)
 assert hooks.MOVE_COLS == kernel.MOVE_COLS
 assert (hooks.PROBE_DRAW, hooks.PROBE_WIN, hooks.PROBE_LOSS) == (eg.DRAW, eg.WIN, eg.LOSS)
 
@@ -87,7 +90,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
     def compiled(self, endgames: bool) -> Tables:
         ev = self.evaluator
         return Tables(self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns,
-                      *(self.endgames() if endgames else NO_ENDGAMES))
+                      *(self.endgames() if endgames else NO_ENDGAMES), _NO_LENGTHS)
 
     def endgames(self) -> tuple:
         """The variant's largest endgame database in ``endgames.default_directory()``. Looked for again every
@@ -135,7 +138,7 @@ def _generate(game, st, p, side, captures_only, out, start, work):
         def impl(game, st, p, side, captures_only, out, start, work):
             mode = kernel.MODE_CAPTURES_ONLY if captures_only else kernel.MODE_LEGAL
             return kernel.generate(st[p, 0], st[p, 1], st[p, 2], side, game.rules, mode, out, start, work,
-                                   work[:0], out[:0, 0])  # no capture paths wanted (views: nothing allocated)
+                                   work[:0], game.lengths)  # no capture paths wanted (a view: nothing allocated)
         return impl
 
 

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--start", choices=("hand", "shipped"), default=plan.start,
                    help="round 0 plays with, and fits from, the hand-set weights or the shipped learned ones; "
                         f"default {plan.start}")
-    p.add_argument("--match-games", type=int, default=plan.match_games,
+    p.add_argument("--match-games", type=_games, default=plan.match_games,
                    help="games of the match after each round (its weights against those before; a round that does "
                         f"not score above half is not kept); default {plan.match_games}")
     p.add_argument("--match-time", type=float, default=plan.match_time,
@@ -192,6 +192,12 @@ def _train(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _games(text: str) -> int:
+    if not text.isdigit() or int(text) < 2:
+        raise argparse.ArgumentTypeError(f"a number of games, 2 or more (a pair plays an opening with both colours), not {text!r}")
+    return int(text)
 
 
 def _threads(text: str) -> int:

@@ -429,7 +429,8 @@ def round_judge(v: Variant, games: int, budget: float, jobs: int = 1, seed: int 
     seconds a move, level 6 with the round's weights against level 6 with the weights before, resumable from
     its PDN file; the round is kept if it scores above half."""
     def judge(new: Path, old: Path, pdn: Path) -> dict:
-        a, b = f"level:6,weights={new}", f"level:6,weights={old}"
+        # whole paths, so that a run resumed from another folder, or with its folder spelt otherwise, finds its games
+        a, b = f"level:6,weights={new.resolve()}", f"level:6,weights={old.resolve()}"
         done = kept_games(pdn, a, b, v, games, budget)
         with tqdm(total=rounds(games), initial=len(done), desc=f"{pdn.stem}", unit="game") as bar:
             def on_game(_: MatchGame, played: list[MatchGame]) -> None:

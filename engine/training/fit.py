@@ -139,7 +139,8 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
     rng = np.random.default_rng(seed)
     n = len(y)
     tables = model.tables.reshape(-1, PHASES)
-    state = _Adam(model.counts.shape, tables.shape)
+    small_rows = len(tables) if small_rows is None else small_rows
+    state = _Adam(model.counts.shape, tables.shape, small_rows)
     prior_counts, prior_weight = (prior[0], prior[1]) if prior is not None else (np.zeros_like(model.counts), 0.0)
     free = np.ones(len(model.counts), dtype=np.bool_)
     free[list(FIXED)] = False
@@ -149,18 +150,19 @@ def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed:
         total = _epoch(order, batch, d.counts, d.rows, d.phase, y, scale, model.counts, tables, state.mc, state.vc,
                        state.mt, state.vt, state.steps, state.grad, state.seen, state.touched, l2 / n,
                        prior_counts, prior_weight / n, free, rates[0] * decay, rates[1] * decay,
-                       len(tables) if small_rows is None else small_rows, large_rate * decay)
+                       small_rows, large_rate * decay)
         if on_epoch:
             on_epoch(epoch + 1, total / n)
     return model
 
 
 class _Adam:
-    """Adam's moments for every weight, the steps taken, and the scratch a batch's sparse gradient uses."""
+    """Adam's moments for the weights it moves (the counts', the small regions'), the steps taken, and the
+    scratch a batch's sparse gradient uses."""
 
-    def __init__(self, counts_shape: tuple, tables_shape: tuple):
+    def __init__(self, counts_shape: tuple, tables_shape: tuple, small_rows: int):
         self.mc, self.vc = np.zeros(counts_shape), np.zeros(counts_shape)
-        self.mt, self.vt = np.zeros(tables_shape, np.float32), np.zeros(tables_shape, np.float32)
+        self.mt, self.vt = (np.zeros((small_rows, tables_shape[1]), np.float32) for _ in range(2))
         self.steps = np.zeros(1, dtype=np.int64)
         self.grad = np.zeros(tables_shape)
         self.seen = np.zeros(tables_shape[0], dtype=np.bool_)
@@ -180,7 +182,6 @@ def _epoch(order, batch, counts, rows, phase, y, scale, wc, wt, mc, vc, mt, vt, 
     gc = np.zeros(wc.shape)
     for start in range(0, n, batch):
         end = min(n, start + batch)
-        size = end - start
         gc[:] = 0.0
         used = 0
         for j in range(start, end):
@@ -190,7 +191,7 @@ def _epoch(order, batch, counts, rows, phase, y, scale, wc, wt, mc, vc, mt, vt, 
             pr = 1.0 / (1.0 + np.exp(-x))
             t = y[i]
             total -= t * np.log(pr + 1e-7) + (1 - t) * np.log(1 - pr + 1e-7)
-            g = (pr - t) / (scale * size)
+            g = (pr - t) / (scale * batch)  # the nominal size: a short last batch takes no longer steps
             ph = np.float64(phase[i])
             for p in range(PHASES):
                 gs = g * ph if p == 0 else g * (1.0 - ph)

@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from engine.draughts.evaluation import (WEIGHTS_DIR, Evaluator, layout, learned_positions, read_learned,
                                         start_learned, write_learned)
-from engine.draughts.variants import variant
+from engine.draughts.variants import Variant, variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
 from engine.training.selfplay import Samples, play_games
@@ -48,8 +48,9 @@ def run(plan: Plan, data: Path, judge: Judge, out: Path | None = None, jobs: int
     folder = data / plan.variant
     folder.mkdir(parents=True, exist_ok=True)
     saved = folder / "plan.json"
-    if saved.exists():  # settings added since the run began take their defaults
-        earlier = {**asdict(Plan(plan.variant)), **json.loads(saved.read_text()), "rounds": plan.rounds}
+    if saved.exists():  # settings added since the run began take their defaults; rounds and the match may change
+        free = {"rounds": plan.rounds, "match_games": plan.match_games, "match_time": plan.match_time}
+        earlier = {**asdict(Plan(plan.variant)), **json.loads(saved.read_text()), **free}
         if earlier != asdict(plan):
             raise ValueError(f"{folder} holds a run with other settings ({saved.read_text().strip()}); use another "
                              "--data folder, or the same settings (any number of rounds) to go on with it")
@@ -65,19 +66,28 @@ def run(plan: Plan, data: Path, judge: Judge, out: Path | None = None, jobs: int
     figures = _figures(folder)
     for r in range(plan.rounds):
         weights = folder / f"round-{r}.npz"
+        match = folder / f"round-{r}-match.pdn"
         if not weights.exists():
             _play(plan, folder / f"round-{r}", kept, r, jobs)
-            figures[str(r)] = _fit(plan, folder, r, kept, weights)
+            match.unlink(missing_ok=True)  # the games of a match judged weights fitted before, if any
+            model, figures[str(r)] = _fit(plan, folder, r, kept)
+            _save_figures(folder, figures)  # before the weights: weights without figures are a run's from before
+            write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
+        if str(r) not in figures:  # fitted before rounds were judged: it was kept then
+            figures[str(r)] = {"kept": True, "judged": False}
             _save_figures(folder, figures)
-        if "kept" not in figures.get(str(r), {}):
-            figures.setdefault(str(r), {}).update(judge(weights, kept, folder / f"round-{r}-match.pdn"))
+        if "kept" not in figures[str(r)]:
+            figures[str(r)].update(judge(weights, kept, match))
             _save_figures(folder, figures)
         if figures[str(r)]["kept"]:
             kept = weights
-    counts, tables = read_learned(kept, variant(plan.variant))
     target = out or WEIGHTS_DIR / f"{plan.variant}.npz"
+    if kept.name == "start.npz":
+        print(f"no round was kept: {target} is left as it is")
+        return target
+    counts, tables = read_learned(kept, variant(plan.variant))
     write_learned(target, counts, tables, plan.command)
-    print(f"weights written to {target}")
+    print(f"weights written to {target} (from {kept.stem})")
     return target
 
 
@@ -126,16 +136,22 @@ def _save_figures(folder: Path, figures: dict) -> None:
     part.replace(folder / "rounds.json")
 
 
-def _fit(plan: Plan, folder: Path, r: int, previous: Path, weights: Path) -> dict:
+def last_kept(folder: Path, r: int) -> Path:
+    """The weights round ``r`` of the run in ``folder`` plays and fits from: the last kept round's before it, or
+    the run's starting point."""
+    figures = _figures(folder)
+    kept = [i for i in range(r) if figures.get(str(i), {}).get("kept")]
+    return folder / (f"round-{kept[-1]}.npz" if kept else "start.npz")
+
+
+def _fit(plan: Plan, folder: Path, r: int, previous: Path) -> tuple[Model, dict]:
     v = variant(plan.variant)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
     ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
     train, held = samples(rounds, False, ev), samples(rounds, True, ev)
     big = plan.patterns == "large"
     start = start_model(v, big)
-    model = Model(*read_learned(previous, v))
-    if len(model.tables) < len(start.tables):  # the large regions added to weights that had only the small ones
-        model.tables = np.concatenate([model.tables, start.tables[len(model.tables):]])
+    model = fitted_from(previous, v, big)
     d_train, d_held = design(v, train, big), design(v, held, big)
     scale = best_scale(model, d_train, train)
     y_train = targets(train, scale, plan.result_share)
@@ -148,8 +164,18 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path, weights: Path) -> dic
         fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
             prior=(start.counts, plan.prior), on_epoch=on_epoch, small_rows=layout(v, False).rows)
     after = loss(model, d_held, y_held, scale)
-    write_learned(weights, model.counts, model.tables, plan.command + f"  (round {r})")
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
           f"{before:.4f} -> {after:.4f}")
-    return {"positions": len(train), "held_out": len(held), "loss_before": round(before, 5),
-            "loss_after": round(after, 5)}
+    return model, {"positions": len(train), "held_out": len(held), "loss_before": round(before, 5),
+                   "loss_after": round(after, 5)}
+
+
+def fitted_from(path: Path, v: Variant, big: bool) -> Model:
+    """The model a fit starts from: the weights in ``path``, with the large regions' tables at zero where they
+    have none if ``big``, and without them if not (a fit of the small ones alone)."""
+    model = Model(*read_learned(path, v))
+    rows = start_model(v, big).tables.shape[0]
+    if len(model.tables) < rows:
+        model.tables = np.concatenate([model.tables, np.zeros((rows - len(model.tables), model.tables.shape[1]))])
+    model.tables = model.tables[:rows]
+    return model
