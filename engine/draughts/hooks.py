@@ -89,8 +89,9 @@ class DraughtsHooks(SearchHooks[Position, Move]):
 
     def compiled(self, endgames: bool) -> Tables:
         ev = self.evaluator
+        layout, offsets, binom, wdl, dist = self.endgames() if endgames else NO_ENDGAMES
         return Tables(self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns,
-                      *(self.endgames() if endgames else NO_ENDGAMES), _NO_LENGTHS)
+                      layout, offsets, binom, wdl, dist, _NO_LENGTHS)
 
     def endgames(self) -> tuple:
         """The variant's largest endgame database in ``endgames.default_directory()``. Looked for again every
