@@ -186,13 +186,17 @@ def layout(v: Variant, big: bool) -> Layout:
 
 @functools.cache
 def _turned_patterns(squares: int) -> np.ndarray:
-    """Pattern number -> the same squares seen by the other side: digit order reversed, 1 and 2 swapped."""
-    powers = 3 ** np.arange(squares, dtype=np.int64)
+    """Pattern number -> the same squares seen by the other side: digit order reversed, 1 and 2 swapped (a row
+    pair's four digits at a time: the pairs' order reversed, each pair's part turned)."""
+    if squares == 4:
+        digits = np.arange(PAIR_PATTERNS)[:, None] // 3 ** np.arange(4) % 3
+        return (np.where(digits == 0, 0, 3 - digits)[:, ::-1] * 3 ** np.arange(4)).sum(axis=1).astype(np.int64)
+    pair = _turned_patterns(4)
     numbers = np.arange(3 ** squares, dtype=np.int64)
     out = np.zeros_like(numbers)
-    for q in range(squares):
-        digit = numbers // powers[q] % 3
-        out += np.where(digit == 0, 0, 3 - digit) * powers[squares - 1 - q]
+    pairs = squares // 4
+    for q in range(pairs):
+        out += pair[numbers // PAIR_PATTERNS ** q % PAIR_PATTERNS] * PAIR_PATTERNS ** (pairs - 1 - q)
     return out
 
 
@@ -218,11 +222,11 @@ class Evaluator:
         """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
         ``overrides`` hand-set weights (``man`` and ``king`` set the men's and kings' learned weights too)."""
         weights = hand_weights(variant, overrides)
-        counts, tables = read_learned(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
+        counts, small, big = _read_file(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
         for name, feature in (("man", "men"), ("king", "kings")):
             if name in (overrides or {}):
                 counts[FEATURES.index(feature)] = weights[_HAND[name]]
-        return cls.of(variant, weights, counts, tables)
+        return cls._build(variant, weights, counts, small, big)
 
     @classmethod
     def start(cls, variant: Variant) -> Evaluator:
@@ -235,20 +239,42 @@ class Evaluator:
         """An evaluator from hand-set ``weights`` and learned weights in hundredths of a man: ``counts``
         [COUNTS, PHASES] and the regions' tables ``tables`` [rows, PHASES] laid out as ``layout`` lays them out
         (or [regions, PATTERNS, PHASES] for the small regions alone), seen from White."""
+        flat = np.asarray(tables, dtype=np.float64).reshape(-1, PHASES)
+        lay = _layout_of(variant, len(flat))
+        small_rows = lay.offsets[lay.small] if len(lay.turned) > lay.small else len(flat)
+        big = None
+        if len(flat) > small_rows:
+            rows = np.flatnonzero(flat[small_rows:].any(axis=1))
+            big = (rows, flat[small_rows + rows])
+        return cls._build(variant, weights, counts, flat[:small_rows], big)
+
+    @classmethod
+    def _build(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, small: np.ndarray,
+               big: tuple[np.ndarray, np.ndarray] | None) -> Evaluator:
+        """From the small regions' tables [rows, PHASES] and the large regions' seen rows (row numbers from the
+        first large region's, and their weights), in hundredths of a man."""
         w = weights.copy()
         w[W_LEARNED:] = np.rint(np.asarray(counts) * FINE).astype(np.int64).ravel()
-        fine = np.rint(np.asarray(tables, dtype=np.float64).reshape(-1, PHASES) * FINE).astype(np.int32)
-        lay = _layout_of(variant, len(fine))
-        folded = np.empty(fine.shape, dtype=np.int16)
-        for k, t in enumerate(lay.turned):
-            size = BIG_PATTERNS if k >= lay.small else PATTERNS
-            mine = fine[lay.offsets[k]:lay.offsets[k] + size]
-            theirs = fine[lay.offsets[t]:lay.offsets[t] + size][_turned_patterns(BIG_SQUARES if k >= lay.small
-                                                                                 else REGION_SQUARES)]
-            both = mine - theirs
+        lay = layout(variant, big is not None)
+        fine = np.rint(small * FINE).astype(np.int32)
+        folded = np.zeros((lay.rows, PHASES), dtype=np.int16)  # untouched pages of a large table cost nothing
+        for k, t in enumerate(lay.turned[:lay.small]):
+            theirs = fine[lay.offsets[t]:lay.offsets[t] + PATTERNS][_turned_patterns(REGION_SQUARES)]
+            both = fine[lay.offsets[k]:lay.offsets[k] + PATTERNS] - theirs
             if np.abs(both).max(initial=0) >= 2 ** 15:
                 raise ValueError("a learned pattern weight is beyond the table's range")
-            folded[lay.offsets[k]:lay.offsets[k] + size] = both
+            folded[lay.offsets[k]:lay.offsets[k] + PATTERNS] = both
+        if big is not None:  # each seen pattern counts in two rows: its own (White's look) and Black's look at it
+            rows, values = big
+            region, look = rows // BIG_PATTERNS, rows % BIG_PATTERNS
+            mirror = (lay.turned[lay.small + region] - lay.small) * BIG_PATTERNS + _turned_patterns(BIG_SQUARES)[look]
+            values = np.rint(values * FINE).astype(np.int32)
+            targets, inverse = np.unique(np.concatenate([rows, mirror]), return_inverse=True)
+            sums = np.zeros((len(targets), PHASES), dtype=np.int32)
+            np.add.at(sums, inverse, np.concatenate([values, -values]))
+            if np.abs(sums).max(initial=0) >= 2 ** 15:
+                raise ValueError("a learned pattern weight is beyond the table's range")
+            folded[lay.offsets[lay.small] + targets] = sums
         geometry = _geometry(variant)
         geometry[:, G_BIG_REGIONS] = len(lay.turned) - lay.small
         return cls(variant, w, geometry, _cones(variant), _coords(variant), folded)
@@ -285,21 +311,31 @@ def _layout_of(v: Variant, rows: int) -> Layout:
 def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
     """(counts, tables) from a learned weights file, in hundredths of a man, the tables flat as ``layout`` lays
     them out (with the large regions' if the file has them); ValueError if it does not fit."""
+    counts, flat, big = _read_file(path, v)
+    if big is not None:
+        rows, values = big
+        large = np.zeros((layout(v, True).rows - len(flat), PHASES))
+        large[rows] = values
+        flat = np.concatenate([flat, large])
+    return counts, flat
+
+
+def _read_file(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """(counts, the small regions' tables [rows, PHASES], the large regions' seen rows and weights or None) from a
+    learned weights file, in hundredths of a man, the large ones left sparse; ValueError if it does not fit."""
     with np.load(path) as f:
         counts, tables = f["counts"], f["tables"]
-        big = (f["big_rows"], f["big_values"]) if "big_rows" in f else None
+        big = (f["big_rows"].astype(np.int64), f["big_values"]) if "big_rows" in f else None
     small = layout(v, False)
     if counts.shape != (COUNTS, PHASES) or tables.shape != (small.small, PATTERNS, PHASES):
         raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
-    flat = tables.reshape(-1, PHASES).astype(np.float64)
     if big is not None:
         rows, values = big
-        large = np.zeros((layout(v, True).rows - small.rows, PHASES))
-        if len(rows) != len(values) or (len(rows) and (rows.min() < 0 or rows.max() >= len(large))):
+        if len(rows) != len(values) or (len(rows) and (rows.min() < 0
+                                                       or rows.max() >= layout(v, True).rows - small.rows)):
             raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
-        large[rows] = values.astype(np.float64) / FINE
-        flat = np.concatenate([flat, large])
-    return counts.astype(np.float64), flat
+        big = (rows, values.astype(np.float64) / FINE)
+    return counts.astype(np.float64), tables.reshape(-1, PHASES).astype(np.float64), big
 
 
 def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
