@@ -497,6 +497,14 @@ def _pattern(both, c):
 
 
 @njit(cache=True, inline="always")
+def _big_parts(wm, bm, geo, half):
+    """The packed parts of the three row pairs of the upper (``half`` 0) or lower (1) large regions."""
+    first = np.int64(geo[0, G_BIG_PAIR]) if half else np.int64(0)
+    return (_pair_parts(wm, bm, geo, first), _pair_parts(wm, bm, geo, first + 1),
+            _pair_parts(wm, bm, geo, first + 2))
+
+
+@njit(cache=True, inline="always")
 def _big_pattern(top, middle, bottom, c):
     """Window ``c``'s large pattern number from three row pairs' packed parts."""
     return _pattern(top, c) + PAIR_PATTERNS * _pattern(middle, c) + PAIR_PATTERNS * PAIR_PATTERNS * _pattern(bottom, c)
@@ -538,10 +546,7 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     if geo[0, G_BIG_REGIONS]:
         row0 = np.int64(geo[0, G_SMALL_ROWS])
         for half in range(2):
-            first = np.int64(geo[0, G_BIG_PAIR]) if half else np.int64(0)
-            top = _pair_parts(wm, bm, geo, first)
-            middle = _pair_parts(wm, bm, geo, first + 1)
-            bottom = _pair_parts(wm, bm, geo, first + 2)
+            top, middle, bottom = _big_parts(wm, bm, geo, half)
             for c in range(windows):
                 row = row0 + (half * windows + c) * BIG_PATTERNS + _big_pattern(top, middle, bottom, c)
                 opening += pat[row, 0]
@@ -646,10 +651,7 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
         if geo[0, G_BIG_REGIONS]:
             small = (pairs - 1) * windows
             for half in range(2):
-                first = np.int64(geo[0, G_BIG_PAIR]) if half else np.int64(0)
-                top = _pair_parts(wm, bm, geo, first)
-                middle = _pair_parts(wm, bm, geo, first + 1)
-                bottom = _pair_parts(wm, bm, geo, first + 2)
+                top, middle, bottom = _big_parts(wm, bm, geo, half)
                 for c in range(windows):
                     looks[n, small + half * windows + c, 0] = _big_pattern(top, middle, bottom, c)
         phase[n] = _phase(white[n], black[n], geo)
