@@ -231,7 +231,7 @@ def look_segment(searcher: Searcher[Any, Any], game: Sequence[Ply], span: Sequen
 def look(searcher: Searcher[Any, Any], ply: Ply, nodes: int = NODES) -> Look:
     """Search one position to ``nodes``."""
     game = searcher.game
-    verdict = searcher.hooks.verdict(ply.position, ply.history) if searcher.endgames else None
+    verdict = searcher.hooks.verdict(ply.position, ply.history.reversible) if searcher.endgames else None
     if ply.over is not None or not game.legal_moves(ply.position):
         return Look(ply.over if ply.over is not None else -WIN, (), verdict, 0)
     # a depth limit too: without one, a position with a single legal move gets only a quick look

@@ -1,7 +1,8 @@
 """Keep numba's cache of compiled kernels true to their sources.
 
 numba keys a cached function to its own file's time stamp only. The search
-kernel inlines the draughts kernel, the evaluation and the Tablut kernel, so
+kernel inlines each game's operations (``draughts/hooks.py``, ``tablut/search.py``)
+and through them the draughts kernel, the evaluation and the Tablut kernel, so
 after an edit of one of those it would load a search compiled from the old
 code (measured here: a segmentation fault when the evaluation's tables
 changed layout). ``refresh`` runs before any kernel is first called: when the
@@ -17,10 +18,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent
 SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py",
-           "draughts/endgame_solve.py", "tablut/kernel.py", "search/kernel.py")
+           "draughts/endgame_solve.py", "draughts/hooks.py", "tablut/kernel.py", "tablut/search.py", "search/hooks.py",
+           "search/kernel.py")
 # modules whose compiled code inlines other modules' or takes its compile options from ``compiled``
 DEPENDENT = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
-             "tablut/kernel.py", "search/kernel.py")
+             "draughts/hooks.py", "tablut/kernel.py", "search/kernel.py")
 
 
 def sources_digest() -> str:

@@ -9,9 +9,10 @@ import pytest
 from helpers import random_positions
 
 from engine import Color, parse_fen, variant
-from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, PATTERNS, PHASE_ONE, PHASES, WEIGHTS_DIR, Evaluator,
-                                        black_looks, evaluate, features, hand_weights, learned_positions, read_learned,
-                                        region_squares, regions, weights_vector, write_learned)
+from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASE_ONE, PHASES, WEIGHTS_DIR,
+                                        Evaluator, big_regions, black_looks, evaluate, features, hand_weights, layout,
+                                        learned_positions, read_learned, region_squares, regions, weights_vector,
+                                        write_learned)
 from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 
@@ -25,9 +26,11 @@ def score(pos: Position, ev: Evaluator | None = None) -> int:
                         ev.cones, ev.coords, ev.patterns))
 
 
-def random_weights(v: Variant, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def random_weights(v: Variant, seed: int, big: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Counts' and pattern weights, the tables flat as ``layout`` lays them out (the large regions' too if
+    ``big``)."""
     rng = np.random.default_rng(seed)
-    return rng.normal(0, 40, (COUNTS, PHASES)), rng.normal(0, 30, (len(regions(v)), PATTERNS, PHASES))
+    return rng.normal(0, 40, (COUNTS, PHASES)), rng.normal(0, 30, (layout(v, big).rows, PHASES))
 
 
 def mirror(pos: Position) -> Position:
@@ -45,7 +48,7 @@ def boards(positions: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def inputs(positions: list[Position], ev: Evaluator):
-    n, k = len(positions), len(regions(ev.variant))
+    n, k = len(positions), len(regions(ev.variant)) + int(ev.geometry[0, G_BIG_REGIONS])
     counts = np.zeros((n, COUNTS), dtype=np.int64)
     looks = np.zeros((n, k, 2), dtype=np.int64)
     phase = np.zeros(n, dtype=np.int64)
@@ -61,15 +64,17 @@ def test_evaluation_is_the_same_for_either_colour(name):
     v = variant(name)
     shipped = Evaluator.load(v)
     learned = Evaluator.of(v, hand_weights(v), *random_weights(v, 1))  # any weights at all, not just the shipped
+    large = Evaluator.of(v, hand_weights(v), *random_weights(v, 1, big=True))
     for pos in random_positions([name], 60, 3, (0, 80)):
-        for ev in (shipped, learned):
+        for ev in (shipped, learned, large):
             assert score(pos, ev) == score(mirror(pos), ev)
 
 
+@pytest.mark.parametrize("big", [False, True], ids=["small", "large"])
 @pytest.mark.parametrize("name", NAMES)
-def test_the_training_sees_the_numbers_the_search_adds_up(name):
+def test_the_training_sees_the_numbers_the_search_adds_up(name, big):
     v = variant(name)
-    counts_w, tables_w = random_weights(v, 2)
+    counts_w, tables_w = random_weights(v, 2, big)
     ev = Evaluator.of(v, hand_weights(v), counts_w, tables_w)
     counts_w, tables_w = np.rint(counts_w * FINE) / FINE, np.rint(tables_w * FINE) / FINE  # as the engine stores them
     positions = random_positions([name], 150, 4, (0, 90))
@@ -77,10 +82,12 @@ def test_the_training_sees_the_numbers_the_search_adds_up(name):
     assert keep.sum() > 100, "most positions are scored by the learned weights"
     positions = [p for p, k in zip(positions, keep) if k]
     counts, looks, phase = inputs(positions, ev)
-    k = np.arange(looks.shape[1])
+    offsets = layout(v, big).offsets
+    assert len(offsets) == looks.shape[1]
     for n, pos in enumerate(positions):
         ph = phase[n] / PHASE_ONE
-        by_phase = [counts[n] @ counts_w[:, p] + (tables_w[k, looks[n, :, 0], p] - tables_w[k, looks[n, :, 1], p]).sum()
+        by_phase = [counts[n] @ counts_w[:, p] + (tables_w[offsets + looks[n, :, 0], p]
+                                                  - tables_w[offsets + looks[n, :, 1], p]).sum()
                     for p in range(PHASES)]
         expected = ph * by_phase[0] + (1 - ph) * by_phase[1]
         white_score = score(pos, ev) * (1 if pos.turn == Color.WHITE else -1)
@@ -88,25 +95,31 @@ def test_the_training_sees_the_numbers_the_search_adds_up(name):
 
 
 @pytest.mark.parametrize("name", ["english", "international"])
-def test_a_region_reads_its_eight_squares_in_order(name):
+def test_a_region_reads_its_squares_in_order(name):
     v = variant(name)
-    ev = Evaluator.load(v)
-    for k, corner in enumerate(regions(v)):
-        for q, sq in enumerate(region_squares(v, corner)):
+    ev = Evaluator.of(v, hand_weights(v), *random_weights(v, 4, big=True))
+    shapes = [(corner, 4) for corner in regions(v)] + [(corner, 6) for corner in big_regions(v)]
+    for k, (corner, height) in enumerate(shapes):
+        assert len(region_squares(v, corner, height)) == 2 * height
+        for q, sq in enumerate(region_squares(v, corner, height)):
             white_man = Position(v, v.bit(sq), 0, 0, Color.WHITE)
             black_man = Position(v, 0, v.bit(sq), 0, Color.WHITE)
             _, looks, _ = inputs([white_man, black_man], ev)
             assert looks[0, k, 0] == 3 ** q and looks[1, k, 0] == 2 * 3 ** q
 
 
-def test_learned_weights_are_read_back_as_written(tmp_path):
+@pytest.mark.parametrize("big", [False, True], ids=["small", "large"])
+def test_learned_weights_are_read_back_as_written(tmp_path, big):
     v = variant("russian")
-    counts, tables = random_weights(v, 3)
+    counts, tables = random_weights(v, 3, big)
+    if big:  # the training leaves most large patterns unseen, at zero; only the others are stored
+        tables[layout(v, False).rows:][np.random.default_rng(5).random(tables.shape[0] - layout(v, False).rows) < 0.9] = 0
     path = tmp_path / "russian.npz"
     write_learned(path, counts, tables, "python -m engine train --variant russian")
     direct = Evaluator.of(v, hand_weights(v), counts, tables)
     loaded = Evaluator.load(v, path)
     assert np.array_equal(direct.patterns, loaded.patterns) and np.array_equal(direct.weights, loaded.weights)
+    assert np.array_equal(direct.geometry, loaded.geometry)
     with pytest.raises(ValueError, match="does not hold international weights"):
         read_learned(path, variant("international"))
 

@@ -7,6 +7,11 @@ and endgame) blended by the material on the board:
   on 8x8, two rows and two columns apart); each region's 8 dark squares are
   each empty, a white man or a black man, and every one of those 3^8 = 6561
   configurations has a weight of its own for that region;
+- large patterns, where the weights file has them (Scan 3's kind): regions of
+  4 columns by 6 rows, 12 dark squares and 3^12 = 531,441 configurations
+  each, at the top and the bottom of the board (the columns as the small
+  regions'; 8 on 10x10, 6 on 8x8), added to the small ones: the small regions
+  generalise from fewer games, the large ones see whole formations;
 - counts, White's minus Black's: men, kings, tempo (rows its men have
   advanced), the left/right balance of its men, kings in the centre and on the
   long diagonal, free steps of kings, runaway men 1 to 4 rows from crowning
@@ -16,7 +21,7 @@ and endgame) blended by the material on the board:
 A pattern is seen from both sides: White's region table looks at the board,
 Black's at the board turned half round with the colours swapped, through the
 same table. So the evaluation is exactly the same for either colour, and
-``Evaluator`` folds both looks into one table per region, one lookup each.
+``Evaluator`` folds both looks into each region's table, one lookup each.
 
 The weights are fitted to game results by ``python -m engine train``
 (``engine/training/``) and shipped as ``weights/<variant>.npz``; ``features``
@@ -35,9 +40,11 @@ like a drawn kings-only ending's, and the strong side keeps a fourth piece.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -56,6 +63,8 @@ COUNTS = len(FEATURES)
 PHASES = 2  # opening, endgame
 REGION_SQUARES = 8
 PATTERNS = 3 ** REGION_SQUARES  # configurations of one region
+BIG_SQUARES = 12
+BIG_PATTERNS = 3 ** BIG_SQUARES  # configurations of one large region
 FINE = 8  # learned weights are stored in eighths of a hundredth of a man
 PHASE_ONE = 256  # the phase runs from 0 (no pieces left) to this (every piece still on the board)
 
@@ -93,7 +102,10 @@ G_WINDOWS = 22  # number of column windows of the regions (their left columns tw
 G_PAIR_STRIDE = 23  # bits from one row pair (rows 2p and 2p + 1) to the next
 G_PAIR_MASK = 24  # a row pair's bits, brought down to bit 0
 G_LANES = 25  # which of ``LANES``' tables the board uses
-GEO_LEN = 26
+G_BIG_REGIONS = 26  # large regions in the pattern table (0: none)
+G_BIG_PAIR = 27  # the first row pair of the lower large regions (the upper ones start at row pair 0)
+G_SMALL_ROWS = 28  # rows of the small regions' tables: where the large regions' start in the flat table
+GEO_LEN = 29
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 # Where the training starts, besides the hand-set man and king: rough guesses, in hundredths of a man.
@@ -123,32 +135,69 @@ LANES = np.stack([_lane_table(4), _lane_table(5)])  # 8x8, 10x10
 
 
 def regions(v: Variant) -> list[tuple[int, int]]:
-    """The pattern regions' top-left corners (row, column), rows and columns two apart, covering the board, in
-    rows of regions from the top."""
+    """The small pattern regions' top-left corners (row, column), rows and columns two apart, covering the board,
+    in rows of regions from the top."""
     corners = range(0, v.size - 3, 2)
     return [(r, c) for r in corners for c in corners]
 
 
-def region_squares(v: Variant, corner: tuple[int, int]) -> list[int]:
-    """A region's 8 squares in pattern-digit order: row by row from the top, left before right."""
+def big_regions(v: Variant) -> list[tuple[int, int]]:
+    """The large regions' top-left corners: the top six rows' regions, then the bottom six's, in the small ones'
+    columns."""
+    return [(r, c) for r in (0, v.size - 6) for c in range(0, v.size - 3, 2)]
+
+
+def region_squares(v: Variant, corner: tuple[int, int], height: int = 4) -> list[int]:
+    """A region's squares (8, or 12 for a large one of ``height`` 6) in pattern-digit order: row by row from the
+    top, left before right."""
     r0, c0 = corner
-    return [sq for r in range(r0, r0 + 4) for c in range(c0, c0 + 4) if (sq := v.square_at(r, c)) is not None]
+    return [sq for r in range(r0, r0 + height) for c in range(c0, c0 + 4) if (sq := v.square_at(r, c)) is not None]
 
 
-def turned_region(v: Variant) -> np.ndarray:
-    """For each region, the region it becomes when the board turns half round."""
-    corners = regions(v)
-    return np.array([corners.index((v.size - 4 - r, v.size - 4 - c)) for r, c in corners], dtype=np.int64)
+@dataclass(frozen=True)
+class Layout:
+    """Where each region's weights lie in the flat pattern table: the small regions' tables, then (``big``) the
+    large ones'; a region's look (its pattern number) picks the row ``offsets[k] + look``."""
+
+    offsets: np.ndarray  # int64 [regions]
+    turned: np.ndarray  # int64 [regions]: the region each one becomes when the board turns half round
+    rows: int  # rows of the flat table
+    small: int  # the small regions (the first ones)
+
+    def turned_looks(self, looks: np.ndarray) -> np.ndarray:
+        """Each region's look as the other side sees it (the turned region's look, turned), from White's looks
+        [n, regions]."""
+        out = np.empty_like(looks)
+        for k, t in enumerate(self.turned):
+            out[:, k] = _turned_patterns(BIG_SQUARES if k >= self.small else REGION_SQUARES)[looks[:, t]]
+        return out
 
 
-def _turned_patterns() -> np.ndarray:
-    """Pattern number -> the same squares seen by the other side: digit order reversed, 1 and 2 swapped."""
-    digits = np.array([[i // 3 ** q % 3 for q in range(REGION_SQUARES)] for i in range(PATTERNS)])
-    swapped = np.where(digits == 0, 0, 3 - digits)
-    return (swapped[:, ::-1] * 3 ** np.arange(REGION_SQUARES)).sum(axis=1).astype(np.int64)
+@functools.cache
+def layout(v: Variant, big: bool) -> Layout:
+    small = regions(v)
+    large = big_regions(v) if big else []
+    turned = [small.index((v.size - 4 - r, v.size - 4 - c)) for r, c in small]
+    turned += [len(small) + large.index((v.size - 6 - r, v.size - 4 - c)) for r, c in large]
+    sizes = [PATTERNS] * len(small) + [BIG_PATTERNS] * len(large)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    return Layout(offsets, np.array(turned, dtype=np.int64), int(sum(sizes)), len(small))
 
 
-TURNED = _turned_patterns()
+@functools.cache
+def _turned_patterns(squares: int) -> np.ndarray:
+    """Pattern number -> the same squares seen by the other side: digit order reversed, 1 and 2 swapped (a row
+    pair's four digits at a time: the pairs' order reversed, each pair's part turned)."""
+    if squares == 4:
+        digits = np.arange(PAIR_PATTERNS)[:, None] // 3 ** np.arange(4) % 3
+        return (np.where(digits == 0, 0, 3 - digits)[:, ::-1] * 3 ** np.arange(4)).sum(axis=1).astype(np.int64)
+    pair = _turned_patterns(4)
+    numbers = np.arange(3 ** squares, dtype=np.int64)
+    out = np.zeros_like(numbers)
+    pairs = squares // 4
+    for q in range(pairs):
+        out += pair[numbers // PAIR_PATTERNS ** q % PAIR_PATTERNS] * PAIR_PATTERNS ** (pairs - 1 - q)
+    return out
 
 
 @dataclass(frozen=True)
@@ -165,18 +214,19 @@ class Evaluator:
     coords: np.ndarray
     """int64[2, 64]: row and column of each bit (for distances)."""
     patterns: np.ndarray
-    """int16[regions, PATTERNS, PHASES]: each region's weights with Black's look folded in, in FINE units."""
+    """int16[rows, PHASES]: each region's weights with Black's look folded in, in FINE units, flat as ``layout``
+    lays them out (the large regions' only if the learned weights have them)."""
 
     @classmethod
     def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:
         """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
         ``overrides`` hand-set weights (``man`` and ``king`` set the men's and kings' learned weights too)."""
         weights = hand_weights(variant, overrides)
-        counts, tables = read_learned(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
+        counts, small, big = _read_file(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
         for name, feature in (("man", "men"), ("king", "kings")):
             if name in (overrides or {}):
                 counts[FEATURES.index(feature)] = weights[_HAND[name]]
-        return cls.of(variant, weights, counts, tables)
+        return cls._build(variant, weights, counts, small, big)
 
     @classmethod
     def start(cls, variant: Variant) -> Evaluator:
@@ -187,14 +237,47 @@ class Evaluator:
     @classmethod
     def of(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, tables: np.ndarray) -> Evaluator:
         """An evaluator from hand-set ``weights`` and learned weights in hundredths of a man: ``counts``
-        [COUNTS, PHASES] and each region's table ``tables`` [regions, PATTERNS, PHASES], seen from White."""
+        [COUNTS, PHASES] and the regions' tables ``tables`` [rows, PHASES] laid out as ``layout`` lays them out
+        (or [regions, PATTERNS, PHASES] for the small regions alone), seen from White."""
+        flat = np.asarray(tables, dtype=np.float64).reshape(-1, PHASES)
+        lay = _layout_of(variant, len(flat))
+        small_rows = lay.offsets[lay.small] if len(lay.turned) > lay.small else len(flat)
+        big = None
+        if len(flat) > small_rows:
+            rows = np.flatnonzero(flat[small_rows:].any(axis=1))
+            big = (rows, flat[small_rows + rows])
+        return cls._build(variant, weights, counts, flat[:small_rows], big)
+
+    @classmethod
+    def _build(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, small: np.ndarray,
+               big: tuple[np.ndarray, np.ndarray] | None) -> Evaluator:
+        """From the small regions' tables [rows, PHASES] and the large regions' seen rows (row numbers from the
+        first large region's, and their weights), in hundredths of a man."""
         w = weights.copy()
         w[W_LEARNED:] = np.rint(np.asarray(counts) * FINE).astype(np.int64).ravel()
-        fine = np.rint(np.asarray(tables) * FINE).astype(np.int64)
-        folded = fine - fine[turned_region(variant)][:, TURNED]
-        if np.abs(folded).max(initial=0) >= 2 ** 15:
-            raise ValueError("a learned pattern weight is beyond the table's range")
-        return cls(variant, w, _geometry(variant), _cones(variant), _coords(variant), folded.astype(np.int16))
+        lay = layout(variant, big is not None)
+        fine = np.rint(small * FINE).astype(np.int32)
+        folded = np.zeros((lay.rows, PHASES), dtype=np.int16)  # untouched pages of a large table cost nothing
+        for k, t in enumerate(lay.turned[:lay.small]):
+            theirs = fine[lay.offsets[t]:lay.offsets[t] + PATTERNS][_turned_patterns(REGION_SQUARES)]
+            both = fine[lay.offsets[k]:lay.offsets[k] + PATTERNS] - theirs
+            if np.abs(both).max(initial=0) >= 2 ** 15:
+                raise ValueError("a learned pattern weight is beyond the table's range")
+            folded[lay.offsets[k]:lay.offsets[k] + PATTERNS] = both
+        if big is not None:  # each seen pattern counts in two rows: its own (White's look) and Black's look at it
+            rows, values = big
+            region, look = rows // BIG_PATTERNS, rows % BIG_PATTERNS
+            mirror = (lay.turned[lay.small + region] - lay.small) * BIG_PATTERNS + _turned_patterns(BIG_SQUARES)[look]
+            values = np.rint(values * FINE).astype(np.int32)
+            targets, inverse = np.unique(np.concatenate([rows, mirror]), return_inverse=True)
+            sums = np.zeros((len(targets), PHASES), dtype=np.int32)
+            np.add.at(sums, inverse, np.concatenate([values, -values]))
+            if np.abs(sums).max(initial=0) >= 2 ** 15:
+                raise ValueError("a learned pattern weight is beyond the table's range")
+            folded[lay.offsets[lay.small] + targets] = sums
+        geometry = _geometry(variant)
+        geometry[:, G_BIG_REGIONS] = len(lay.turned) - lay.small
+        return cls(variant, w, geometry, _cones(variant), _coords(variant), folded)
 
 
 def hand_weights(v: Variant, overrides: dict | None = None) -> np.ndarray:
@@ -212,30 +295,74 @@ def start_counts(weights: np.ndarray) -> np.ndarray:
     return counts
 
 
-def start_learned(v: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """(counts, tables) the training starts from, in hundredths of a man: ``start_counts``, patterns at zero."""
-    return start_counts(hand_weights(v)), np.zeros((len(regions(v)), PATTERNS, PHASES))
+def start_learned(v: Variant, big: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(counts, tables) the training starts from, in hundredths of a man: ``start_counts``, patterns at zero
+    (the large regions' too if ``big``), the tables flat as ``layout`` lays them out."""
+    return start_counts(hand_weights(v)), np.zeros((layout(v, big).rows, PHASES))
+
+
+def _layout_of(v: Variant, rows: int) -> Layout:
+    for big in (False, True):
+        if layout(v, big).rows == rows:
+            return layout(v, big)
+    raise ValueError(f"pattern tables of {rows} rows are not {v.name}'s")
 
 
 def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """(counts, tables) from a learned weights file, in hundredths of a man; ValueError if it does not fit."""
+    """(counts, tables) from a learned weights file, in hundredths of a man, the tables flat as ``layout`` lays
+    them out (with the large regions' if the file has them); ValueError if it does not fit."""
+    counts, flat, big = _read_file(path, v)
+    if big is not None:
+        rows, values = big
+        large = np.zeros((layout(v, True).rows - len(flat), PHASES))
+        large[rows] = values
+        flat = np.concatenate([flat, large])
+    return counts, flat
+
+
+def _read_file(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """(counts, the small regions' tables [rows, PHASES], the large regions' seen rows and weights or None) from a
+    learned weights file, in hundredths of a man, the large ones left sparse; ValueError if it does not fit."""
     with np.load(path) as f:
         counts, tables = f["counts"], f["tables"]
-    if counts.shape != (COUNTS, PHASES) or tables.shape != (len(regions(v)), PATTERNS, PHASES):
+        big = (f["big_rows"].astype(np.int64), f["big_values"]) if "big_rows" in f else None
+    small = layout(v, False)
+    if counts.shape != (COUNTS, PHASES) or tables.shape != (small.small, PATTERNS, PHASES):
         raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
-    return counts.astype(np.float64), tables.astype(np.float64)
+    if big is not None:
+        rows, values = big
+        if len(rows) != len(values) or (len(rows) and (rows.min() < 0
+                                                       or rows.max() >= layout(v, True).rows - small.rows)):
+            raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
+        big = (rows, values.astype(np.float64) / FINE)
+    return counts.astype(np.float64), tables.reshape(-1, PHASES).astype(np.float64), big
 
 
 def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
     """Save learned weights (hundredths of a man, rounded to FINE) with the command that made them; the file
-    appears whole (written aside, then moved into place), so an interruption never leaves half of one."""
-    fine = np.rint(np.asarray(tables) * FINE)
-    if np.abs(fine).max(initial=0) >= 2 ** 15:
+    appears whole (written aside, then moved into place), so an interruption never leaves half of one.
+
+    ``tables`` are flat as ``layout`` lays them out, or [regions, PATTERNS, PHASES] for the small regions alone.
+    The small regions' tables are stored whole; of the large regions' only the rows with a weight (those the
+    training saw), as row numbers and FINE integers."""
+    flat = np.rint(np.asarray(tables, dtype=np.float64).reshape(-1, PHASES) * FINE)
+    if np.abs(flat).max(initial=0) >= 2 ** 15:
         raise ValueError("a learned pattern weight is beyond the table's range")
+    # 8x8 has 9 small regions and 6 large, 10x10 16 and 8
+    small = next((k * PATTERNS for k, b in ((9, 6), (16, 8)) if len(flat) in (k * PATTERNS, k * PATTERNS + b * BIG_PATTERNS)),
+                 None)
+    if small is None:
+        raise ValueError(f"pattern tables of {len(flat)} rows are no board's")
+    arrays: dict[str, Any] = {
+        "counts": np.rint(counts * FINE).astype(np.float32) / FINE,
+        "tables": flat[:small].reshape(-1, PATTERNS, PHASES).astype(np.int16).astype(np.float32) / FINE,
+        "features": np.array(FEATURES), "made_by": np.array(made_by)}
+    if len(flat) > small:
+        large = flat[small:]
+        rows = np.flatnonzero(np.any(large != 0, axis=1))
+        arrays.update(big_rows=rows.astype(np.int32), big_values=large[rows].astype(np.int16))
     part = path.with_name(path.stem + ".part.npz")
-    np.savez_compressed(part, counts=np.rint(counts * FINE).astype(np.float32) / FINE,
-                        tables=fine.astype(np.int16).astype(np.float32) / FINE,
-                        features=np.array(FEATURES), made_by=np.array(made_by))
+    np.savez_compressed(part, **arrays)
     part.replace(path)
 
 
@@ -285,6 +412,8 @@ def _geometry(v: Variant) -> np.ndarray:
         g[side, G_PAIR_STRIDE] = stride
         g[side, G_PAIR_MASK] = (1 << 2 * v.half) - 1
         g[side, G_LANES] = 0 if n == 8 else 1
+        g[side, G_BIG_PAIR] = (n - 6) // 2
+        g[side, G_SMALL_ROWS] = len(regions(v)) * PATTERNS
     return g
 
 
@@ -368,6 +497,20 @@ def _pattern(both, c):
 
 
 @njit(cache=True, inline="always")
+def _big_parts(wm, bm, geo, half):
+    """The packed parts of the three row pairs of the upper (``half`` 0) or lower (1) large regions."""
+    first = np.int64(geo[0, G_BIG_PAIR]) if half else np.int64(0)
+    return (_pair_parts(wm, bm, geo, first), _pair_parts(wm, bm, geo, first + 1),
+            _pair_parts(wm, bm, geo, first + 2))
+
+
+@njit(cache=True, inline="always")
+def _big_pattern(top, middle, bottom, c):
+    """Window ``c``'s large pattern number from three row pairs' packed parts."""
+    return _pattern(top, c) + PAIR_PATTERNS * _pattern(middle, c) + PAIR_PATTERNS * PAIR_PATTERNS * _pattern(bottom, c)
+
+
+@njit(cache=True, inline="always")
 def _phase(white, black, geo):
     start = np.int64(geo[0, G_PIECES])
     return min(popcount(white | black), start) * PHASE_ONE // start
@@ -396,11 +539,18 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
         lower = _pair_parts(wm, bm, geo, r)
         both = upper + PAIR_PATTERNS * lower
         for c in range(windows):
-            k = (r - 1) * windows + c
-            i = _pattern(both, c)
-            opening += pat[k, i, 0]
-            endgame += pat[k, i, 1]
+            row = ((r - 1) * windows + c) * PATTERNS + _pattern(both, c)
+            opening += pat[row, 0]
+            endgame += pat[row, 1]
         upper = lower
+    if geo[0, G_BIG_REGIONS]:
+        row0 = np.int64(geo[0, G_SMALL_ROWS])
+        for half in range(2):
+            top, middle, bottom = _big_parts(wm, bm, geo, half)
+            for c in range(windows):
+                row = row0 + (half * windows + c) * BIG_PATTERNS + _big_pattern(top, middle, bottom, c)
+                opening += pat[row, 0]
+                endgame += pat[row, 1]
     ph = _phase(white, black, geo)
     fine = opening * ph + endgame * (PHASE_ONE - ph)
     score = fine // (PHASE_ONE * FINE) if fine >= 0 else -((-fine) // (PHASE_ONE * FINE))
@@ -478,7 +628,8 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
     """The learned evaluation's inputs for positions given as arrays (the training's view of ``evaluate``).
 
     For position ``n``: ``counts[n]`` the COUNTS counts (White's minus Black's, and +1 or -1 for the side to
-    move), ``looks[n, k, 0]`` region ``k``'s pattern number as White sees it (``black_looks`` adds Black's look),
+    move), ``looks[n, k, 0]`` region ``k``'s pattern number as White sees it (``black_looks`` adds Black's look;
+    the large regions follow the small ones if ``geo`` has them),
     and ``phase[n]`` from 0 to PHASE_ONE. The score of a position that ``learned_positions`` keeps is then,
     for either phase's weights, the counts times their weights plus each region's weight of White's look minus
     that of Black's, blended by the phase.
@@ -497,9 +648,16 @@ def features(white, black, kings, turn, geo, cones, counts, looks, phase):
             both = _pair_parts(wm, bm, geo, r - 1) + PAIR_PATTERNS * _pair_parts(wm, bm, geo, r)
             for c in range(windows):
                 looks[n, (r - 1) * windows + c, 0] = _pattern(both, c)
+        if geo[0, G_BIG_REGIONS]:
+            small = (pairs - 1) * windows
+            for half in range(2):
+                top, middle, bottom = _big_parts(wm, bm, geo, half)
+                for c in range(windows):
+                    looks[n, small + half * windows + c, 0] = _big_pattern(top, middle, bottom, c)
         phase[n] = _phase(white[n], black[n], geo)
 
 
 def black_looks(v: Variant, looks: np.ndarray) -> None:
-    """Fill ``looks[:, :, 1]`` (Black's look at each region) from White's looks in ``looks[:, :, 0]``."""
-    looks[:, :, 1] = TURNED[looks[:, turned_region(v), 0]]
+    """Fill ``looks[:, :, 1]`` (Black's look at each region) from White's looks in ``looks[:, :, 0]`` (the large
+    regions' too if ``looks`` has them)."""
+    looks[:, :, 1] = layout(v, looks.shape[1] > len(regions(v))).turned_looks(looks[:, :, 0])

@@ -18,16 +18,14 @@ loop keeps array arguments out of a hot call chain. Each ply has a frame row
 to ``ENTER``; returning means popping to the parent and resuming at the step
 its ``F_STATE`` names.
 
-Game interface. The search sees a game only through a few operations on
-plain arrays: generate moves into rows of ``out`` (``_generate``), make a
-move (``_make``), update the Zobrist key (``_key_after``), tell a reversible
-move (``_reversible``), evaluate (``_evaluate``) and name a move's squares
-(``_square``, 0-127). Each dispatches on ``game``: draughts (``engine.draughts.kernel``,
-bitboard rows) or Tablut (``engine.tablut.kernel``, a row of 81 cells; it has
-no quiescence moves, as its captures are not compulsory). Functions
-passed as arguments or captured in closures would be neater, but numba then
-recompiles on every start (measured: no cache hits), which a chat bot's
-workers and the command line cannot afford.
+Game interface. The search sees a game only through the compiled
+operations of ``engine.search.hooks`` (generate moves, make one, the key
+after it, whether it is reversible, evaluate, the endgame databases' probe,
+the lone-king rules' limit, a move's squares and a capture's order), called
+on the one value the game hands in (``SearchHooks.compiled``). Each game
+gives those operations their bodies for its own value's class, so numba
+compiles and caches one search per game, the game's code inlined, and this
+module imports no game.
 
 Scores are in hundredths of a man from the side to move: a win in ``n``
 plies scores ``WIN - n``, a loss ``-(WIN - n)``, so the fastest win and the
@@ -45,11 +43,8 @@ from numba.core.errors import NumbaWarning
 from numba.extending import intrinsic
 
 from engine.compiled import hot
-from engine.draughts import endgames as eg
-from engine.draughts import kernel
-from engine.draughts.evaluation import evaluate
-from engine.draughts.kernel import popcount
-from engine.tablut import kernel as tk
+from engine.search import hooks
+from engine.search.hooks import MOVE_COLS, PROBE_DRAW, PROBE_NONE, PROBE_WIN
 
 # The clock poll holds the GIL for a moment; the rest of the search runs without it.
 warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel", category=NumbaWarning)
@@ -67,9 +62,6 @@ WIN_BOUND = WIN - MAX_PLY  # |score| above this is a forced win or loss
 ENDING_WIN = 29000
 ENDING_BOUND = ENDING_WIN - 1000  # |score| above this is a won or lost ending, or a forced result
 DRAW = 0
-
-GAME_DRAUGHTS = 0
-GAME_TABLUT = 1
 
 # --- transposition table: rows (key ^ data, data), two rows a bucket, a bucket in one cache line ---
 BOUND_UPPER = 1
@@ -133,25 +125,8 @@ _O_CROWN = np.int64(1) << 29
 _O_KILLER = np.int64(1) << 28
 _HISTORY_MAX = np.int64(1) << 26
 
-# The arrays the search's caller allocates: move rows (from, to, captured, crown) as draughts' generator writes
-# them (Tablut's fills the same columns), and draughts' capture-search stack.
+# The move rows the search's caller allocates (``MOVE_COLS`` columns each).
 MOVES_CAPACITY = MAX_PLY * 256
-MOVE_COLS = kernel.MOVE_COLS
-MAX_PATH = kernel.MAX_PATH
-WORK_COLS = kernel.WORK_COLS
-# What the compiled search takes for draughts' rules and evaluation tables when the game has none (Tablut):
-# (rules, geometry, cones, coords, patterns), empty but of the types numba compiled the search for (a variant's
-# rules are read-only, so these are too: a writeable array would be another type, and another compiled search).
-NO_DRAUGHTS = (np.zeros(kernel.RULES_LEN, dtype=np.uint64), np.zeros((1, 1), dtype=np.uint64),
-               np.zeros((1, 1), dtype=np.uint64), np.zeros((1, 1), dtype=np.int64),
-               np.zeros((1, 1, 1), dtype=np.int16))
-NO_DRAUGHTS[0].flags.writeable = False
-# The endgame databases' arrays when a game has none: (layout, offsets, binom, wdl, dist), holding no pieces, read-only
-# as mapped database files are (the same types, so one compiled search).
-NO_ENDGAMES = (np.zeros(eg.LAYOUT_LEN, dtype=np.int64), np.full(1, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-               np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.uint8))
-for _arr in NO_ENDGAMES:
-    _arr.flags.writeable = False
 
 
 def reduction_table(divisor: float) -> np.ndarray:
@@ -164,66 +139,8 @@ def reduction_table(divisor: float) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _generate(game, st, p, side, rules, mode, out, start, work, paths, plen):
-    if game == GAME_DRAUGHTS:
-        return kernel.generate(st[p, 0], st[p, 1], st[p, 2], side, rules, mode, out, start, work, paths, plen)
-    if mode == kernel.MODE_LEGAL:
-        return tk.generate(st, p, side, out, start)
-    return start
-
-
-@njit(cache=True, inline="always")
-def _make(game, st, p, out, i):
-    """Write the position after move ``i`` into ``st[p + 1]``, from the new mover's side."""
-    if game == GAME_DRAUGHTS:
-        me, opp, kings = kernel.make(st[p, 0], st[p, 1], st[p, 2], out[i, 0], out[i, 1], out[i, 2], out[i, 3])
-        st[p + 1, 0] = opp
-        st[p + 1, 1] = me
-        st[p + 1, 2] = kings
-    else:
-        tk.make(st, p, out, i)
-
-
-@njit(cache=True, inline="always")
-def _key_after(game, key, st, p, side, out, i, zob):
-    """Zobrist key after move ``i`` of ``side`` from ``st[p]`` (the kernel's ``zobrist`` layout)."""
-    if game != GAME_DRAUGHTS:
-        return tk.key_after(key, st, p, out, i, zob)
-    key ^= zob[4, 0]
-    frm = out[i, 0]
-    to = out[i, 1]
-    kings = st[p, 2]
-    man = 0 if side == 0 else 2
-    was_king = (kings & frm) != U0
-    key ^= zob[man + (1 if was_king else 0), kernel.bit_index(frm)]
-    key ^= zob[man + (1 if (was_king or out[i, 3] != U0) else 0), kernel.bit_index(to)]
-    cap = out[i, 2]
-    other = 2 - man
-    while cap:
-        c = cap & ~(cap - U1)
-        cap ^= c
-        key ^= zob[other + (1 if (kings & c) else 0), kernel.bit_index(c)]
-    return key
-
-
-@njit(cache=True, inline="always")
-def _reversible(game, st, p, out, i):
-    """The move can be undone: a king's move that takes nothing (draughts), any move that takes nothing (Tablut)."""
-    if game == GAME_DRAUGHTS:
-        return out[i, 2] == U0 and (st[p, 2] & out[i, 0]) != U0
-    return out[i, 2] == U0
-
-
-@njit(cache=True, inline="always")
-def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
-    score = np.int64(0)
-    if game == GAME_DRAUGHTS:
-        if side == 0:
-            score = evaluate(st[p, 0], st[p, 1], st[p, 2], side, w, geo, cones, coords, pat)
-        else:
-            score = evaluate(st[p, 1], st[p, 0], st[p, 2], side, w, geo, cones, coords, pat)
-    else:
-        score = tk.evaluate(st, p, side, w)
+def _evaluate(game, st, p, side, key, ctl):
+    score = hooks.evaluate(game, st, p, side)
     noise = ctl[C_NOISE]
     if noise > 0:
         h = (key ^ np.uint64(ctl[C_NOISE_SEED])) * np.uint64(0x9E3779B97F4A7C15)
@@ -231,30 +148,11 @@ def _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat):
     return score
 
 
-@njit(cache=True, inline="always")
-def _ending_limit(game, st, p):
-    """Plies allowed in the position's ending by the 16-move (three pieces with a king) and
-    5-move (at most two with a king) rules against a lone king; 0 when they do not apply."""
-    if game != GAME_DRAUGHTS:
-        return np.int64(0)
-    kings = st[p, 2]
-    for side in range(2):
-        lone = st[p, side]
-        other = st[p, 1 - side]
-        if popcount(lone) == 1 and (lone & kings) and (other & kings):
-            n = popcount(other)
-            if n == 3:
-                return np.int64(32)
-            if n <= 2:
-                return np.int64(10)
-    return np.int64(0)
-
-
 RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
 
 
 @njit(cache=True, inline="always")
-def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
+def _ending_score(game, st, p, side, rev, rev_limit, endings):
     """The databases' score of the position at ply ``p`` for the side to move, or 1 (an odd score no ending
     has) when they do not hold it or cannot be trusted. The databases know no move counters, so a win or loss
     counts only where no counting rule can draw it first: within the plies the king-move rule has left, and
@@ -262,12 +160,10 @@ def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offs
     has left, or outside such an ending within the 5-move rule's plies (the way may lead into an ending the
     rules draw). Otherwise the search goes on as without databases, counting. Draws are always draws: the
     rules only add draws."""
-    if game != GAME_DRAUGHTS or popcount(st[p, 0] | st[p, 1]) > tb_layout[eg.L_PIECES]:
+    v, plies = hooks.probe(game, st, p, side)
+    if v == PROBE_NONE:
         return np.int64(1)
-    v, plies = eg.probe(st[p, 0], st[p, 1], st[p, 2], side, tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist)
-    if v < 0 or v == eg.INVALID:
-        return np.int64(1)
-    if v == eg.DRAW:
+    if v == PROBE_DRAW:
         return np.int64(DRAW)
     if plies > rev_limit - rev[p, R_REVERSIBLE]:
         return np.int64(1)  # the king-move rule may draw it first: search on, counting
@@ -278,7 +174,7 @@ def _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offs
                 return np.int64(1)  # the ending's count may draw it first (or a sacrifice restart it): search on
         elif plies > RULES_CANNOT_DRAW:
             return np.int64(1)  # the way to the end may pass through a lone-king ending that the rules draw first
-    if v == eg.WIN:
+    if v == PROBE_WIN:
         return ENDING_WIN - p - plies
     return -(ENDING_WIN - p - plies)
 
@@ -296,23 +192,6 @@ def _child(frames, p, alpha, beta, pv, depth, start):
 @njit(cache=True, inline="always")
 def _move_hash(out, i):
     return ((out[i, 2] * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(50)) & np.uint64(0x3FFF)
-
-
-@njit(cache=True, inline="always")
-def _square(game, v):
-    """A move's from or to square as a number 0-127 (draughts rows hold one-bit masks)."""
-    if game == GAME_DRAUGHTS:
-        return kernel.bit_index(v)
-    return np.int64(v)
-
-
-@njit(cache=True, inline="always")
-def _capture_order(game, st, p, out, i):
-    """How early to try a capture: more (and kings) first."""
-    cap = out[i, 2]
-    if game == GAME_DRAUGHTS:
-        return _O_CAPTURE + popcount(cap) * 1000 + popcount(cap & st[p, 2]) * 100 + np.int64(out[i, 3]) * 10
-    return _O_CAPTURE + (1 + np.int64(cap > np.uint64(0xFF)) + np.int64(cap > np.uint64(0xFFFF))) * 1000
 
 
 @njit(cache=True, inline="always")
@@ -383,10 +262,10 @@ def _tt_store(tt, key, score, depth, bound, gen, has_move, frm, to, chash):
 
 
 @hot(nogil=True)
-def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order, work, frames, keys, rev,
-                     pv, pvlen, killers, history, tt, zob, w, geo, cones, coords, pat, lmr_table, ctl, clock,
-                     tb_layout, tb_offsets, tb_binom, tb_wdl, tb_dist):
-    """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) to ``depth``.
+def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, frames, keys, rev, pv, pvlen,
+                     killers, history, tt, lmr_table, ctl, clock):
+    """Search the position in ``st[0]`` (key in ``keys[ctl[C_HIST_LEN]]``) of ``game`` (the value its
+    ``SearchHooks.compiled`` gives) to ``depth``.
 
     Returns the score of the root for the side to move, within (alpha, beta)
     or a bound outside it. The principal variation is left in ``pv[0, :pvlen[0]]``.
@@ -394,18 +273,14 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
     ``ctl[C_ABORTED]`` is set and the score is meaningless; the root's best
     move so far is in ``pv[0, 0]`` if ``ctl[C_ROOT_UPDATED]`` is set.
     """
-    paths = work[:0]  # no capture paths wanted (views: this function allocates nothing)
-    plen = ctl[:0]
     h0 = ctl[C_HIST_LEN]
     rev_limit = ctl[C_REV_LIMIT]
     lmr = ctl[C_LMR] != 0
     gen = ctl[C_GEN]
     ext_limit = 2 * depth + 4 if ctl[C_EXTEND] != 0 else 0
     endings = ctl[C_ENDINGS] != 0
-    rev[0, R_ENDING_LIMIT] = _ending_limit(game, st, 0) if endings else 0
+    rev[0, R_ENDING_LIMIT] = hooks.ending_limit(game, st, 0) if endings else 0
     deadline = clock[0]
-    legal = np.int64(kernel.MODE_LEGAL)
-    captures_only = np.int64(kernel.MODE_CAPTURES_ONLY)
     nodes = ctl[C_NODES]
     node_limit = ctl[C_NODE_LIMIT]
     ctl[C_ABORTED] = 0
@@ -463,15 +338,14 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     ret = a
                     action = _RETURN
                     continue
-                known = _ending_score(game, st, p, side, rev, rev_limit, endings, tb_layout, tb_offsets, tb_binom,
-                                      tb_wdl, tb_dist)
+                known = _ending_score(game, st, p, side, rev, rev_limit, endings)
                 if known != 1:
                     ret = known
                     action = _RETURN
                     continue
             start = frames[p, F_START]
             if p >= MAX_PLY - 2:
-                ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
+                ret = _evaluate(game, st, p, side, key, ctl)
                 action = _RETURN
                 continue
             tt_from = np.int64(-1)
@@ -479,9 +353,9 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             tt_hash = U0
             if d <= 0:
                 # quiescence: captures are compulsory, so a side with a capture must play one
-                end = _generate(game, st, p, side, rules, captures_only, out, start, work, paths, plen)
+                end = hooks.generate(game, st, p, side, True, out, start, work)
                 if end == start:
-                    ret = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
+                    ret = _evaluate(game, st, p, side, key, ctl)
                     action = _RETURN
                     continue
             else:
@@ -504,7 +378,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                             ret = t_score
                             action = _RETURN
                             continue
-                end = _generate(game, st, p, side, rules, legal, out, start, work, paths, plen)
+                end = hooks.generate(game, st, p, side, False, out, start, work)
                 if end == start:
                     ret = -(WIN - p)  # no legal move: lost
                     action = _RETURN
@@ -513,7 +387,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 if (margin > 0 and d <= 2 and frames[p, F_PV] == 0 and out[start, 2] == U0
                         and abs(b) < ENDING_BOUND):
                     # a quiet position far above beta near the leaves: assume it holds
-                    static = _evaluate(game, st, p, side, key, ctl, w, geo, cones, coords, pat)
+                    static = _evaluate(game, st, p, side, key, ctl)
                     if static - margin * d >= b:
                         ret = static - margin * d
                         action = _RETURN
@@ -527,11 +401,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 frm = out[i, 0]
                 to = out[i, 1]
                 cap = out[i, 2]
-                if (tt_from >= 0 and _square(game, frm) == tt_from and _square(game, to) == tt_to
+                if (tt_from >= 0 and hooks.square(game, frm) == tt_from and hooks.square(game, to) == tt_to
                         and _move_hash(out, i) == tt_hash):
                     order[i] = _O_TT
                 elif cap != U0:
-                    order[i] = _capture_order(game, st, p, out, i)
+                    order[i] = _O_CAPTURE + hooks.capture_order(game, st, p, out, i)
                 elif out[i, 3] != U0:
                     order[i] = _O_CROWN
                 elif frm == k0 and to == k0t:
@@ -539,7 +413,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 elif frm == k1 and to == k1t:
                     order[i] = _O_KILLER
                 else:
-                    order[i] = history[side, _square(game, frm), _square(game, to)]
+                    order[i] = history[side, hooks.square(game, frm), hooks.square(game, to)]
             frames[p, F_ALPHA] = a
             frames[p, F_BETA] = b
             frames[p, F_END] = end
@@ -575,8 +449,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     ti = np.int64(0)
                     mh = U0
                     if has:
-                        fi = _square(game, out[br, 0])
-                        ti = _square(game, out[br, 1])
+                        fi = hooks.square(game, out[br, 0])
+                        ti = hooks.square(game, out[br, 1])
                         mh = _move_hash(out, br)
                     _tt_store(tt, keys[h0 + p], s, d, bound, gen, has, fi, ti, mh)
                 ret = best
@@ -590,7 +464,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                     bo = order[j]
                     bi = j
             if bi != i:
-                for c in range(kernel.MOVE_COLS):
+                for c in range(MOVE_COLS):
                     tmp = out[i, c]
                     out[i, c] = out[bi, c]
                     out[bi, c] = tmp
@@ -598,12 +472,12 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                 order[i] = bo
             frames[p, F_NEXT] = i + 1
             frames[p, F_CUR] = i
-            _make(game, st, p, out, i)
-            child_key = _key_after(game, keys[h0 + p], st, p, side, out, i, zob)
+            hooks.make(game, st, p, out, i)
+            child_key = hooks.key_after(game, keys[h0 + p], st, p, side, out, i)
             keys[h0 + p + 1] = child_key
-            rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if _reversible(game, st, p, out, i) else 0
+            rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if hooks.reversible(game, st, p, out, i) else 0
             if endings:
-                limit = _ending_limit(game, st, p + 1)
+                limit = hooks.ending_limit(game, st, p + 1)
                 same = limit == rev[p, R_ENDING_LIMIT] and out[i, 2] == U0
                 rev[p + 1, R_ENDING] = rev[p, R_ENDING] + 1 if same else 0
                 rev[p + 1, R_ENDING_LIMIT] = limit
@@ -668,11 +542,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
             if score > a:
                 frames[p, F_ALPHA] = score
                 # the principal variation: this move, then the child's
-                for c in range(kernel.MOVE_COLS):
+                for c in range(MOVE_COLS):
                     pv[p, 0, c] = out[i, c]
                 n = pvlen[p + 1]
                 for k in range(n):
-                    for c in range(kernel.MOVE_COLS):
+                    for c in range(MOVE_COLS):
                         pv[p, k + 1, c] = pv[p + 1, k, c]
                 pvlen[p] = n + 1
                 if p == 0:
@@ -686,8 +560,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, rules, out, order,
                             killers[p, 1, 1] = killers[p, 0, 1]
                             killers[p, 0, 0] = out[i, 0]
                             killers[p, 0, 1] = out[i, 1]
-                        fi = _square(game, out[i, 0])
-                        ti = _square(game, out[i, 1])
+                        fi = hooks.square(game, out[i, 0])
+                        ti = hooks.square(game, out[i, 1])
                         hv = history[side, fi, ti] + d * d
                         if hv > _HISTORY_MAX:
                             hv = _HISTORY_MAX

@@ -137,7 +137,7 @@ class Searcher(Generic[P, M]):
         self._scratch: Tables | None = None  # for fresh searches, made when first needed
         self._generation = 0
         self._clock = np.zeros(1, dtype=np.float64)
-        self._stack = Stack(self.hooks.state_cols)
+        self._stack = Stack(self.hooks.state_cols, self.hooks.work_shape)
         self._helpers: list[tuple[Stack, Tables]] = []  # made when first needed, kept
         self.threads = threads
 
@@ -236,10 +236,8 @@ class Searcher(Generic[P, M]):
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")
         self._clock[0] = deadline
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        rules, zobrist, *evaluation = self.hooks.tables()
-        fixed = Fixed(self.hooks.game, int(position.turn), rules, zobrist, tuple(evaluation), self._lmr_table,
-                      self._clock, self.hooks.endgames() if self.endgames else sk.NO_ENDGAMES)
-        held = self.endgames and self.hooks.held(position, history)
+        fixed = Fixed(self.hooks.compiled(self.endgames), int(position.turn), self._lmr_table, self._clock)
+        held = self.endgames and self.hooks.held(position, history.reversible)
         # helpers make a search's result depend on timing: not where depth or nodes alone limit it
         helping = (tables is self._main and not held and limits.nodes is None
                    and (limits.time is not None or limits.depth is None))
@@ -280,7 +278,8 @@ class Searcher(Generic[P, M]):
         those started are stopped even if a later one fails to start); every other one a ply ahead, so that the
         helpers do not all search what the main search is about to."""
         while len(self._helpers) < self.threads - 1:
-            self._helpers.append((Stack(self.hooks.state_cols), self._main.sharing_tt(self.hooks.squares)))
+            self._helpers.append((Stack(self.hooks.state_cols, self.hooks.work_shape),
+                                  self._main.sharing_tt(self.hooks.squares)))
         for k, (stack, tables) in enumerate(self._helpers[:self.threads - 1]):
             stack.copy_root(self._stack)
             np.right_shift(tables.history, 1, out=tables.history)

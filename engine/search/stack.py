@@ -8,6 +8,7 @@ transposition table). The arrays are allocated once and reused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -54,25 +55,21 @@ def _cache_aligned(shape: tuple[int, int]) -> np.ndarray:
 class Fixed:
     """The compiled search's arguments that stay the same through one search (every thread's)."""
 
-    game: int
+    game: Any  # the game as the compiled search takes it (``SearchHooks.compiled``)
     root_side: int
-    rules: np.ndarray
-    zobrist: np.ndarray
-    evaluation: tuple  # weights, geometry, cones, coords, patterns
     lmr_table: np.ndarray
     clock: np.ndarray  # [deadline], perf_counter seconds
-    endgames: tuple  # layout, offsets, binom, wdl, dist
 
 
 class Stack:
     """One thread's arrays for the compiled search."""
 
-    def __init__(self, state_cols: int):
+    def __init__(self, state_cols: int, work_shape: tuple[int, int]):
         n = sk.MAX_PLY + 2
         self.st = np.zeros((n, state_cols), dtype=np.uint64)
         self.out = np.zeros((sk.MOVES_CAPACITY, sk.MOVE_COLS), dtype=np.uint64)
         self.order = np.zeros(sk.MOVES_CAPACITY, dtype=np.int64)
-        self.work = np.zeros((sk.MAX_PATH, sk.WORK_COLS), dtype=np.uint64)
+        self.work = np.zeros(work_shape, dtype=np.uint64)
         self.frames = np.zeros((n, sk.FRAME_COLS), dtype=np.int64)
         self.rev = np.zeros((n, 3), dtype=np.int64)
         self.pv = np.zeros((n, n, sk.MOVE_COLS), dtype=np.uint64)
@@ -100,9 +97,9 @@ class Stack:
         alpha, beta = (score - window, score + window) if depth >= 4 and abs(score) < sk.WIN_BOUND else (-sk.INF, sk.INF)
         while True:
             value = sk.search_iteration(
-                fixed.game, self.st, fixed.root_side, depth, alpha, beta, fixed.rules, self.out, self.order,
-                self.work, self.frames, self.keys, self.rev, self.pv, self.pvlen, tables.killers, tables.history,
-                tables.tt, fixed.zobrist, *fixed.evaluation, fixed.lmr_table, self.ctl, fixed.clock, *fixed.endgames)
+                fixed.game, self.st, fixed.root_side, depth, alpha, beta, self.out, self.order, self.work,
+                self.frames, self.keys, self.rev, self.pv, self.pvlen, tables.killers, tables.history, tables.tt,
+                fixed.lmr_table, self.ctl, fixed.clock)
             if self.aborted:
                 return 0
             if value <= alpha and alpha > -sk.INF:

@@ -1,8 +1,8 @@
 """Tablut (Ashton rules) compiled with numba: the move generator, captures, make, Zobrist keys, evaluation.
 
 This is the one implementation of Tablut's rules: ``engine.tablut.rules`` asks it
-for the legal moves, and the search plugs it in (``engine.search.kernel``,
-game ``GAME_TABLUT``). The rules themselves are described in ``engine.tablut.rules``.
+for the legal moves, and the search plugs it in (through Tablut's operations in
+``engine.tablut.search``). The rules themselves are described in ``engine.tablut.rules``.
 
 State: one row of ``STATE_COLS`` unsigned integers per ply: cells 0-80
 (``EMPTY``, ``WHITE``, ``BLACK``, ``KING``; square = (row - 1) * 9 + column),

@@ -73,6 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--prior", type=float, default=plan.prior,
                    help="how strongly tempo, balance and the other counts stay near their hand-set weights; "
                         f"default {plan.prior}")
+    p.add_argument("--patterns", choices=("small", "large"), default=plan.patterns,
+                   help="fit the small 4x4 pattern regions only, or the large 4x6 ones too; default "
+                        f"{plan.patterns}")
+    p.add_argument("--start", choices=("hand", "shipped"), default=plan.start,
+                   help="round 0 plays with, and fits from, the hand-set weights or the shipped learned ones; "
+                        f"default {plan.start}")
+    p.add_argument("--match-games", type=_games, default=plan.match_games,
+                   help="games of the match after each round (its weights against those before; a round that does "
+                        f"not score above half is not kept); default {plan.match_games}")
+    p.add_argument("--match-time", type=float, default=plan.match_time,
+                   help=f"seconds a move in that match; default {plan.match_time}")
     p.add_argument("--data", default="train-data", help="folder for the games (kept for resuming); default train-data")
     p.add_argument("--out", help="weights file to write; default the engine's own for the variant")
     p.add_argument("--jobs", type=int, default=2, help="games played at once (one core each); default 2")
@@ -169,15 +180,24 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from engine.tools.match import round_judge
     from engine.training.pipeline import run
 
-    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior)
+    plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior,
+                args.patterns, args.start, args.match_games, args.match_time)
+    judge = round_judge(variant(plan.variant), plan.match_games, plan.match_time, args.jobs, plan.seed)
     try:
-        run(plan, Path(args.data), Path(args.out) if args.out else None, args.jobs)
+        run(plan, Path(args.data), judge, Path(args.out) if args.out else None, args.jobs)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _games(text: str) -> int:
+    if not text.isdigit() or int(text) < 2:
+        raise argparse.ArgumentTypeError(f"a number of games, 2 or more (a pair plays an opening with both colours), not {text!r}")
+    return int(text)
 
 
 def _threads(text: str) -> int:

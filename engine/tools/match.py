@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from engine.draughts.baseline import minimax_move
 from engine.draughts.evaluation import Evaluator, weights_vector
@@ -421,3 +422,26 @@ def _elo(p: float, n: int) -> float:
     eps = 0.5 / max(n, 1)
     p = min(max(p, eps), 1 - eps)
     return -400 * math.log10(1 / p - 1) + 0.0  # + 0.0: an even score prints +0, not -0
+
+
+def round_judge(v: Variant, games: int, budget: float, jobs: int = 1, seed: int = 1) -> Callable[[Path, Path, Path], dict]:
+    """A training round's judge (``engine.training.pipeline.Judge``): a match of ``games`` games at ``budget``
+    seconds a move, level 6 with the round's weights against level 6 with the weights before, resumable from
+    its PDN file; the round is kept if it scores above half."""
+    def judge(new: Path, old: Path, pdn: Path) -> dict:
+        # whole paths, so that a run resumed from another folder, or with its folder spelt otherwise, finds its games
+        a, b = f"level:6,weights={new.resolve()}", f"level:6,weights={old.resolve()}"
+        done = kept_games(pdn, a, b, v, games, budget)
+        with tqdm(total=rounds(games), initial=len(done), desc=f"{pdn.stem}", unit="game") as bar:
+            def on_game(_: MatchGame, played: list[MatchGame]) -> None:
+                bar.set_postfix_str(str(summarize(played)))
+                bar.update()
+            played = match_to_file(a, b, v, games, budget, pdn, done, jobs, seed, on_game)
+        summary = summarize(played)
+        elo, low, high = summary.elo()
+        kept = summary.score > 0.5
+        print(f"{pdn.stem}: {new.name} against {old.name}, {summary} at {budget} s a move; "
+              f"{'kept' if kept else 'not kept: the next round goes on from the weights before'}")
+        return {"match": str(summary), "seconds_a_move": budget, "elo": round(elo), "elo_low": round(low),
+                "elo_high": round(high), "kept": kept}
+    return judge

@@ -5,8 +5,11 @@ a probability of winning, ``sigmoid(z / scale)``, and the weights are moved
 to predict a target: the game's result, blended with the search's score
 read the same way (``result_share`` of the result). The loss is the cross
 entropy, plus an L2 penalty that keeps rarely seen patterns near zero.
-Minibatch Adam in numpy; the features come from
-``engine.draughts.evaluation.features``, the very numbers the engine adds up.
+Minibatch Adam, compiled, with sparse updates: a batch moves only the pattern
+weights its positions use (millions of large-region weights, a few dozen a
+position), so a pass costs the same whatever the number of weights. The
+features come from ``engine.draughts.evaluation.features``, the very numbers
+the engine adds up.
 
 Material (``FIXED``) is not fitted: a man stays worth 100, the unit of the
 search's margins and of the evaluation the bot shows in men.
@@ -18,11 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
-from engine.draughts.evaluation import (COUNTS, FEATURES, PATTERNS, PHASE_ONE, PHASES, Evaluator, black_looks,
-                                        features, regions, start_learned)
+from engine.draughts.evaluation import (COUNTS, FEATURES, G_BIG_REGIONS, PHASE_ONE, PHASES, Evaluator, big_regions,
+                                        black_looks, features, layout, start_learned)
 from engine.draughts.variants import Variant
 from engine.training.selfplay import Samples
+
+LARGE_RATE = 10_000.0  # the large regions' plain step: a pattern in a tenth of the positions, 5% off, moves ~0.2
 
 # Material stays at the hand-set values of the starting point. Fitted from a few rounds of self-play it came out
 # too low for kings in the endgame (English: a king worth 1.1 men), and the search then missed breakthroughs to
@@ -35,38 +41,59 @@ class Design:
     """The training's view of positions: counts, each region's two looks as table rows, and phases."""
 
     counts: np.ndarray  # float32 [n, COUNTS]
-    rows: np.ndarray  # int32 [n, regions, 2]: row of the flat table (region * PATTERNS + pattern), White's, Black's
+    rows: np.ndarray  # int32 [n, regions, 2]: row of the flat table (``layout``'s offset + pattern), White's, Black's
     phase: np.ndarray  # float32 [n]: 1 with every piece on the board, 0 with none
 
 
-def design(v: Variant, samples: Samples) -> Design:
+def design(v: Variant, samples: Samples, big: bool = False) -> Design:
+    """The positions' inputs, with the large regions' looks too if ``big``."""
     ev = Evaluator.start(v)  # its masks: the features do not depend on the weights
-    n, k = len(samples), len(regions(v))
+    geometry = ev.geometry.copy()
+    geometry[:, G_BIG_REGIONS] = len(big_regions(v)) if big else 0
+    lay = layout(v, big)
+    n, k = len(samples), len(lay.offsets)
     counts = np.zeros((n, COUNTS), dtype=np.int64)
     looks = np.zeros((n, k, 2), dtype=np.int64)
     phase = np.zeros(n, dtype=np.int64)
-    features(samples.white, samples.black, samples.kings, samples.turn, ev.geometry, ev.cones, counts, looks, phase)
+    features(samples.white, samples.black, samples.kings, samples.turn, geometry, ev.cones, counts, looks, phase)
     black_looks(v, looks)
-    rows = (looks + (np.arange(k) * PATTERNS)[None, :, None]).astype(np.int32)
+    rows = (looks + lay.offsets[None, :, None]).astype(np.int32)
     return Design(counts.astype(np.float32), rows, (phase / PHASE_ONE).astype(np.float32))
 
 
 @dataclass
 class Model:
-    """Weights in hundredths of a man: ``counts`` [COUNTS, PHASES], ``tables`` [regions, PATTERNS, PHASES]."""
+    """Weights in hundredths of a man: ``counts`` [COUNTS, PHASES], ``tables`` [rows, PHASES] (flat, as
+    ``layout`` lays them out)."""
 
     counts: np.ndarray
     tables: np.ndarray
 
-    def evaluate(self, d: Design, index: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """White's score of the positions ``index`` of ``d``, before rounding."""
-        c, rows, ph = d.counts[index], d.rows[index], d.phase[index]
-        flat = self.tables.reshape(-1, PHASES)
-        phase_sums = []
-        for p in range(PHASES):
-            looks = flat[rows[:, :, 0], p].sum(axis=1) - flat[rows[:, :, 1], p].sum(axis=1)
-            phase_sums.append(c @ self.counts[:, p] + looks)
-        return ph * phase_sums[0] + (1 - ph) * phase_sums[1]
+    def evaluate(self, d: Design, index: np.ndarray | None = None) -> np.ndarray:
+        """White's score of the positions ``index`` of ``d`` (all by default), before rounding."""
+        index = np.arange(len(d.phase)) if index is None else np.asarray(index)
+        return _scores(index, d.counts, d.rows, d.phase, self.counts, self.tables.reshape(-1, PHASES))
+
+
+@njit(cache=True)
+def _score(i, counts, rows, phase, wc, wt):
+    sums = np.zeros(PHASES)
+    for p in range(PHASES):
+        total = 0.0
+        for f in range(counts.shape[1]):
+            total += counts[i, f] * wc[f, p]
+        for k in range(rows.shape[1]):
+            total += wt[rows[i, k, 0], p] - wt[rows[i, k, 1], p]
+        sums[p] = total
+    return phase[i] * sums[0] + (1 - phase[i]) * sums[1]
+
+
+@njit(cache=True)
+def _scores(index, counts, rows, phase, wc, wt):
+    out = np.empty(len(index))
+    for j in range(len(index)):
+        out[j] = _score(index[j], counts, rows, phase, wc, wt)
+    return out
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -82,66 +109,126 @@ def cross_entropy(p: np.ndarray, t: np.ndarray) -> np.ndarray:
     return -(t * np.log(p + 1e-7) + (1 - t) * np.log(1 - p + 1e-7))
 
 
-def loss(model: Model, d: Design, y: np.ndarray, scale: float, index: np.ndarray | slice = slice(None)) -> float:
-    return float(cross_entropy(sigmoid(model.evaluate(d, index) / scale), y[index]).mean())
+def loss(model: Model, d: Design, y: np.ndarray, scale: float, index: np.ndarray | None = None) -> float:
+    z = model.evaluate(d, index)
+    return float(cross_entropy(sigmoid(z / scale), y if index is None else y[index]).mean())
 
 
 def fit(model: Model, d: Design, y: np.ndarray, scale: float, epochs: int, seed: int, l2: float = 1e-3,
         prior: tuple[np.ndarray, float] | None = None, batch: int = 8192, rates: tuple[float, float] = (0.5, 0.2),
-        on_epoch: Callable[[int, float], None] | None = None) -> Model:
+        on_epoch: Callable[[int, float], None] | None = None, small_rows: int | None = None,
+        large_rate: float = LARGE_RATE) -> Model:
     """Adam over minibatches from ``model``; ``on_epoch(epoch, training loss)`` after each pass.
 
     ``l2`` weighs the penalty on the pattern weights against the summed loss of the positions: a pattern seen
-    a few hundred times keeps most of what its games say, one seen a few times stays near zero.
+    a few hundred times keeps most of what its games say, one seen a few times stays near zero. A batch
+    penalises the weights it moves, once each.
 
     ``rates`` are Adam's step sizes (hundredths of a man) for the counts' and the patterns' weights. Adam moves
     every weight by about its rate at each step, and a position adds up 32 pattern weights on 10x10: larger
     steps than these make the whole evaluation swing from batch to batch, and the patterns learn nothing.
+    The pattern weights a batch does not use keep their moments as they are (lazy, as sparse Adam does).
+
+    The large regions' weights (the table's rows from ``small_rows`` on, if given) move by plain gradient
+    steps of ``large_rate`` instead: Adam moves a weight by about its rate whatever its gradient, so each of
+    millions of rarely seen patterns would jump at its first sighting; a plain step moves a pattern in
+    proportion to the positions that use it, and those seen a few times stay near zero.
 
     ``prior`` = (counts, weight) pulls the counts' weights toward ``counts`` (the hand-set ones) with an L2
     penalty of that weight, in the same summed form."""
     rng = np.random.default_rng(seed)
     n = len(y)
-    params = [model.counts, model.tables.reshape(-1, PHASES)]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    b1, b2, step = 0.9, 0.999, 0
+    tables = model.tables.reshape(-1, PHASES)
+    small_rows = len(tables) if small_rows is None else small_rows
+    state = _Adam(model.counts.shape, tables.shape, small_rows)
+    prior_counts, prior_weight = (prior[0], prior[1]) if prior is not None else (np.zeros_like(model.counts), 0.0)
+    free = np.ones(len(model.counts), dtype=np.bool_)
+    free[list(FIXED)] = False
     for epoch in range(epochs):
         decay = 0.5 * (1 + np.cos(np.pi * epoch / epochs)) * 0.9 + 0.1
         order = rng.permutation(n)
-        total = 0.0
-        for start in range(0, n, batch):
-            idx = order[start:start + batch]
-            z = model.evaluate(d, idx)
-            p = sigmoid(z / scale)
-            t = y[idx]
-            total += float(cross_entropy(p, t).sum())
-            g = (p - t) / (scale * len(idx))  # d loss / d z
-            ph = d.phase[idx]
-            shares = (ph, 1 - ph)
-            grad_counts = np.stack([d.counts[idx].T @ (g * s) for s in shares], axis=1)
-            if prior is not None:
-                grad_counts += 2 * prior[1] * (params[0] - prior[0]) / n
-            grad_counts[list(FIXED)] = 0
-            rows = d.rows[idx]
-            k = rows.shape[1]
-            flat_rows = np.concatenate([rows[:, :, 0].ravel(), rows[:, :, 1].ravel()])
-            grad_tables = np.zeros_like(params[1])
-            for q, s in enumerate(shares):
-                gs = np.repeat(g * s, k)
-                grad_tables[:, q] = np.bincount(flat_rows, weights=np.concatenate([gs, -gs]),
-                                                minlength=params[1].shape[0])
-            grad_tables += 2 * l2 * params[1] / n
-            step += 1
-            for i, grad in enumerate((grad_counts, grad_tables)):
-                m[i] = b1 * m[i] + (1 - b1) * grad
-                v[i] = b2 * v[i] + (1 - b2) * grad * grad
-                mhat = m[i] / (1 - b1 ** step)
-                vhat = v[i] / (1 - b2 ** step)
-                params[i] -= rates[i] * decay * mhat / (np.sqrt(vhat) + 1e-8)
+        total = _epoch(order, batch, d.counts, d.rows, d.phase, y, scale, model.counts, tables, state.mc, state.vc,
+                       state.mt, state.vt, state.steps, state.grad, state.seen, state.touched, l2 / n,
+                       prior_counts, prior_weight / n, free, rates[0] * decay, rates[1] * decay,
+                       small_rows, large_rate * decay)
         if on_epoch:
             on_epoch(epoch + 1, total / n)
     return model
+
+
+class _Adam:
+    """Adam's moments for the weights it moves (the counts', the small regions'), the steps taken, and the
+    scratch a batch's sparse gradient uses."""
+
+    def __init__(self, counts_shape: tuple, tables_shape: tuple, small_rows: int):
+        self.mc, self.vc = np.zeros(counts_shape), np.zeros(counts_shape)
+        self.mt, self.vt = (np.zeros((small_rows, tables_shape[1]), np.float32) for _ in range(2))
+        self.steps = np.zeros(1, dtype=np.int64)
+        self.grad = np.zeros(tables_shape)
+        self.seen = np.zeros(tables_shape[0], dtype=np.bool_)
+        self.touched = np.zeros(tables_shape[0], dtype=np.int64)
+
+
+B1, B2, EPS = 0.9, 0.999, 1e-8
+
+
+@njit(cache=True)
+def _epoch(order, batch, counts, rows, phase, y, scale, wc, wt, mc, vc, mt, vt, steps, grad, seen, touched, l2,
+           prior_counts, prior_weight, free, rate_counts, rate_tables, small_rows, rate_large):
+    """One pass over the positions in ``order``, a batch at a time; returns the summed loss."""
+    n = len(order)
+    total = 0.0
+    k = rows.shape[1]
+    gc = np.zeros(wc.shape)
+    for start in range(0, n, batch):
+        end = min(n, start + batch)
+        gc[:] = 0.0
+        used = 0
+        for j in range(start, end):
+            i = order[j]
+            z = _score(i, counts, rows, phase, wc, wt)
+            x = min(60.0, max(-60.0, z / scale))
+            pr = 1.0 / (1.0 + np.exp(-x))
+            t = y[i]
+            total -= t * np.log(pr + 1e-7) + (1 - t) * np.log(1 - pr + 1e-7)
+            g = (pr - t) / (scale * batch)  # the nominal size: a short last batch takes no longer steps
+            ph = np.float64(phase[i])
+            for p in range(PHASES):
+                gs = g * ph if p == 0 else g * (1.0 - ph)
+                for f in range(counts.shape[1]):
+                    gc[f, p] += counts[i, f] * gs
+                for q in range(k):
+                    for look in range(2):
+                        r = rows[i, q, look]
+                        if not seen[r]:
+                            seen[r] = True
+                            touched[used] = r
+                            used += 1
+                        grad[r, p] += gs if look == 0 else -gs
+        steps[0] += 1
+        c1 = 1 - B1 ** steps[0]
+        c2 = 1 - B2 ** steps[0]
+        for f in range(wc.shape[0]):
+            for p in range(PHASES):
+                if not free[f]:
+                    continue
+                gf = gc[f, p] + 2 * prior_weight * (wc[f, p] - prior_counts[f, p])
+                mc[f, p] = B1 * mc[f, p] + (1 - B1) * gf
+                vc[f, p] = B2 * vc[f, p] + (1 - B2) * gf * gf
+                wc[f, p] -= rate_counts * (mc[f, p] / c1) / (np.sqrt(vc[f, p] / c2) + EPS)
+        for u in range(used):
+            r = touched[u]
+            seen[r] = False
+            for p in range(PHASES):
+                gr = grad[r, p] + 2 * l2 * wt[r, p]
+                grad[r, p] = 0.0
+                if r >= small_rows:
+                    wt[r, p] -= rate_large * gr
+                    continue
+                mt[r, p] = B1 * mt[r, p] + (1 - B1) * gr
+                vt[r, p] = B2 * vt[r, p] + (1 - B2) * gr * gr
+                wt[r, p] -= rate_tables * (mt[r, p] / c1) / (np.sqrt(vt[r, p] / c2) + EPS)
+    return total
 
 
 def best_scale(model: Model, d: Design, samples: Samples) -> float:
@@ -155,6 +242,6 @@ def best_scale(model: Model, d: Design, samples: Samples) -> float:
     return best
 
 
-def start_model(v: Variant) -> Model:
-    """The evaluation the training starts from, in hundredths of a man."""
-    return Model(*start_learned(v))
+def start_model(v: Variant, big: bool = False) -> Model:
+    """The evaluation the training starts from, in hundredths of a man (with the large regions if ``big``)."""
+    return Model(*start_learned(v, big))
