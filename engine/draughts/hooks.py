@@ -239,6 +239,12 @@ def _square(game, v):
         return lambda game, v: bit_index(v)
 
 
+@overload(hooks.threatened)
+def _threatened(game, st, p, side):
+    if _draughts(game):
+        return lambda game, st, p, side: kernel.can_capture(st[p, 1], st[p, 0], st[p, 2], 1 - side, game.rules)
+
+
 @overload(hooks.capture_order)
 def _capture_order(game, st, p, out, i):
     if _draughts(game):  # more pieces (and kings) first, then a capture that crowns

@@ -272,6 +272,30 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
     return end, best
 
 
+@njit(cache=True, inline="always")
+def can_capture(me, opp, kings, side, rules):
+    """Whether ``side``, owning ``me``, has a capture (whoever is to move)."""
+    half, half1, board, promo, flying, men_back = _geometry(rules, side)
+    empty = board & ~(me | opp)
+    men = me & ~kings
+    mykings = me & kings
+    for d in range(4):
+        back = 3 - d
+        jumpable = step(step(empty, back, half, half1) & opp, back, half, half1)
+        if (men_back or ((d < 2) == (side == WHITE))) and (jumpable & men):
+            return True
+        if not flying and (jumpable & mykings):
+            return True
+    if flying:
+        ks = mykings
+        while ks:
+            k = lsb(ks)
+            ks ^= k
+            if _can_capture(k, U0, opp, empty | k, half, half1, board):
+                return True
+    return False
+
+
 @hot()
 def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     """Write the legal moves of the side to move into ``out[start:]``.

@@ -121,6 +121,12 @@ def square(game, v):
     raise NotImplementedError
 
 
+def threatened(game, st, p, side):
+    """Whether, in ``st[p]`` with ``side`` to move, the other side could capture were it its turn (a quiet
+    position under threat, which the quiescence search looks at one ply deeper)."""
+    raise NotImplementedError
+
+
 def capture_order(game, st, p, out, i):
     """How early to try capture ``i`` among the captures (0 to 999,999; more first)."""
     raise NotImplementedError

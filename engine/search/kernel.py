@@ -86,7 +86,9 @@ C_SELDEPTH = 12  # out: deepest ply reached
 C_FUTILITY = 15  # margin per ply of static-eval pruning near the leaves (0: off)
 C_EXTEND = 16  # 1: a node with one legal move costs no depth
 C_ENDINGS = 17  # 1: International's 16- and 5-move rules against a lone king apply
-CTL_LEN = 18
+C_PROBCUT = 18  # margin per ply of the shallow probe that cuts a node expected far above beta (0: off)
+C_THREATS = 19  # 1: a quiet position under threat where the quiescence search begins is searched one ply deeper
+CTL_LEN = 20
 
 # Columns of ``rev``: the draw counters along the line searched.
 R_REVERSIBLE = 0  # plies of reversible moves leading here
@@ -109,6 +111,7 @@ F_COUNT = 11  # moves searched so far
 F_RED = 12  # reduction applied to the current child
 F_STATE = 13  # where to resume after the child returns
 F_CHILD_DEPTH = 14
+F_PROBCUT = 15  # 1 while the node's moves are searched shallow against a raised beta (ProbCut), before the real search
 FRAME_COLS = 16
 
 S_NULL = 1  # child searched with a null window (maybe reduced)
@@ -279,6 +282,8 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
     gen = ctl[C_GEN]
     ext_limit = 2 * depth + 4 if ctl[C_EXTEND] != 0 else 0
     endings = ctl[C_ENDINGS] != 0
+    probcut = ctl[C_PROBCUT]
+    threat_limit = 2 * depth + 4 if ctl[C_THREATS] != 0 else 0
     rev[0, R_ENDING_LIMIT] = hooks.ending_limit(game, st, 0) if endings else 0
     deadline = clock[0]
     nodes = ctl[C_NODES]
@@ -355,9 +360,18 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
                 # quiescence: captures are compulsory, so a side with a capture must play one
                 end = hooks.generate(game, st, p, side, True, out, start, work)
                 if end == start:
-                    ret = _evaluate(game, st, p, side, key, ctl)
-                    action = _RETURN
-                    continue
+                    if not (d == 0 and p < threat_limit and hooks.threatened(game, st, p, side)):
+                        ret = _evaluate(game, st, p, side, key, ctl)
+                        action = _RETURN
+                        continue
+                    # quiet, but the other side threatens to capture: every move, one ply deep
+                    end = hooks.generate(game, st, p, side, False, out, start, work)
+                    if end == start:
+                        ret = -(WIN - p)
+                        action = _RETURN
+                        continue
+                    d = np.int64(1)
+                    frames[p, F_DEPTH] = d
             else:
                 e, data = _tt_find(tt, key)
                 if e >= 0:
@@ -422,6 +436,10 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
             frames[p, F_BEST_ROW] = -1
             frames[p, F_ALPHA0] = a
             frames[p, F_COUNT] = 0
+            # ProbCut: a quiet enough node deep enough first searches its moves at 0.4 of the depth against beta
+            # raised by ``probcut`` a ply; a move reaching that is taken to hold beta at full depth too
+            frames[p, F_PROBCUT] = 1 if (probcut > 0 and d >= 3 and frames[p, F_PV] == 0 and end - start > 1
+                                         and abs(b) + probcut * d < ENDING_BOUND) else 0
             action = _NEXT
             continue
 
@@ -430,6 +448,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
             end = frames[p, F_END]
             d = frames[p, F_DEPTH]
             side = root_side ^ (p & 1)
+            if i >= end and frames[p, F_PROBCUT] != 0:
+                # no move reached the raised beta: search the node for real
+                frames[p, F_PROBCUT] = 0
+                frames[p, F_NEXT] = frames[p, F_START]
+                continue
             if i >= end:
                 best = frames[p, F_BEST]
                 br = frames[p, F_BEST_ROW]
@@ -485,7 +508,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
             a = frames[p, F_ALPHA]
             b = frames[p, F_BETA]
             if d <= 0:
-                cd = np.int64(0)
+                cd = d - 1  # the quiescence search's first ply is depth 0, its later ones below
             elif end - frames[p, F_START] == 1 and p < ext_limit:
                 cd = d  # one legal reply: no ply is spent on it
             else:
@@ -494,7 +517,11 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
             if cd > 0:
                 _prefetch(tt, np.int64(child_key & np.uint64(tt.shape[0] - 2)))  # the child looks there first
             red = np.int64(0)
-            if count == 0 or d <= 0:
+            if frames[p, F_PROBCUT] != 0:
+                raised = b + probcut * d
+                _child(frames, p, -raised, -raised + 1, 0, d * 4 // 10 - 1, end)
+                frames[p, F_STATE] = S_FULL
+            elif count == 0 or d <= 0:
                 _child(frames, p, -b, -a, frames[p, F_PV], cd, end)
                 frames[p, F_STATE] = S_FULL
             else:
@@ -521,6 +548,14 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
         a = frames[p, F_ALPHA]
         b = frames[p, F_BETA]
         end = frames[p, F_END]
+        if frames[p, F_PROBCUT] != 0:
+            margin = probcut * frames[p, F_DEPTH]
+            if score >= b + margin:
+                ret = score - margin  # the shallow search cleared the raised beta: the node is taken to hold beta
+                action = _RETURN
+            else:
+                action = _NEXT
+            continue
         if frames[p, F_STATE] == S_NULL and score > a:
             if frames[p, F_RED] > 0:
                 # a reduced move beat alpha: search it again at full depth

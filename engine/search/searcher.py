@@ -115,7 +115,10 @@ class Searcher(Generic[P, M]):
     divides the late-move reduction log(depth) * log(moves searched) (0 turns
     reductions off), ``futility`` is the margin per ply for pruning quiet nodes
     near the leaves whose static score is far above beta (0: off; None: the
-    game's own), ``extend`` spends no depth on a node with a single legal move,
+    game's own), ``extend`` spends no depth on a node with a single legal move, ``probcut`` is the margin per ply
+    by which a shallow search (0.4 of the depth) must clear beta to cut a node before its real search (0: off),
+    ``threats`` searches one ply deeper where the quiescence search begins in a quiet position whose side to
+    move is threatened with a capture,
     ``endgames`` reads the game's endgame databases where they are built
     (``python -m engine egtb build``). ``threads`` above 1 adds helper
     threads to searches limited by time or not at all (lazy SMP: they search the same
@@ -125,12 +128,15 @@ class Searcher(Generic[P, M]):
     """
 
     def __init__(self, game: GameType[P, M], tt_mb: float = 16, weights: object = None, lmr: float = 1.2,
-                 futility: int | None = None, extend: bool = False, endgames: bool = True, threads: int = 1):
+                 futility: int | None = None, extend: bool = False, probcut: int = 0, threats: bool = False, endgames: bool = True,
+                 threads: int = 1):
         self.game = game
         self.hooks = game.search_hooks(weights)
         self.lmr = lmr
         self.futility = self.hooks.futility if futility is None else futility
         self.extend = extend
+        self.probcut = probcut
+        self.threats = threats
         self.endgames = endgames
         self._lmr_table = sk.reduction_table(lmr) if lmr else np.zeros((64, 64), dtype=np.int64)
         self._main = Tables.of_size(tt_mb, self.hooks.squares)
@@ -231,6 +237,8 @@ class Searcher(Generic[P, M]):
         ctl[sk.C_LMR] = 1 if self.lmr else 0
         ctl[sk.C_FUTILITY] = self.futility
         ctl[sk.C_EXTEND] = 1 if self.extend else 0
+        ctl[sk.C_PROBCUT] = self.probcut
+        ctl[sk.C_THREATS] = 1 if self.threats else 0
         ctl[sk.C_GEN] = self._generation
         ctl[sk.C_NODE_LIMIT] = limits.nodes or 0
         deadline = t0 + limits.time - SAFETY if limits.time is not None else float("inf")

@@ -145,6 +145,12 @@ def _square(game, v):
         return lambda game, v: np.int64(v)
 
 
+@overload(hooks.threatened)
+def _threatened(game, st, p, side):
+    if _tablut(game):  # no capture is compulsory: the quiescence search has nothing to look at
+        return lambda game, st, p, side: False
+
+
 @overload(hooks.capture_order)
 def _capture_order(game, st, p, out, i):
     if _tablut(game):  # more captured pieces first (packed a byte each)
