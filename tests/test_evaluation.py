@@ -54,7 +54,7 @@ def inputs(positions: list[Position], ev: Evaluator):
     phase = np.zeros(n, dtype=np.int64)
     features(np.array([p.white for p in positions], dtype=U), np.array([p.black for p in positions], dtype=U),
              np.array([p.kings for p in positions], dtype=U), np.array([int(p.turn) for p in positions]),
-             ev.geometry, ev.cones, ev.coords, counts, looks, phase)
+             ev.geometry, ev.cones, counts, looks, phase)
     black_looks(ev.variant, looks)
     return counts, looks, phase
 

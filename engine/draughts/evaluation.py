@@ -57,17 +57,9 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 # --- learned features (counts, White's minus Black's; the last is +1 with White to move, -1 with Black) ------------
-KING_SQUARES = 50  # the king-square features: one a square of the largest board, numbered from the side's own view
-SIMPLE = ("men", "kings", "tempo", "balance", "king_centre", "king_diagonal", "king_mobility",
-          "runaway_1", "runaway_2", "runaway_3", "runaway_4", "first_king", "king_denied")
-FEATURES = SIMPLE + tuple(f"king_on_{s}" for s in range(1, KING_SQUARES + 1)) + ("to_move",)
-"""The counts ``_counts`` gives (``SIMPLE``): first_king is 1 for a side with any king (so the first king can be
-worth more than the next), king_denied the kings' steps to squares an enemy man could take them on (of the steps
-king_mobility counts); then a side's kings on each square, numbered as that side sees the board; then the side
-to move."""
+FEATURES = ("men", "kings", "tempo", "balance", "king_centre", "king_diagonal", "king_mobility",
+            "runaway_1", "runaway_2", "runaway_3", "runaway_4", "to_move")
 COUNTS = len(FEATURES)
-F_KING_ON = len(SIMPLE)  # the first king-square feature
-F_TO_MOVE = COUNTS - 1
 PHASES = 2  # opening, endgame
 REGION_SQUARES = 8
 PATTERNS = 3 ** REGION_SQUARES  # configurations of one region
@@ -113,8 +105,7 @@ G_LANES = 25  # which of ``LANES``' tables the board uses
 G_BIG_REGIONS = 26  # large regions in the pattern table (0: none)
 G_BIG_PAIR = 27  # the first row pair of the lower large regions (the upper ones start at row pair 0)
 G_SMALL_ROWS = 28  # rows of the small regions' tables: where the large regions' start in the flat table
-G_MEN_BACK = 29  # 1: men capture backwards too
-GEO_LEN = 30
+GEO_LEN = 29
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 # Where the training starts, besides the hand-set man and king: rough guesses, in hundredths of a man.
@@ -333,13 +324,10 @@ def _read_file(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray, tuple[np
     """(counts, the small regions' tables [rows, PHASES], the large regions' seen rows and weights or None) from a
     learned weights file, in hundredths of a man, the large ones left sparse; ValueError if it does not fit."""
     with np.load(path) as f:
-        stored, tables = f["counts"], f["tables"]
-        names = [str(name) for name in f["features"]] if "features" in f else []
+        counts, tables = f["counts"], f["tables"]
         big = (f["big_rows"].astype(np.int64), f["big_values"]) if "big_rows" in f else None
     small = layout(v, False)
-    counts = np.zeros((COUNTS, PHASES), dtype=np.float64)  # features added since the file was made weigh 0
-    if stored.shape != (len(names), PHASES) or not set(names) <= set(FEATURES) or tables.shape != (
-            small.small, PATTERNS, PHASES):
+    if counts.shape != (COUNTS, PHASES) or tables.shape != (small.small, PATTERNS, PHASES):
         raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
     if big is not None:
         rows, values = big
@@ -347,8 +335,7 @@ def _read_file(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray, tuple[np
                                                        or rows.max() >= layout(v, True).rows - small.rows)):
             raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
         big = (rows, values.astype(np.float64) / FINE)
-    counts[[FEATURES.index(name) for name in names]] = stored
-    return counts, tables.reshape(-1, PHASES).astype(np.float64), big
+    return counts.astype(np.float64), tables.reshape(-1, PHASES).astype(np.float64), big
 
 
 def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
@@ -427,7 +414,6 @@ def _geometry(v: Variant) -> np.ndarray:
         g[side, G_LANES] = 0 if n == 8 else 1
         g[side, G_BIG_PAIR] = (n - 6) // 2
         g[side, G_SMALL_ROWS] = len(regions(v)) * PATTERNS
-        g[side, G_MEN_BACK] = 1 if v.men_capture_back else 0
     return g
 
 
@@ -450,12 +436,10 @@ def _cones(v: Variant) -> np.ndarray:
 
 
 def _coords(v: Variant) -> np.ndarray:
-    """Per bit: row, column, and the square's number less one as White and as Black see the board."""
-    coords = np.zeros((4, 64), dtype=np.int64)
+    coords = np.zeros((2, 64), dtype=np.int64)
     for s in range(1, v.squares + 1):
         bit = v.bit(s).bit_length() - 1
         coords[0, bit], coords[1, bit] = v.row_col(s)
-        coords[2, bit], coords[3, bit] = s - 1, v.squares - s
     return coords
 
 
@@ -472,18 +456,10 @@ def _counts(me, opp, kings, side, geo, cones):
              + 4 * popcount(men & geo[side, G_TEMPO + 2]) + 8 * popcount(men & geo[side, G_TEMPO + 3]))
     men_count = popcount(men)
     left = popcount(men & geo[side, G_LEFT])
-    mobility = denied = np.int64(0)
+    mobility = np.int64(0)
     if mykings:
-        # squares next to an enemy man that it could take a piece on (the square beyond free, or this king's)
-        attacked = U0
-        beyond = empty | mykings
         for d in range(4):
-            if geo[side, G_MEN_BACK] or ((d < 2) == (side == 1)):  # the enemy men's capture directions
-                attacked |= step(opp & ~kings, d, half, half1) & step(beyond, 3 - d, half, half1)
-        for d in range(4):
-            steps = step(mykings, d, half, half1) & empty
-            mobility += popcount(steps)
-            denied += popcount(steps & attacked)
+            mobility += popcount(step(mykings, d, half, half1) & empty)
     run1 = run2 = run3 = run4 = np.int64(0)
     if not (opp & kings):
         for togo in range(1, 5):
@@ -502,7 +478,7 @@ def _counts(me, opp, kings, side, geo, cones):
                         run4 += 1
     return (men_count, popcount(mykings), tempo, abs(2 * left - men_count),
             popcount(mykings & geo[side, G_CENTRE]), popcount(mykings & geo[side, G_LONG_DIAGONAL]), mobility,
-            run1, run2, run3, run4, np.int64(1) if mykings else np.int64(0), denied)
+            run1, run2, run3, run4)
 
 
 @njit(cache=True, inline="always")
@@ -547,22 +523,13 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
     cb = _counts(black, white, kings, 1, geo, cones)
     opening = np.int64(0)
     endgame = np.int64(0)
-    for f in range(F_KING_ON):
+    for f in range(COUNTS - 1):
         d = cw[f] - cb[f]
         opening += d * w[W_LEARNED + 2 * f]
         endgame += d * w[W_LEARNED + 2 * f + 1]
-    for colour in range(2):
-        ks = (white if colour == 0 else black) & kings
-        sign = np.int64(1) if colour == 0 else np.int64(-1)
-        while ks:
-            b = lsb(ks)
-            ks ^= b
-            f = F_KING_ON + coords[2 + colour, bit_index(b)]
-            opening += sign * w[W_LEARNED + 2 * f]
-            endgame += sign * w[W_LEARNED + 2 * f + 1]
     to_move = np.int64(1) if side == 0 else np.int64(-1)
-    opening += to_move * w[W_LEARNED + 2 * F_TO_MOVE]
-    endgame += to_move * w[W_LEARNED + 2 * F_TO_MOVE + 1]
+    opening += to_move * w[W_LEARNED + 2 * (COUNTS - 1)]
+    endgame += to_move * w[W_LEARNED + 2 * (COUNTS - 1) + 1]
     wm = white & ~kings
     bm = black & ~kings
     windows = np.int64(geo[0, G_WINDOWS])
@@ -657,7 +624,7 @@ def _kings_ending(white, black, white_strong, w, geo, coords):
 
 
 @njit(cache=True)
-def features(white, black, kings, turn, geo, cones, coords, counts, looks, phase):
+def features(white, black, kings, turn, geo, cones, counts, looks, phase):
     """The learned evaluation's inputs for positions given as arrays (the training's view of ``evaluate``).
 
     For position ``n``: ``counts[n]`` the COUNTS counts (White's minus Black's, and +1 or -1 for the side to
@@ -670,17 +637,9 @@ def features(white, black, kings, turn, geo, cones, coords, counts, looks, phase
     for n in range(white.shape[0]):
         cw = _counts(white[n], black[n], kings[n], 0, geo, cones)
         cb = _counts(black[n], white[n], kings[n], 1, geo, cones)
-        for f in range(F_KING_ON):
+        for f in range(COUNTS - 1):
             counts[n, f] = cw[f] - cb[f]
-        for f in range(F_KING_ON, F_TO_MOVE):
-            counts[n, f] = 0
-        for colour in range(2):
-            ks = (white[n] if colour == 0 else black[n]) & kings[n]
-            while ks:
-                b = lsb(ks)
-                ks ^= b
-                counts[n, F_KING_ON + coords[2 + colour, bit_index(b)]] += 1 if colour == 0 else -1
-        counts[n, F_TO_MOVE] = 1 if turn[n] == 0 else -1
+        counts[n, COUNTS - 1] = 1 if turn[n] == 0 else -1
         wm = white[n] & ~kings[n]
         bm = black[n] & ~kings[n]
         windows = np.int64(geo[0, G_WINDOWS])

@@ -55,8 +55,7 @@ def design(v: Variant, samples: Samples, big: bool = False) -> Design:
     counts = np.zeros((n, COUNTS), dtype=np.int64)
     looks = np.zeros((n, k, 2), dtype=np.int64)
     phase = np.zeros(n, dtype=np.int64)
-    features(samples.white, samples.black, samples.kings, samples.turn, geometry, ev.cones, ev.coords, counts, looks,
-             phase)
+    features(samples.white, samples.black, samples.kings, samples.turn, geometry, ev.cones, counts, looks, phase)
     black_looks(v, looks)
     rows = (looks + lay.offsets[None, :, None]).astype(np.int32)
     return Design(counts.astype(np.float32), rows, (phase / PHASE_ONE).astype(np.float32))
