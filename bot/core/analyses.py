@@ -18,11 +18,11 @@ import asyncio
 import logging
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.replay import replayed_record
-from bot.core.state import Refusal, State
+from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
 from bot.tables import Message, Reply, User
@@ -40,22 +40,6 @@ PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
 STILL_ON = "Game {game} is still being played. I analyse a game once it is over."
 _NUMBER = re.compile(r"^#?(\d{1,12})$")
-
-
-@dataclass
-class Running:
-    """An analysis under way."""
-
-    game: int
-    owner: str
-    """Who asked first (one analysis at a time each)."""
-    guild: str
-    total: int
-    """Positions to search."""
-    done: int = 0
-    asked: list[Message] = field(default_factory=list)
-    """The chat messages that asked, each answered at the end."""
-    task: asyncio.Task | None = None
 
 
 @dataclass(frozen=True)

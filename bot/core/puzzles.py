@@ -17,21 +17,20 @@ answer.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 
 from bot.commands import ALIASES
-from bot.core.state import DEFAULT_VARIANT, Refusal, State
+from bot.core.state import DEFAULT_VARIANT, Refusal, Solving, State
 from bot.ratings import Rating, update
 from bot.store import Attempt, MoveConflict, ServedPuzzle
 from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User
 from bot.user_text import quoted
-from engine import Color, GameRecord, game_type
+from engine import Color, game_type
 from engine.puzzles.puzzle import Puzzle, shipped
 
 log = logging.getLogger(__name__)
@@ -47,23 +46,6 @@ UNRATED = Rating()
 """The rating shown for a position that has none (practice)."""
 DRAUGHTS = ("english", "international", "brazilian", "russian")
 """The games that have puzzles."""
-
-
-@dataclass
-class Solving:
-    """A puzzle on in a channel: as stored, and its line played so far."""
-
-    served: ServedPuzzle
-    record: GameRecord
-    strength: Rating
-    """The puzzle's rating when it was posted."""
-    movers: dict[str, User] = field(default_factory=dict)
-    """Who played the solver's moves so far, by user id."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def solver(self) -> Color:
-        return self.record.start.turn
 
 
 @cache

@@ -3,20 +3,21 @@ by channel, with the few ways of answering and showing a game that all of them u
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.pool import SearchPool
-from bot.store import Store
+from bot.ratings import Rating
+from bot.store import ServedPuzzle, Store
 from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
-from engine import Color
+from engine import Color, GameRecord
 from engine.search import ENDING_BOUND, WIN_BOUND
 
 if TYPE_CHECKING:
-    from bot.core.analyses import Running
-    from bot.core.puzzles import Solving
     from bot.store import Daily
 
 Send = Callable[[Reply], Awaitable[None]]
@@ -27,6 +28,39 @@ MOVED_ELSEWHERE = ("That was not done: the game had changed meanwhile (another b
 
 class Refusal(Exception):
     """A command that cannot be done now; the message tells the person why."""
+
+
+@dataclass
+class Running:
+    """An analysis under way."""
+
+    game: int
+    owner: str
+    """Who asked first (one analysis at a time each)."""
+    guild: str
+    total: int
+    """Positions to search."""
+    done: int = 0
+    asked: list[Message] = field(default_factory=list)
+    """The chat messages that asked, each answered at the end."""
+    task: asyncio.Task | None = None
+
+
+@dataclass
+class Solving:
+    """A puzzle on in a channel: as stored, and its line played so far."""
+
+    served: ServedPuzzle
+    record: GameRecord
+    strength: Rating
+    """The puzzle's rating when it was posted."""
+    movers: dict[str, User] = field(default_factory=dict)
+    """Who played the solver's moves so far, by user id."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def solver(self) -> Color:
+        return self.record.start.turn
 
 
 class State:
