@@ -124,7 +124,7 @@ def test_a_round_that_loses_its_match_is_not_kept(tmp_path, capsys):
         judged.append((new.name, old.name))
         return {"match": "+0 =0 -2", "kept": False}
 
-    plan = Plan("russian", rounds=2, games=2 * CHUNK, nodes=100, epochs=1)
+    plan = Plan("russian", rounds=2, games=2 * CHUNK, nodes=300, epochs=1)
     out = tmp_path / "russian.npz"
     run(plan, tmp_path / "d", judge, out, jobs=1)
     assert judged == [("round-0.npz", "start.npz"), ("round-1.npz", "start.npz")], "round 1 went on from the start"
