@@ -71,7 +71,8 @@ def main() -> None:
                 small_rows=layout(v, False).rows, large_rate=args.large_rate)
             seconds = time.perf_counter() - t0
             after = loss(model, d_held, y_held, scale)
-            path = args.out / f"{v.name}-{kind}{'' if len(args.l2) == 1 else f'-l2-{l2:g}'}{'-drop' if dropped else ''}.npz"
+            l2_part = "" if len(args.l2) == 1 else f"-l2-{l2:g}"
+            path = args.out / f"{v.name}-{kind}{l2_part}{'-drop' if dropped else ''}.npz"
             write_learned(path, model.counts, model.tables, " ".join(["bench/fit_kinds.py", *sys.argv[1:]]))
             print(f"{kind:5} l2 {l2:<6g} held-out loss {before:.5f} -> {after:.5f}  (fit {seconds:.0f} s; "
                   f"{path.stat().st_size / 1e6:.1f} MB: {path})", flush=True)

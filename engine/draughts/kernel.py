@@ -273,26 +273,34 @@ def _captures_from(frm, is_king, opp, empty, side, rules, mode, start, end, best
 
 
 @njit(cache=True, inline="always")
+def _jumpers(me, opp, kings, side, empty, half, half1, flying, men_back):
+    """The pieces of ``me`` with a piece of ``opp`` next to them and a free square beyond, in a direction they
+    capture in: men, and kings that do not fly (a flying king's capture may start far away)."""
+    men = me & ~kings
+    cand = U0
+    for d in range(4):
+        back = 3 - d
+        jumpable = step(step(empty, back, half, half1) & opp, back, half, half1)
+        if men_back or ((d < 2) == (side == WHITE)):
+            cand |= jumpable & men
+        if not flying:
+            cand |= jumpable & me & kings
+    return cand
+
+
+@njit(cache=True, inline="always")
 def can_capture(me, opp, kings, side, rules):
     """Whether ``side``, owning ``me``, has a capture (whoever is to move)."""
     half, half1, board, promo, flying, men_back = _geometry(rules, side)
     empty = board & ~(me | opp)
-    men = me & ~kings
-    mykings = me & kings
-    for d in range(4):
-        back = 3 - d
-        jumpable = step(step(empty, back, half, half1) & opp, back, half, half1)
-        if (men_back or ((d < 2) == (side == WHITE))) and (jumpable & men):
+    if _jumpers(me, opp, kings, side, empty, half, half1, flying, men_back):
+        return True
+    ks = me & kings if flying else U0
+    while ks:
+        k = lsb(ks)
+        ks ^= k
+        if _can_capture(k, U0, opp, empty | k, half, half1, board):
             return True
-        if not flying and (jumpable & mykings):
-            return True
-    if flying:
-        ks = mykings
-        while ks:
-            k = lsb(ks)
-            ks ^= k
-            if _can_capture(k, U0, opp, empty | k, half, half1, board):
-                return True
     return False
 
 
@@ -316,14 +324,7 @@ def generate(me, opp, kings, side, rules, mode, out, start, work, paths, plen):
     if not (mode & MODE_QUIET_ONLY):
         # Pieces that can start a capture: men by a bulk test per direction,
         # kings one by one (a flying king's capture may start far away).
-        cand = U0
-        for d in range(4):
-            back = 3 - d
-            jumpable = step(step(empty, back, half, half1) & opp, back, half, half1)
-            if men_back or ((d < 2) == (side == WHITE)):
-                cand |= jumpable & men
-            if not flying:
-                cand |= jumpable & mykings
+        cand = _jumpers(me, opp, kings, side, empty, half, half1, flying, men_back)
         if flying:
             cand |= mykings
         best = np.int64(0)

@@ -128,8 +128,8 @@ class Searcher(Generic[P, M]):
     """
 
     def __init__(self, game: GameType[P, M], tt_mb: float = 16, weights: object = None, lmr: float = 1.2,
-                 futility: int | None = None, extend: bool = False, probcut: int = 0, threats: bool = False, endgames: bool = True,
-                 threads: int = 1):
+                 futility: int | None = None, extend: bool = False, probcut: int = 0, threats: bool = False,
+                 endgames: bool = True, threads: int = 1):
         self.game = game
         self.hooks = game.search_hooks(weights)
         self.lmr = lmr

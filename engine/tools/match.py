@@ -4,7 +4,8 @@ Two players meet over balanced openings, each opening twice with colours
 swapped, at a fixed budget per move. A player is written as
 
 - ``level:N``: our engine at difficulty level N (6 is full strength), with
-  optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,probcut=10,threats=1,tt=64``; ``endgames=0``
+  optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,probcut=10,threats=1,tt=64``;
+  ``endgames=0``
   plays without the endgame databases),
   a learned weights file (``weights=my.npz``, as ``python -m engine train --out`` writes) or single
   hand-set weights (``king=130``);
@@ -65,7 +66,8 @@ def _positive(text: str) -> int:
 
 
 SEARCH_SETTINGS: dict[str, Callable[[str], object]] = {
-    "lmr": float, "futility": int, "extend": _switch, "probcut": int, "threats": _switch, "tt": float, "endgames": _switch, "threads": _positive,
+    "lmr": float, "futility": int, "extend": _switch, "probcut": int, "threats": _switch, "tt": float,
+    "endgames": _switch, "threads": _positive,
 }
 
 
@@ -78,7 +80,8 @@ class PlayerSpec:
     arg: str
     """The level number, the minimax depth or the Hub command."""
     search: dict
-    """Searcher settings that differ from the defaults (lmr, futility, extend, probcut, threats, tt in MB, endgames, threads); for a Hub
+    """Searcher settings that differ from the defaults (lmr, futility, extend, probcut, threats, tt in MB, endgames,
+    threads); for a Hub
     engine, its fixed ``depth`` if any."""
     weights_file: str | None = None
     """A learned weights file (.npz) to use instead of the variant's own."""
