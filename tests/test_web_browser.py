@@ -18,6 +18,7 @@ from bot.store import SqliteStore
 from bot.web.server import make_app
 from bot.config import Config
 from chat import ANA, CONFIG
+from engine.search.searcher import Limits, Searcher
 from test_web import WebChat
 
 CHROMIUM = shutil.which("chromium")
@@ -167,11 +168,18 @@ async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_re
     seen = await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) >= 2)
     assert len(seen["entries"][1]["move"]["captured"]) == 2  # the watcher saw both men taken
     assert table.game.moves[0].captures == (15, 24)
-    for _ in range(150):
+    searcher = Searcher(table.game.type, tt_mb=16)
+
+    def strong(legal: list[dict]) -> dict:  # a player who plays well, so the game ends in a few moves
+        here = table.game.position
+        best = table.game.type.write_move(here, searcher.search(here, Limits(depth=8)).move, full=True)
+        return next(m for m in legal if m["text"] == best)
+
+    for _ in range(60):
         if not chat.on("c1"):
             break
-        await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
-    assert not chat.on("c1"), "the game did not end in 150 moves"
+        await asyncio.to_thread(play_by_clicking, player, strong)
+    assert not chat.on("c1"), "the game did not end in 60 moves"
     result = chat.replies[-1].text.replace("`", "")  # the chat's words, without its command marks
     end = await asyncio.to_thread(watcher.wait, lambda s: bool(s["status"]["result"]))
     assert end["status"]["result"] == result and result in await asyncio.to_thread(watcher.text, "status")
