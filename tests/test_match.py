@@ -83,7 +83,8 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
     np.save(array, np.zeros(3))
     for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),
                           (f"level:6,weights={bad}", "cannot read"), ("level:6,weights=/no/such.npz", "cannot read"),
-                          (f"level:6,weights={array}", "not a learned weights file")):
+                          (f"level:6,weights={array}", "not a learned weights file"),
+                          (f"level:6,weights={bad},tt=1", "weights=FILE comes last")):
         with pytest.raises(ValueError, match=message):
             parse_player(text)
 
@@ -105,10 +106,11 @@ def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
 
     v = variant("english")
     rng = np.random.default_rng(5)
-    path = tmp_path / "mine.npz"
+    path = tmp_path / "runs,2026" / "mine.npz"  # a comma in the path, as in a training run's data folder
+    path.parent.mkdir()
     write_learned(path, rng.normal(100, 10, (COUNTS, PHASES)), rng.normal(0, 10, (len(regions(v)), PATTERNS, PHASES)),
                   "a test")
-    player = Player(f"level:6,weights={path},tt=1", v, 1)
+    player = Player(f"level:6,tt=1,weights={path}", v, 1)
     assert player.searcher is not None
     assert np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v, path).patterns)
     assert not np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v).patterns)

@@ -185,10 +185,6 @@ def _train(args: argparse.Namespace) -> int:
 
     plan = Plan(args.variant, args.rounds, args.games, args.nodes, args.seed, args.epochs, args.result_share, args.prior,
                 args.patterns, args.start, args.match_games, args.match_time)
-    if "," in str(Path(args.data).resolve()):  # the rounds' matches name weights files in comma-separated specs
-        print(f"error: the data folder {args.data!r} has a comma in its path, which the rounds' matches cannot "
-              "name a weights file with; choose a --data folder without one", file=sys.stderr)
-        return 2
     judge = round_judge(variant(plan.variant), plan.match_games, plan.match_time, args.jobs, plan.seed)
     try:
         run(plan, Path(args.data), judge, Path(args.out) if args.out else None, args.jobs)

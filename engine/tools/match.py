@@ -7,8 +7,8 @@ swapped, at a fixed budget per move. A player is written as
   optional settings to compare: search (``level:6,lmr=1.6,futility=60,extend=1,probcut=10,threats=1,tt=64``;
   ``endgames=0``
   plays without the endgame databases),
-  a learned weights file (``weights=my.npz``, as ``python -m engine train --out`` writes) or single
-  hand-set weights (``king=130``);
+  a learned weights file (``weights=my.npz``, as ``python -m engine train --out`` writes; last, as the
+  rest of the spec is its path, commas and all) or single hand-set weights (``king=130``);
 - ``minimax:D``: the seeds' plain material-only minimax to depth D;
 - ``hub:COMMAND``: any Hub engine started by COMMAND (``hub:python -m engine hub``);
 - ``hub1:COMMAND``: Scan 2.0 in its older Hub dialect (``hub1:/path/to/scan hub``; International only).
@@ -93,7 +93,10 @@ def parse_player(spec: str) -> PlayerSpec:
     """Read a player spec; ValueError saying what is wrong."""
     kind, _, arg = spec.partition(":")
     if kind == "level":
+        arg, _, weights_path = arg.partition(",weights=")  # the file's path is the rest: it may hold commas
         number, *options = arg.split(",")
+        if weights_path:
+            options.append("weights=" + weights_path)
         if not number.isdigit():
             raise ValueError(f"{spec!r}: write the level as a number, such as level:6")
         level(int(number))
@@ -137,7 +140,8 @@ def _check_weights_file(spec: str, path: str) -> None:
     try:
         data = np.load(path)
     except (OSError, ValueError) as e:
-        raise ValueError(f"{spec!r}: cannot read the learned weights file {path!r} ({e})") from None
+        raise ValueError(f"{spec!r}: cannot read the learned weights file {path!r} ({e}); weights=FILE comes last in "
+                         "a spec, as everything after it is the file's path") from None
     names = getattr(data, "files", None)  # a .npy file holds one array, not a learned weights file
     if names is None or not {"counts", "tables"} <= set(names):
         raise ValueError(f"{spec!r}: {path!r} is not a learned weights file (python -m engine train --out writes one)")
