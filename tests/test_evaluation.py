@@ -173,6 +173,24 @@ def test_international_men_count_among_the_pieces_that_only_draw_against_a_lone_
     assert score(english) > 150
 
 
+def test_drawish_material_divides_the_side_aheads_score_and_the_training_leaves_it_out():
+    """Scan 3's drawish material: against a king, three pieces or fewer score an eighth, and as many kings with
+    the men one apart at most score half; with a second king more, or no king against, the score stands."""
+    v = variant("international")
+    plain = Evaluator.load(v)
+    ev = Evaluator.of(v, hand_weights(v, {"drawish": 1}), *read_learned(WEIGHTS_DIR / "international.npz", v))
+    few = parse_fen(v, "W:WK10,K12,45:BK5,6")  # three pieces against a king and a man
+    even_kings = parse_fen(v, "W:WK10,38,39,40,45:BK5,6,7,8")  # a king each, four men against three
+    two_kings = parse_fen(v, "W:WK10,K12,39,40,45:BK5,6,7,8")
+    no_king = parse_fen(v, "W:WK10,38,39,40,45:B5,6,7,8,9")
+    for pos, divisor in ((few, 8), (even_kings, 2), (two_kings, 1), (no_king, 1)):
+        before, after = score(pos, plain), score(pos, ev)
+        assert before > 0 and after == before // divisor, (pos, before, after)
+        assert score(mirror(pos), ev) == after, "the same for Black"
+    kept = learned_positions(*boards([few, even_kings, two_kings, no_king]), ev.weights, ev.geometry)
+    assert kept.tolist() == [False, False, True, True], "the training fits only what the learned weights score"
+
+
 def test_a_lone_king_against_men_alone_is_not_a_draw_by_the_rules():
     """The 16- and 5-move rules count only once the side against the lone king has a king of its own."""
     v = variant("international")
