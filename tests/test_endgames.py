@@ -23,9 +23,9 @@ from bot.core.state import score_words
 from engine import Game, parse_fen, variant
 from engine.draughts.endgame_build import build, unpack, verify
 from engine.draughts.endgame_solve import position_at
+from engine.draughts.kernel import can_capture
 from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, Layout
 from engine.draughts.position import Position
-from engine.draughts.rules import legal_moves
 from engine.game import Color
 from engine.games import game_type
 from engine.search import ENDING_BOUND, WIN_BOUND, History, Limits, Searcher
@@ -68,9 +68,9 @@ def table_stats(endgames: Endgames, signature, where):
         me, opp, kings, valid = position_at(a, b, c, d, local, lay.vector, lay.binom)
         if not valid:
             continue
-        pos = Position(v, int(me), int(opp), int(kings), Color.WHITE)
-        if any(m.captures for m in legal_moves(pos)):
+        if can_capture(np.uint64(me), np.uint64(opp), np.uint64(kings), int(Color.WHITE), v.rules):  # as the moves say
             continue
+        pos = Position(v, int(me), int(opp), int(kings), Color.WHITE)
         key = (where(pos), int(val[base + local]))
         counts[key] = counts.get(key, 0) + 1
     return counts

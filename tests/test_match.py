@@ -70,13 +70,14 @@ def test_unknown_player_is_a_clear_error():
 
 
 def test_player_specs_carry_search_settings_and_weights(tmp_path):
-    from engine.draughts.evaluation import W_KING
+    from engine.draughts.evaluation import W_KING, WEIGHTS_DIR
     from engine.tools.match import Player, parse_player
 
     spec = parse_player("level:6,lmr=1.6,extend=1,king=130")
     assert spec.search == {"lmr": 1.6, "extend": True} and spec.weights == {"king": 130}
     player = Player("level:6,king=130,tt=1", variant("english"), 1)
     assert player.searcher is not None and player.searcher.hooks.evaluator.weights[W_KING] == 130
+    shipped = WEIGHTS_DIR / "english.npz"  # a good file: read as the path "english.npz,tt=1" when options follow it
     bad = tmp_path / "bad.npz"
     bad.write_text('{"kingg": 1}')
     array = tmp_path / "array.npy"
@@ -84,7 +85,8 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
     for text, message in (("level:6,kingg=3", "unknown weight 'kingg'"), ("level:6,lmr=x", "lmr takes a number"),
                           (f"level:6,weights={bad}", "cannot read"), ("level:6,weights=/no/such.npz", "cannot read"),
                           (f"level:6,weights={array}", "not a learned weights file"),
-                          (f"level:6,weights={bad},tt=1", "weights=FILE comes last")):
+                          (f"level:6,weights={shipped},tt=1", "weights=FILE comes last"),
+                          ("level:6,weights=", "cannot read")):
         with pytest.raises(ValueError, match=message):
             parse_player(text)
 

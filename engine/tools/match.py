@@ -93,9 +93,9 @@ def parse_player(spec: str) -> PlayerSpec:
     """Read a player spec; ValueError saying what is wrong."""
     kind, _, arg = spec.partition(":")
     if kind == "level":
-        arg, _, weights_path = arg.partition(",weights=")  # the file's path is the rest: it may hold commas
+        arg, has_weights, weights_path = arg.partition(",weights=")  # the file's path is the rest: it may hold commas
         number, *options = arg.split(",")
-        if weights_path:
+        if has_weights:
             options.append("weights=" + weights_path)
         if not number.isdigit():
             raise ValueError(f"{spec!r}: write the level as a number, such as level:6")
