@@ -73,11 +73,14 @@ def test_evaluation_is_the_same_for_either_colour(name):
 @pytest.mark.parametrize("big", [False, True], ids=["small", "large"])
 @pytest.mark.parametrize("name", NAMES)
 def test_the_training_sees_the_numbers_the_search_adds_up(name, big):
-    v = variant(name)
+    training_sees_the_search_numbers(variant(name), big, {})
+
+
+def training_sees_the_search_numbers(v: Variant, big: bool, overrides: dict) -> None:
     counts_w, tables_w = random_weights(v, 2, big)
-    ev = Evaluator.of(v, hand_weights(v), counts_w, tables_w)
+    ev = Evaluator.of(v, hand_weights(v, overrides), counts_w, tables_w)
     counts_w, tables_w = np.rint(counts_w * FINE) / FINE, np.rint(tables_w * FINE) / FINE  # as the engine stores them
-    positions = random_positions([name], 150, 4, (0, 90))
+    positions = random_positions([v.name], 150, 4, (0, 90))
     keep = learned_positions(*boards(positions), ev.weights, ev.geometry)
     assert keep.sum() > 100, "most positions are scored by the learned weights"
     positions = [p for p, k in zip(positions, keep) if k]
@@ -189,6 +192,7 @@ def test_drawish_material_divides_the_side_aheads_score_and_the_training_leaves_
         assert score(mirror(pos), ev) == after, "the same for Black"
     kept = learned_positions(*boards([few, even_kings, two_kings, no_king]), ev.weights, ev.geometry)
     assert kept.tolist() == [False, False, True, True], "the training fits only what the learned weights score"
+    training_sees_the_search_numbers(v, True, {"drawish": 1})
 
 
 def test_a_lone_king_against_men_alone_is_not_a_draw_by_the_rules():

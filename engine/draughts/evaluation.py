@@ -36,6 +36,10 @@ pieces too: its 16- and 5-move rules end such an ending in a draw before
 men could crown and catch the king, so a lone king against three pieces (a
 king among them) on the long diagonal, or against two anywhere, scores its learned score divided
 like a drawn kings-only ending's, and the strong side keeps a fourth piece.
+With ``drawish`` (Scan 3's drawish material; off unless a variant's file turns it on) other positions
+with men are divided too: against a king, the side ahead with three pieces or fewer scores an eighth,
+and with as many kings as the other side and men one apart at most, half. It leaves alone the
+kings-only endings (scored by hand) and the draws against a lone king (divided already).
 """
 
 from __future__ import annotations
