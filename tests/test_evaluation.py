@@ -73,11 +73,14 @@ def test_evaluation_is_the_same_for_either_colour(name):
 @pytest.mark.parametrize("big", [False, True], ids=["small", "large"])
 @pytest.mark.parametrize("name", NAMES)
 def test_the_training_sees_the_numbers_the_search_adds_up(name, big):
-    v = variant(name)
+    training_sees_the_search_numbers(variant(name), big, {})
+
+
+def training_sees_the_search_numbers(v: Variant, big: bool, overrides: dict) -> None:
     counts_w, tables_w = random_weights(v, 2, big)
-    ev = Evaluator.of(v, hand_weights(v), counts_w, tables_w)
+    ev = Evaluator.of(v, hand_weights(v, overrides), counts_w, tables_w)
     counts_w, tables_w = np.rint(counts_w * FINE) / FINE, np.rint(tables_w * FINE) / FINE  # as the engine stores them
-    positions = random_positions([name], 150, 4, (0, 90))
+    positions = random_positions([v.name], 150, 4, (0, 90))
     keep = learned_positions(*boards(positions), ev.weights, ev.geometry)
     assert keep.sum() > 100, "most positions are scored by the learned weights"
     positions = [p for p, k in zip(positions, keep) if k]
@@ -171,6 +174,25 @@ def test_international_men_count_among_the_pieces_that_only_draw_against_a_lone_
     assert score(mirror(three)) == score(three), "the same for Black"
     english = parse_fen(variant("english"), "W:WK1,24:BK28")  # English kings do not fly: a king and a man win
     assert score(english) > 150
+
+
+def test_drawish_material_divides_the_side_aheads_score_and_the_training_leaves_it_out():
+    """Scan 3's drawish material: against a king, three pieces or fewer score an eighth, and as many kings with
+    the men one apart at most score half; with a second king more, or no king against, the score stands."""
+    v = variant("international")
+    plain = Evaluator.load(v)
+    ev = Evaluator.of(v, hand_weights(v, {"drawish": 1}), *read_learned(WEIGHTS_DIR / "international.npz", v))
+    few = parse_fen(v, "W:WK10,K12,45:BK5,6")  # three pieces against a king and a man
+    even_kings = parse_fen(v, "W:WK10,38,39,40,45:BK5,6,7,8")  # a king each, four men against three
+    two_kings = parse_fen(v, "W:WK10,K12,39,40,45:BK5,6,7,8")
+    no_king = parse_fen(v, "W:WK10,38,39,40,45:B5,6,7,8,9")
+    for pos, divisor in ((few, 8), (even_kings, 2), (two_kings, 1), (no_king, 1)):
+        before, after = score(pos, plain), score(pos, ev)
+        assert before > 0 and after == before // divisor, (pos, before, after)
+        assert score(mirror(pos), ev) == after, "the same for Black"
+    kept = learned_positions(*boards([few, even_kings, two_kings, no_king]), ev.weights, ev.geometry)
+    assert kept.tolist() == [False, False, True, True], "the training fits only what the learned weights score"
+    training_sees_the_search_numbers(v, True, {"drawish": 1})
 
 
 def test_a_lone_king_against_men_alone_is_not_a_draw_by_the_rules():

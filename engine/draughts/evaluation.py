@@ -36,6 +36,10 @@ pieces too: its 16- and 5-move rules end such an ending in a draw before
 men could crown and catch the king, so a lone king against three pieces (a
 king among them) on the long diagonal, or against two anywhere, scores its learned score divided
 like a drawn kings-only ending's, and the strong side keeps a fourth piece.
+With ``drawish`` (Scan 3's drawish material; off unless a variant's file turns it on) other positions
+with men are divided too: against a king, the side ahead with three pieces or fewer scores an eighth,
+and with as many kings as the other side and men one apart at most, half. It leaves alone the
+kings-only endings (scored by hand) and the draws against a lone king (divided already).
 """
 
 from __future__ import annotations
@@ -78,13 +82,15 @@ W_DRAW_DIAGONAL_KINGS = 5  # ... that only draw when the lone king holds the lon
 W_DRAW_DIVISOR = 6  # a drawn ending's score is divided by this
 W_DRAW_WITH_MEN = 7  # 1: those draws against a lone king count the strong side's men too (International's 16-
 # and 5-move rules draw them whatever the pieces are): the learned score is divided as a kings-only one is
-W_LEARNED = 8  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
+W_DRAWISH = 8  # 1: Scan 3's drawish material: the side ahead, against a king, has its score divided by 8 with three
+# pieces or fewer, and by 2 when both have as many kings and their men differ by one at most
+W_LEARNED = 9  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
 WEIGHTS_LEN = W_LEARNED + COUNTS * PHASES
 
 _HAND = {
     "man": W_MAN, "king": W_KING, "king_proximity": W_KING_PROXIMITY, "double_corner": W_DOUBLE_CORNER,
     "draw_any_kings": W_DRAW_ANY_KINGS, "draw_diagonal_kings": W_DRAW_DIAGONAL_KINGS,
-    "draw_divisor": W_DRAW_DIVISOR, "draw_with_men": W_DRAW_WITH_MEN,
+    "draw_divisor": W_DRAW_DIVISOR, "draw_with_men": W_DRAW_WITH_MEN, "drawish": W_DRAWISH,
 }
 
 # --- geometry table layout (uint64, one row per side) -------------------------
@@ -563,7 +569,36 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
         score += bonus if white_strong else -bonus
     if (by_hand or w[W_DRAW_WITH_MEN]) and _drawn_by_lone_king(white, black, kings, w, geo):
         score = _toward_draw(score, w)  # with men, the training leaves these out too (``learned_positions``)
+    elif w[W_DRAWISH] and not by_hand:
+        score = _drawish(score, white, black, kings)
     return score if side == 0 else -score
+
+
+@njit(cache=True, inline="always")
+def _drawish(score, white, black, kings):
+    """``score`` (White's) divided where the side ahead's material is drawish against the other's king."""
+    ahead, behind = (white, black) if score > 0 else (black, white)
+    if score == 0 or not (behind & kings):
+        return score
+    if popcount(ahead) <= 3:
+        d = np.int64(8)
+    elif popcount(ahead & kings) == popcount(behind & kings) and abs(popcount(ahead & ~kings)
+                                                                    - popcount(behind & ~kings)) <= 1:
+        d = np.int64(2)
+    else:
+        return score
+    return score // d if score >= 0 else -((-score) // d)
+
+
+@njit(cache=True, inline="always")
+def _maybe_drawish(white, black, kings):
+    """Whether ``_drawish`` may divide the position's score, whichever side is ahead."""
+    for ahead, behind in ((white, black), (black, white)):
+        if behind & kings and (popcount(ahead) <= 3 or (
+                popcount(ahead & kings) == popcount(behind & kings)
+                and abs(popcount(ahead & ~kings) - popcount(behind & ~kings)) <= 1)):
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -590,11 +625,12 @@ def _toward_draw(score, w):
 @njit(cache=True)
 def learned_positions(white, black, kings, w, geo):
     """Which of the positions (given as arrays) ``evaluate`` scores by its learned weights alone: those with
-    men on the board, except the draws against a lone king that ``draw_with_men`` knows."""
+    men on the board, except the draws against a lone king that ``draw_with_men`` knows and, with ``drawish``,
+    those whose score it may divide."""
     out = np.zeros(white.shape[0], dtype=np.bool_)
     for n in range(white.shape[0]):
         out[n] = ((white[n] | black[n]) & ~kings[n]) != U0 and not _drawn_by_lone_king(
-            white[n], black[n], kings[n], w, geo)
+            white[n], black[n], kings[n], w, geo) and not (w[W_DRAWISH] and _maybe_drawish(white[n], black[n], kings[n]))
     return out
 
 
