@@ -220,12 +220,14 @@ def fit_network(net: Network, active: np.ndarray, y: np.ndarray, epochs: int, se
     rng = np.random.default_rng(seed)
     grad = np.zeros_like(net.theta)
     m1, m2 = np.zeros_like(net.theta), np.zeros_like(net.theta)
+    w1, b1, w2, b2, w3, b3 = net.params()
+    g1, gb1, g2, gb2, g3, gb3 = net.params(grad)
     step = 0
     for epoch in range(epochs):
         order = rng.permutation(len(y))
         r = rate if epoch < 2 * epochs // 3 else rate / 2
-        value, step = _epoch(order, batch, active, y, *net.params(), *net.params(grad), net.theta, grad, m1, m2,
-                             np.float32(r), step)
+        value, step = _epoch(order, batch, active, y, w1, b1, w2, b2, w3, b3, g1, gb1, g2, gb2, g3, gb3, net.theta,
+                             grad, m1, m2, np.float32(r), step)
         if on_epoch:
             on_epoch(epoch, value)
     return net
