@@ -140,9 +140,9 @@ def test_zobrist_keys_follow_the_position():
 
 def test_the_searchs_threat_test_agrees_with_the_move_generator():
     """``can_capture`` (the quiescence search's look at threats) says a side can capture exactly when the move
-    generator, given that side the move, lists captures: for both sides of 800 random positions, kings included."""
+    generator, given that side the move, lists captures: for both sides of 400 random positions, kings included."""
     checked = threatened = 0
-    for pos in random_positions(["english", "international", "russian", "brazilian"], 800, seed=5, plies=(10, 120)):
+    for pos in random_positions(["english", "international", "russian", "brazilian"], 400, seed=5, plies=(10, 120)):
         for turn in (pos.turn, pos.turn.opponent):
             side = dataclasses.replace(pos, turn=turn)
             me, opp = (side.white, side.black) if turn == Color.WHITE else (side.black, side.white)
@@ -152,4 +152,4 @@ def test_the_searchs_threat_test_agrees_with_the_move_generator():
             assert says == lists, to_fen(side)
             checked += 1
             threatened += lists
-    assert checked == 1600 and 100 < threatened < 1500  # both answers were tried many times
+    assert checked == 800 and 50 < threatened < 750  # both answers were tried many times
