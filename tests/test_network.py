@@ -7,7 +7,8 @@ from helpers import random_positions
 
 from engine import variant
 from engine.game import Color
-from engine.training.network import Network, active_inputs, cross_entropy_mean, fit_network, inputs_count
+from engine.training.network import (Network, Quantised, active_inputs, cross_entropy_mean, fit_network,
+                                     inputs_count)
 from engine.training.selfplay import Samples
 
 U = np.uint64
@@ -58,3 +59,18 @@ def test_the_fit_learns_what_decides_the_games():
     fit_network(net, active, y, epochs=6, seed=2, batch=64, rate=3e-3)
     after = cross_entropy_mean(net, active, y)
     assert after < before - 0.1 and after < 0.5, (before, after)  # the rule's own entropy is 0.42
+
+
+def test_the_integer_network_scores_as_the_fitted_one():
+    """The weights in integers (as a search would add them up) give nearly the fitted network's logits."""
+    v = variant("english")
+    positions = random_positions(["english"], 1500, 12, (0, 60))
+    s = as_samples(positions)
+    active = active_inputs(v, s)
+    net = Network.random(inputs_count(v), 64, seed=4)
+    y = np.array([0.8 if (p.white.bit_count() > p.black.bit_count()) == (p.turn == Color.WHITE) else 0.2
+                  for p in positions], dtype=np.float32)
+    fit_network(net, active, y, epochs=3, seed=2, batch=64, rate=3e-3)
+    exact, integer = net.logits(active), Quantised.of(net).logits(active)
+    assert np.abs(exact).max() > 0.5, "the fit moved the logits"
+    assert np.abs(exact - integer).max() < 0.05, np.abs(exact - integer).max()

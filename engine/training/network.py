@@ -231,3 +231,61 @@ def fit_network(net: Network, active: np.ndarray, y: np.ndarray, epochs: int, se
         if on_epoch:
             on_epoch(epoch, value)
     return net
+
+
+# --- integers, as a search would use them ------------------------------------------------------------------------
+QA = 255
+"""A hidden unit's 1.0 in the integer network (its clipped range is 0 to QA)."""
+QB = 64
+"""The second layer's weights in 64ths."""
+QO = 64
+"""The output layer's weights in 64ths."""
+
+
+@dataclass
+class Quantised:
+    """The network in integers: the first layer's columns (int16, a unit's 1.0 = ``QA``), the second layer's weights
+    in 64ths, and the output's."""
+
+    w1: np.ndarray  # [inputs, hidden] int16
+    b1: np.ndarray  # [hidden] int16
+    w2: np.ndarray  # [hidden, SECOND] int16
+    b2: np.ndarray  # [SECOND] int32, in QA * QB units
+    w3: np.ndarray  # [SECOND] int16
+    b3: np.ndarray  # [1] int32, in QA * QO units
+
+    @classmethod
+    def of(cls, net: Network) -> Quantised:
+        w1, b1, w2, b2, w3, b3 = net.params()
+        r = np.rint
+        return cls(r(w1 * QA).astype(np.int16), r(b1 * QA).astype(np.int16), r(w2 * QB).astype(np.int16),
+                   r(b2 * QA * QB).astype(np.int32), r(w3 * QO).astype(np.int16), r(b3 * QA * QO).astype(np.int32))
+
+    def logits(self, active: np.ndarray) -> np.ndarray:
+        """The logits the integer network gives (as float, for comparing with ``Network.logits``)."""
+        return _quantised_logits(active, self.w1, self.b1, self.w2, self.b2, self.w3, self.b3)
+
+
+@njit(cache=True)
+def _quantised_logits(active, w1, b1, w2, b2, w3, b3):
+    hidden = b1.shape[0]
+    acc = np.empty(hidden, np.int32)
+    out = np.empty(active.shape[0], np.float64)
+    for i in range(active.shape[0]):
+        for j in range(hidden):
+            acc[j] = b1[j]
+        for k in range(active.shape[1]):
+            f = active[i, k]
+            if f < 0:
+                break
+            for j in range(hidden):
+                acc[j] += w1[f, j]
+        z = np.int64(b3[0])
+        for m in range(w2.shape[1]):
+            s = np.int64(b2[m])
+            for j in range(hidden):
+                s += np.int64(min(max(acc[j], 0), QA)) * w2[j, m]
+            h = min(max(s // QB, 0), QA)  # back to QA units
+            z += h * np.int64(w3[m])
+        out[i] = z / (QA * QO)
+    return out
