@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from helpers import random_positions
+from test_evaluation import mirror
 
 from engine import variant
 from engine.game import Color
@@ -22,22 +23,12 @@ def as_samples(positions) -> Samples:
                    np.zeros(n, dtype=np.float32))
 
 
-def turned(pos):
-    """The board turned half round with the colours swapped: the same position for the other side."""
-    v = pos.variant
-
-    def flip(bb: int) -> int:
-        return v.mask(v.squares + 1 - sq for sq in v.squares_of(bb))
-
-    return type(pos)(v, flip(pos.black), flip(pos.white), flip(pos.kings), pos.turn.opponent)
-
-
 def test_a_position_and_its_colour_turned_twin_light_the_same_inputs():
     for name in ("english", "international"):
         v = variant(name)
         positions = random_positions([name], 200, 3, (0, 80))
         a = active_inputs(v, as_samples(positions))
-        b = active_inputs(v, as_samples([turned(p) for p in positions]))
+        b = active_inputs(v, as_samples([mirror(p) for p in positions]))
         assert np.array_equal(np.sort(a, axis=1), np.sort(b, axis=1))
         pieces = [(p.white | p.black).bit_count() for p in positions]
         assert [(row >= 0).sum() for row in a] == pieces

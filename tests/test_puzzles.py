@@ -82,22 +82,22 @@ def test_a_set_file_keeps_each_puzzle_and_names_a_bad_line(tmp_path):
 
 def test_make_mines_a_set_and_goes_on_where_it_stopped(tmp_path, capsys):
     out = tmp_path / "english.txt"
-    assert cli(["puzzles", "make", "--variant", "english", "--count", "2", "--seed", "3", "--out", str(out),
+    assert cli(["puzzles", "make", "--variant", "english", "--count", "2", "--seed", "4", "--out", str(out),
                 "--jobs", "1", "--quiet"]) == 0
     first = read_set("english", out)  # every puzzle of the last game mined is kept: perhaps more than asked
     games = (tmp_path / "english.txt.progress").read_text().splitlines()
-    assert len(first) >= 2 and games[0] == "seed 3" and len(games) > 1
-    assert "--count 2 --seed 3" in out.read_text().splitlines()[1]
+    assert len(first) >= 2 and games[0] == "seed 4" and len(games) > 1
+    assert "--count 2 --seed 4" in out.read_text().splitlines()[1]
     more = len(first) + 1
-    assert cli(["puzzles", "make", "--variant", "english", "--count", str(more), "--seed", "3", "--out", str(out),
+    assert cli(["puzzles", "make", "--variant", "english", "--count", str(more), "--seed", "4", "--out", str(out),
                 "--jobs", "1", "--quiet"]) == 0
     second = read_set("english", out)
     assert second[:len(first)] == first and len(second) >= more and len({p.position for p in second}) == len(second)
     again = (tmp_path / "english.txt.progress").read_text().splitlines()
     assert again[:len(games)] == games and len(set(again[1:])) == len(again) - 1  # no game mined twice
-    assert f"--count {more} --seed 3" in out.read_text().splitlines()[1]
+    assert f"--count {more} --seed 4" in out.read_text().splitlines()[1]
     capsys.readouterr()
-    assert cli(["puzzles", "make", "--variant", "english", "--count", "4", "--seed", "4", "--out", str(out)]) == 2
+    assert cli(["puzzles", "make", "--variant", "english", "--count", "4", "--seed", "5", "--out", str(out)]) == 2
     assert "give that --seed" in capsys.readouterr().err
     assert cli(["puzzles", "verify", "--variant", "english", "--file", str(out), "--jobs", "1", "--quiet"]) == 0
     assert f"{len(second)} puzzles" in capsys.readouterr().out

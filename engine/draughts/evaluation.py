@@ -575,30 +575,29 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
 
 
 @njit(cache=True, inline="always")
+def _drawish_divisor(ahead, behind, kings):
+    """What the drawish rule divides the score of the side owning ``ahead`` by, were it ahead: 8, 2 or 1."""
+    if not (behind & kings):
+        return np.int64(1)
+    if popcount(ahead) <= 3:
+        return np.int64(8)
+    if popcount(ahead & kings) == popcount(behind & kings) and abs(popcount(ahead & ~kings)
+                                                                  - popcount(behind & ~kings)) <= 1:
+        return np.int64(2)
+    return np.int64(1)
+
+
+@njit(cache=True, inline="always")
 def _drawish(score, white, black, kings):
     """``score`` (White's) divided where the side ahead's material is drawish against the other's king."""
-    ahead, behind = (white, black) if score > 0 else (black, white)
-    if score == 0 or not (behind & kings):
-        return score
-    if popcount(ahead) <= 3:
-        d = np.int64(8)
-    elif popcount(ahead & kings) == popcount(behind & kings) and abs(popcount(ahead & ~kings)
-                                                                    - popcount(behind & ~kings)) <= 1:
-        d = np.int64(2)
-    else:
-        return score
-    return score // d if score >= 0 else -((-score) // d)
+    d = _drawish_divisor(white, black, kings) if score > 0 else _drawish_divisor(black, white, kings)
+    return _divided(score, d)
 
 
 @njit(cache=True, inline="always")
 def _maybe_drawish(white, black, kings):
     """Whether ``_drawish`` may divide the position's score, whichever side is ahead."""
-    for ahead, behind in ((white, black), (black, white)):
-        if behind & kings and (popcount(ahead) <= 3 or (
-                popcount(ahead & kings) == popcount(behind & kings)
-                and abs(popcount(ahead & ~kings) - popcount(behind & ~kings)) <= 1)):
-            return True
-    return False
+    return _drawish_divisor(white, black, kings) > 1 or _drawish_divisor(black, white, kings) > 1
 
 
 @njit(cache=True, inline="always")
@@ -617,8 +616,13 @@ def _drawn_by_lone_king(white, black, kings, w, geo):
 
 @njit(cache=True, inline="always")
 def _toward_draw(score, w):
-    """A drawn ending's score: divided by ``draw_divisor``, rounded toward zero."""
-    d = w[W_DRAW_DIVISOR]
+    """A drawn ending's score: divided by ``draw_divisor``."""
+    return _divided(score, w[W_DRAW_DIVISOR])
+
+
+@njit(cache=True, inline="always")
+def _divided(score, d):
+    """``score`` divided by ``d``, rounded toward zero."""
     return score // d if score >= 0 else -((-score) // d)
 
 
@@ -630,7 +634,8 @@ def learned_positions(white, black, kings, w, geo):
     out = np.zeros(white.shape[0], dtype=np.bool_)
     for n in range(white.shape[0]):
         out[n] = ((white[n] | black[n]) & ~kings[n]) != U0 and not _drawn_by_lone_king(
-            white[n], black[n], kings[n], w, geo) and not (w[W_DRAWISH] and _maybe_drawish(white[n], black[n], kings[n]))
+            white[n], black[n], kings[n], w, geo) and not (
+            w[W_DRAWISH] and _maybe_drawish(white[n], black[n], kings[n]))
     return out
 
 

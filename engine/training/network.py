@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from engine.draughts.kernel import bit_index, lsb
 from engine.draughts.variants import Variant
+from engine.training.fit import cross_entropy, sigmoid
 from engine.training.selfplay import Samples
 
 SECOND = 32
@@ -49,13 +51,8 @@ def _active(white, black, kings, turn, squares, table, out):
         for which in range(2):
             bb = own if which == 0 else other
             while bb:
-                low = bb & -bb
-                b = np.int64(0)
-                x = low
-                while x > np.uint64(1):
-                    x >>= np.uint64(1)
-                    b += 1
-                sq = table[b]
+                low = lsb(bb)
+                sq = table[bit_index(low)]
                 if turn[i] == 1:
                     sq = n_sq - 1 - sq
                 kind = 2 * which + (1 if (kings[i] & low) else 0)
@@ -209,8 +206,7 @@ def _epoch(order, batch, active, y, w1, b1, w2, b2, w3, b3, g1, gb1, g2, gb2, g3
 
 
 def cross_entropy_mean(net: Network, active: np.ndarray, y: np.ndarray) -> float:
-    p = 1 / (1 + np.exp(-net.logits(active).astype(np.float64)))
-    return float(-(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7)).mean())
+    return float(cross_entropy(sigmoid(net.logits(active).astype(np.float64)), y).mean())
 
 
 def fit_network(net: Network, active: np.ndarray, y: np.ndarray, epochs: int, seed: int, batch: int = 256,
