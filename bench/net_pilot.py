@@ -21,10 +21,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.draughts.evaluation import Evaluator  # noqa: E402
+from engine.draughts.position import Position  # noqa: E402
 from engine.draughts.variants import variant  # noqa: E402
 from engine.training.fit import best_scale, design, loss, targets  # noqa: E402
-from engine.training.network import (Network, Quantised, active_inputs, cross_entropy_mean,  # noqa: E402
-                                     fit_network, inputs_count, mover_targets)
+from engine.training.network import (Network, active_inputs, cross_entropy_mean, fit_network,  # noqa: E402
+                                     inputs_count, mover_targets, write_network)
+from engine.game import Color  # noqa: E402
 from engine.training.pipeline import fitted_from, samples  # noqa: E402
 
 
@@ -40,7 +42,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--limit", type=int, default=0, help="fit on this many positions at most (0: all)")
     parser.add_argument("--result-share", type=float, default=0.7)
-    parser.add_argument("--out", type=Path, help="write the fitted network here (.npz)")
+    parser.add_argument("--out", type=Path, help="write a weights file here: --weights' with the network added")
     args = parser.parse_args()
     v = variant(args.variant)
     folders = [args.data / v.name / f"round-{r}" for r in args.rounds]
@@ -67,13 +69,15 @@ def main() -> None:
     fit_network(net, a_train, t_train, args.epochs, seed=2, batch=args.batch, rate=args.rate, on_epoch=on_epoch)
     print(f"network {inputs_count(v)}-{args.hidden}-32-1 on {len(t_train):,} positions: held-out loss "
           f"{cross_entropy_mean(net, a_held, t_held):.5f}")
-    p = 1 / (1 + np.exp(-Quantised.of(net).logits(a_held)))
-    integer = float(-(t_held * np.log(p + 1e-7) + (1 - t_held) * np.log(1 - p + 1e-7)).mean())
-    print(f"the same in integers: held-out loss {integer:.5f}")
     if args.out:
-        np.savez(args.out, theta=net.theta, inputs=net.inputs, hidden=net.hidden, scale=scale,
-                 made_by=" ".join(["python", *sys.argv]))
-        print(f"written to {args.out}")
+        write_network(args.out, args.weights, net, scale, " ".join(["python", *sys.argv]))
+        print(f"written to {args.out}, with {args.weights.name}'s patterns")
+        ev = Evaluator.load(v, args.out)  # the search's integers
+        scores = np.array([ev.score(Position(v, int(w), int(b), int(k), Color(int(t))))
+                           for w, b, k, t in zip(held.white, held.black, held.kings, held.turn)], dtype=np.float64)
+        p = 1 / (1 + np.exp(-scores / scale))
+        integer = float(-(t_held * np.log(p + 1e-7) + (1 - t_held) * np.log(1 - p + 1e-7)).mean())
+        print(f"the same in the search's integers: held-out loss {integer:.5f}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
-"""A small network evaluation, fitted to the same games as the pattern weights (a pilot: the search does not use it
-yet).
+"""A small network evaluation, fitted to the same games as the pattern weights; the search runs it in integers
+(``engine.draughts.network``) when a weights file holds one (``write_network``).
 
 The network sees a position from the side to move: one input for each piece on each square (own man, own king,
 the other's man, the other's king; the board turned half round when Black is to move, so one network serves both
 sides), a first layer of ``hidden`` units clipped to [0, 1], a second of ``SECOND`` units clipped the same way, and
 one output, the position's score as a logit (times the fit's scale: hundredths of a man). The first layer is a
-sum of the columns of the pieces on the board, which a search can keep up to date as moves are made and unmade, as
-the English engines with such networks do.
+sum of the columns of the pieces on the board, which the search keeps up to date as moves are made, as the
+English engines with such networks do.
 
 The fit is plain minibatch Adam on the cross-entropy against the same targets as the pattern fit
 (``engine.training.fit.targets``), compiled with numba, one core.
@@ -15,31 +15,21 @@ The fit is plain minibatch Adam on the cross-entropy against the same targets as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from engine.draughts.kernel import bit_index, lsb
+from engine.draughts.network import KINDS, SECOND, square_table
 from engine.draughts.variants import Variant
 from engine.training.fit import cross_entropy, sigmoid
 from engine.training.selfplay import Samples
 
-SECOND = 32
-"""Units of the second layer."""
-KINDS = 4
-"""Inputs per square: own man, own king, the other's man, the other's king."""
 
 
 def inputs_count(v: Variant) -> int:
     return KINDS * v.squares
-
-
-def square_table(v: Variant) -> np.ndarray:
-    """Bit number -> 0-based square from White's side (-1 for the bits that are no square)."""
-    table = np.full(64, -1, dtype=np.int64)
-    for sq in range(1, v.squares + 1):
-        table[v.bit(sq).bit_length() - 1] = sq - 1
-    return table
 
 
 @njit(cache=True)
@@ -229,59 +219,13 @@ def fit_network(net: Network, active: np.ndarray, y: np.ndarray, epochs: int, se
     return net
 
 
-# --- integers, as a search would use them ------------------------------------------------------------------------
-QA = 255
-"""A hidden unit's 1.0 in the integer network (its clipped range is 0 to QA)."""
-QB = 64
-"""The second layer's weights in 64ths."""
-QO = 64
-"""The output layer's weights in 64ths."""
-
-
-@dataclass
-class Quantised:
-    """The network in integers: the first layer's columns (int16, a unit's 1.0 = ``QA``), the second layer's weights
-    in 64ths, and the output's."""
-
-    w1: np.ndarray  # [inputs, hidden] int16
-    b1: np.ndarray  # [hidden] int16
-    w2: np.ndarray  # [hidden, SECOND] int16
-    b2: np.ndarray  # [SECOND] int32, in QA * QB units
-    w3: np.ndarray  # [SECOND] int16
-    b3: np.ndarray  # [1] int32, in QA * QO units
-
-    @classmethod
-    def of(cls, net: Network) -> Quantised:
-        w1, b1, w2, b2, w3, b3 = net.params()
-        r = np.rint
-        return cls(r(w1 * QA).astype(np.int16), r(b1 * QA).astype(np.int16), r(w2 * QB).astype(np.int16),
-                   r(b2 * QA * QB).astype(np.int32), r(w3 * QO).astype(np.int16), r(b3 * QA * QO).astype(np.int32))
-
-    def logits(self, active: np.ndarray) -> np.ndarray:
-        """The logits the integer network gives (as float, for comparing with ``Network.logits``)."""
-        return _quantised_logits(active, self.w1, self.b1, self.w2, self.b2, self.w3, self.b3)
-
-
-@njit(cache=True)
-def _quantised_logits(active, w1, b1, w2, b2, w3, b3):
-    hidden = b1.shape[0]
-    acc = np.empty(hidden, np.int32)
-    out = np.empty(active.shape[0], np.float64)
-    for i in range(active.shape[0]):
-        for j in range(hidden):
-            acc[j] = b1[j]
-        for k in range(active.shape[1]):
-            f = active[i, k]
-            if f < 0:
-                break
-            for j in range(hidden):
-                acc[j] += w1[f, j]
-        z = np.int64(b3[0])
-        for m in range(w2.shape[1]):
-            s = np.int64(b2[m])
-            for j in range(hidden):
-                s += np.int64(min(max(acc[j], 0), QA)) * w2[j, m]
-            h = min(max(s // QB, 0), QA)  # back to QA units
-            z += h * np.int64(w3[m])
-        out[i] = z / (QA * QO)
-    return out
+def write_network(path: Path, weights: Path, net: Network, scale: float, made_by: str) -> None:
+    """A weights file: the learned weights in ``weights`` with the network added (then the search uses the
+    network: ``engine.draughts.network``), written aside and moved into place."""
+    with np.load(weights) as f:
+        arrays = {name: f[name] for name in f.files if not name.startswith("net_")}
+    arrays.update(net_theta=net.theta.astype(np.float32), net_hidden=np.array(net.hidden),
+                  net_scale=np.array(float(scale)), net_made_by=np.array(made_by))
+    part = path.with_name(path.stem + ".part.npz")
+    np.savez_compressed(part, **arrays)
+    part.replace(path)
