@@ -141,3 +141,25 @@ def test_a_search_with_the_network_plays_and_the_levels_load_it(with_network):
     position = game.new_game().position
     found = searcher.search(position, Limits(depth=6))
     assert found.move in game.legal_moves(position) and found.depth == 6
+
+
+def test_the_net_command_fits_a_run_and_writes_weights_the_search_uses(tmp_path, capsys):
+    from engine.tools.cli import main as cli
+    from engine.training.selfplay import play_games
+
+    games = tmp_path / "run" / "english" / "round-0"
+    games.mkdir(parents=True)
+    for chunk in range(2):  # the second is held out, as the training holds it out
+        play_games("english", None, range(4 * chunk, 4 * chunk + 4), 200, 7).save(games / f"games-{chunk:05d}.npz")
+    out = tmp_path / "english-net.npz"
+    assert cli(["net", "--variant", "english", "--data", str(tmp_path / "run"), "--rounds", "0", "--hidden", "40",
+                "--epochs", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "held-out loss" in printed and "in the search's arithmetic" in printed
+    ev = Evaluator.load(variant("english"), out)
+    assert ev.net.shape[1] == 40
+    with np.load(out) as f:
+        assert "python -m engine net --variant english" in str(f["net_made_by"])
+        assert np.array_equal(f["tables"], np.load(WEIGHTS_DIR / "english.npz")["tables"]), "the shipped patterns kept"
+    assert cli(["net", "--variant", "english", "--data", str(tmp_path / "none"), "--rounds", "0", "--out",
+                str(out)]) == 2

@@ -229,7 +229,7 @@ class Evaluator:
     """int16[network.N_BIAS + 1, hidden]: the network's first layer, if the weights file has a network (then it
     scores what the counts and patterns would: ``engine.draughts.network``)."""
     net_out: np.ndarray = field(default_factory=lambda: network.NO_NETWORK[1])
-    """float32[network.SECOND + 2, hidden]: the network's other layers."""
+    """float32[network.SECOND + 2, hidden or more]: the network's other layers."""
 
     @classmethod
     def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:

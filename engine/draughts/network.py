@@ -66,7 +66,7 @@ def tables(v: Variant, layers: tuple[np.ndarray, ...], scale: float) -> tuple[np
     accumulators' QA units; the biases; the output's weights and its bias, in hundredths of a man)."""
     w1, b1, w2, b2, w3, b3 = (np.asarray(x, dtype=np.float64) for x in layers)
     hidden = len(b1)
-    if w1.shape != (KINDS * v.squares, hidden) or w2.shape != (hidden, SECOND) or hidden < SECOND + 1:
+    if w1.shape != (KINDS * v.squares, hidden) or w2.shape != (hidden, SECOND):
         raise ValueError(f"not a {v.name} network of this evaluation's shape")
     net = np.zeros((N_BIAS + 1, hidden), dtype=np.int64)
     table = square_table(v)
@@ -80,8 +80,8 @@ def tables(v: Variant, layers: tuple[np.ndarray, ...], scale: float) -> tuple[np
     most = np.abs(net[N_BIAS]) + np.sort(np.abs(net[:N_BIAS]), axis=0)[-2 * v.men_per_side:].sum(axis=0)
     if most.max() >= 2 ** 15:
         raise ValueError("a network weight is beyond the int16 range")
-    out = np.zeros((SECOND + 2, hidden), dtype=np.float64)
-    out[:SECOND] = w2.T / QA
+    out = np.zeros((SECOND + 2, max(hidden, SECOND + 1)), dtype=np.float64)
+    out[:SECOND, :hidden] = w2.T / QA
     out[O_BIAS, :SECOND] = b2
     out[O_LAST, :SECOND] = w3 * scale
     out[O_LAST, SECOND] = b3[0] * scale
@@ -156,7 +156,7 @@ def update(before, after, colour, kings, frm, to, captured, crown, net):
 @hot(fastmath=True)  # the sums in any order: vectorised
 def score(acc, out):
     """The side to move's score in hundredths of a man from its accumulator (``hidden`` int16)."""
-    hidden = out.shape[1]
+    hidden = acc.shape[0]
     z = out[O_LAST, SECOND]
     for m in range(SECOND):
         s = out[O_BIAS, m]
