@@ -296,7 +296,6 @@ class Evaluator:
         geometry[:, G_BIG_REGIONS] = len(lay.turned) - lay.small
         return cls(variant, w, geometry, _cones(variant), _coords(variant), folded)
 
-
     def score(self, position: Position) -> int:
         """``evaluate`` of a position, for its side to move (the network's accumulator made from scratch)."""
         hidden = self.net.shape[1]
@@ -552,8 +551,6 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat, net_out, acc
     what the patterns would."""
     if net_out.shape[0] == 0:
         return _by_patterns(white, black, kings, side, w, geo, cones, coords, pat)
-    kw = popcount(white & kings)
-    kb = popcount(black & kings)
     if (white | black) & ~kings:
         score = network.score(acc, net_out)
         if side == 1:
@@ -563,6 +560,8 @@ def evaluate(white, black, kings, side, w, geo, cones, coords, pat, net_out, acc
         elif w[W_DRAWISH]:
             score = _drawish(score, white, black, kings)
     else:  # kings only: scored by hand, as the training leaves these endings out
+        kw = popcount(white)
+        kb = popcount(black)
         score = np.int64(0)
         if kw != kb:
             score = (kw - kb) * w[W_KING]
