@@ -17,11 +17,11 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py",
+SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/network.py", "draughts/evaluation.py", "draughts/endgames.py",
            "draughts/endgame_solve.py", "draughts/hooks.py", "tablut/kernel.py", "tablut/search.py", "search/hooks.py",
            "search/kernel.py")
 # modules whose compiled code inlines other modules' or takes its compile options from ``compiled``
-DEPENDENT = ("draughts/kernel.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
+DEPENDENT = ("draughts/kernel.py", "draughts/network.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
              "draughts/hooks.py", "tablut/kernel.py", "search/kernel.py")
 
 

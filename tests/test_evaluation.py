@@ -10,7 +10,7 @@ from helpers import random_positions
 
 from engine import Color, parse_fen, variant
 from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASE_ONE, PHASES, WEIGHTS_DIR,
-                                        Evaluator, big_regions, black_looks, evaluate, features, hand_weights, layout,
+                                        Evaluator, big_regions, black_looks, features, hand_weights, layout,
                                         learned_positions, read_learned, region_squares, regions, weights_vector,
                                         write_learned)
 from engine.draughts.position import Position
@@ -21,9 +21,7 @@ NAMES = ["english", "international", "russian", "brazilian"]
 
 
 def score(pos: Position, ev: Evaluator | None = None) -> int:
-    ev = ev or Evaluator.load(pos.variant)
-    return int(evaluate(U(pos.white), U(pos.black), U(pos.kings), int(pos.turn), ev.weights, ev.geometry,
-                        ev.cones, ev.coords, ev.patterns))
+    return (ev or Evaluator.load(pos.variant)).score(pos)
 
 
 def random_weights(v: Variant, seed: int, big: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +54,12 @@ import numpy as np
 from numba import njit
 
 from engine.compiled import hot
+from engine.draughts import network
 from engine.draughts.kernel import bit_index, lsb, popcount, step
+from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 
+U = np.uint64
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
@@ -222,17 +225,25 @@ class Evaluator:
     patterns: np.ndarray
     """int16[rows, PHASES]: each region's weights with Black's look folded in, in FINE units, flat as ``layout``
     lays them out (the large regions' only if the learned weights have them)."""
+    net: np.ndarray = field(default_factory=lambda: network.NO_NETWORK[0])
+    """int16[network.N_BIAS + 1, hidden]: the network's first layer, if the weights file has a network (then it
+    scores what the counts and patterns would: ``engine.draughts.network``)."""
+    net_out: np.ndarray = field(default_factory=lambda: network.NO_NETWORK[1])
+    """float32[network.SECOND + 2, hidden or more]: the network's other layers."""
 
     @classmethod
     def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:
         """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
         ``overrides`` hand-set weights (``man`` and ``king`` set the men's and kings' learned weights too)."""
         weights = hand_weights(variant, overrides)
-        counts, small, big = _read_file(learned or WEIGHTS_DIR / f"{variant.name}.npz", variant)
+        path = learned or WEIGHTS_DIR / f"{variant.name}.npz"
+        counts, small, big = _read_file(path, variant)
         for name, feature in (("man", "men"), ("king", "kings")):
             if name in (overrides or {}):
                 counts[FEATURES.index(feature)] = weights[_HAND[name]]
-        return cls._build(variant, weights, counts, small, big)
+        ev = cls._build(variant, weights, counts, small, big)
+        net = network.read_network(path, variant)
+        return ev if net is None else replace(ev, net=net[0], net_out=net[1])
 
     @classmethod
     def start(cls, variant: Variant) -> Evaluator:
@@ -284,6 +295,17 @@ class Evaluator:
         geometry = _geometry(variant)
         geometry[:, G_BIG_REGIONS] = len(lay.turned) - lay.small
         return cls(variant, w, geometry, _cones(variant), _coords(variant), folded)
+
+    def score(self, position: Position) -> int:
+        """``evaluate`` of a position, for its side to move (the network's accumulator made from scratch)."""
+        hidden = self.net.shape[1]
+        acc = np.zeros(2 * hidden, dtype=np.int16)
+        white, black, kings = U(position.white), U(position.black), U(position.kings)
+        if hidden:
+            network.refresh(acc, white, black, kings, self.net)
+        side = int(position.turn)
+        return int(evaluate(white, black, kings, side, self.weights, self.geometry, self.cones, self.coords,
+                            self.patterns, self.net_out, acc[side * hidden:(side + 1) * hidden]))
 
 
 def hand_weights(v: Variant, overrides: dict | None = None) -> np.ndarray:
@@ -523,8 +545,36 @@ def _phase(white, black, geo):
 
 
 @hot()
-def evaluate(white, black, kings, side, w, geo, cones, coords, pat):
-    """Score of the position for ``side`` (0 White, 1 Black), in hundredths of a man."""
+def evaluate(white, black, kings, side, w, geo, cones, coords, pat, net_out, acc):
+    """Score of the position for ``side`` (0 White, 1 Black), in hundredths of a man. With a network (``net_out``
+    not empty: ``engine.draughts.network``), ``acc`` is the side to move's accumulator, and the network scores
+    what the patterns would."""
+    if net_out.shape[0] == 0:
+        return _by_patterns(white, black, kings, side, w, geo, cones, coords, pat)
+    if (white | black) & ~kings:
+        score = network.score(acc, net_out)
+        if side == 1:
+            score = -score
+        if w[W_DRAW_WITH_MEN] and _drawn_by_lone_king(white, black, kings, w, geo):
+            score = _toward_draw(score, w)
+        elif w[W_DRAWISH]:
+            score = _drawish(score, white, black, kings)
+    else:  # kings only: scored by hand, as the training leaves these endings out
+        kw = popcount(white)
+        kb = popcount(black)
+        score = np.int64(0)
+        if kw != kb:
+            score = (kw - kb) * w[W_KING]
+            bonus = _kings_ending(white, black, kw > kb, w, geo, coords)
+            score += bonus if kw > kb else -bonus
+        if _drawn_by_lone_king(white, black, kings, w, geo):
+            score = _toward_draw(score, w)
+    return score if side == 0 else -score
+
+
+@njit(cache=True, inline="always")
+def _by_patterns(white, black, kings, side, w, geo, cones, coords, pat):
+    """``evaluate`` by the counts and the patterns."""
     cw = _counts(white, black, kings, 0, geo, cones)
     cb = _counts(black, white, kings, 1, geo, cones)
     opening = np.int64(0)

@@ -12,7 +12,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from engine.draughts import endgames as eg
-from engine.draughts import kernel
+from engine.draughts import kernel, network
 from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, largest
 from engine.draughts.evaluation import Evaluator, evaluate
 from engine.draughts.kernel import bit_index, popcount
@@ -44,6 +44,8 @@ class Tables(NamedTuple):
     tb_binom: np.ndarray
     tb_wdl: np.ndarray
     tb_dist: np.ndarray
+    net: np.ndarray  # the network's layers (``network.NO_NETWORK`` if none)
+    net_out: np.ndarray
     lengths: np.ndarray  # int64 scratch of no length: the move generator's capture-path lengths, which the search
     # does not ask for
 
@@ -62,7 +64,6 @@ assert (hooks.PROBE_DRAW, hooks.PROBE_WIN, hooks.PROBE_LOSS) == (eg.DRAW, eg.WIN
 class DraughtsHooks(SearchHooks[Position, Move]):
     """One variant, with an evaluation (its shipped weights unless given)."""
 
-    state_cols = 3
     squares = 64  # bit indexes on draughts boards
     futility = FUTILITY
     work_shape = (kernel.MAX_PATH, kernel.WORK_COLS)
@@ -70,6 +71,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
     def __init__(self, variant: Variant, evaluator: Evaluator | None = None):
         self.variant = variant
         self.evaluator = evaluator or Evaluator.load(variant)
+        self.state_cols = network.state_cols(self.evaluator.net)
         self._endgames: Endgames | None = None
         self._next_look = 0.0
 
@@ -82,7 +84,10 @@ class DraughtsHooks(SearchHooks[Position, Move]):
     def load(self, position: Position, row: np.ndarray, ctl: np.ndarray) -> int:
         me, opp = ((position.white, position.black) if position.turn == Color.WHITE
                    else (position.black, position.white))
-        row[:] = (me, opp, position.kings)
+        row[:3] = (me, opp, position.kings)
+        if self.evaluator.net.shape[0]:
+            network.refresh(row.view(np.int16)[network.ACC:], np.uint64(position.white), np.uint64(position.black),
+                            np.uint64(position.kings), self.evaluator.net)
         ctl[sk.C_REV_LIMIT] = self.variant.king_move_limit
         ctl[sk.C_ENDINGS] = 1 if self.variant.endgame_limits else 0
         return key(position)
@@ -91,7 +96,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         ev = self.evaluator
         layout, offsets, binom, wdl, dist = self.endgames() if endgames else NO_ENDGAMES
         return Tables(self.variant.rules, ZOBRIST, ev.weights, ev.geometry, ev.cones, ev.coords, ev.patterns,
-                      layout, offsets, binom, wdl, dist, _NO_LENGTHS)
+                      layout, offsets, binom, wdl, dist, ev.net, ev.net_out, _NO_LENGTHS)
 
     def endgames(self) -> tuple:
         """The variant's largest endgame database in ``endgames.default_directory()``. Looked for again every
@@ -144,13 +149,16 @@ def _generate(game, st, p, side, captures_only, out, start, work):
 
 
 @overload(hooks.make)
-def _make(game, st, p, out, i):
+def _make(game, st, p, side, out, i):
     if _draughts(game):
-        def impl(game, st, p, out, i):
+        def impl(game, st, p, side, out, i):
             me, opp, kings = kernel.make(st[p, 0], st[p, 1], st[p, 2], out[i, 0], out[i, 1], out[i, 2], out[i, 3])
             st[p + 1, 0] = opp
             st[p + 1, 1] = me
             st[p + 1, 2] = kings
+            if game.net.shape[0]:
+                network.update(st[p].view(np.int16)[network.ACC:], st[p + 1].view(np.int16)[network.ACC:], side,
+                               st[p, 2], out[i, 0], out[i, 1], out[i, 2], out[i, 3], game.net)
         return impl
 
 
@@ -191,8 +199,10 @@ def _evaluate(game, st, p, side):
     if _draughts(game):
         def impl(game, st, p, side):
             white, black = (st[p, 0], st[p, 1]) if side == 0 else (st[p, 1], st[p, 0])
+            hidden = game.net.shape[1]
+            acc = st[p].view(np.int16)[network.ACC + side * hidden:network.ACC + (side + 1) * hidden]
             return evaluate(white, black, st[p, 2], side, game.weights, game.geometry, game.cones, game.coords,
-                            game.patterns)
+                            game.patterns, game.net_out, acc)
         return impl
 
 

@@ -85,8 +85,8 @@ def generate(game, st, p, side, captures_only, out, start, work):
     raise NotImplementedError
 
 
-def make(game, st, p, out, i):
-    """Write the position after move ``i`` into ``st[p + 1]``."""
+def make(game, st, p, side, out, i):
+    """Write the position after ``side``'s move ``i`` into ``st[p + 1]``."""
     raise NotImplementedError
 
 

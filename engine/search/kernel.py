@@ -495,7 +495,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
                 order[i] = bo
             frames[p, F_NEXT] = i + 1
             frames[p, F_CUR] = i
-            hooks.make(game, st, p, out, i)
+            hooks.make(game, st, p, side, out, i)
             child_key = hooks.key_after(game, keys[h0 + p], st, p, side, out, i)
             keys[h0 + p + 1] = child_key
             rev[p + 1, R_REVERSIBLE] = rev[p, R_REVERSIBLE] + 1 if hooks.reversible(game, st, p, out, i) else 0

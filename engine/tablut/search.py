@@ -104,9 +104,9 @@ def _generate(game, st, p, side, captures_only, out, start, work):
 
 
 @overload(hooks.make)
-def _make(game, st, p, out, i):
+def _make(game, st, p, side, out, i):
     if _tablut(game):
-        return lambda game, st, p, out, i: tk.make(st, p, out, i)
+        return lambda game, st, p, side, out, i: tk.make(st, p, out, i)
 
 
 @overload(hooks.key_after)

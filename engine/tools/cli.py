@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine perft|moves|play|hub|match|bench|egtb|analyse|puzzles|tablut-client``.
+"""Command line: ``python -m engine perft|moves|play|hub|match|bench|egtb|analyse|puzzles|train|net|tablut-client``.
 
 Scripts rely on these commands and their output.
 """
@@ -92,11 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="runs to take the median of; default 3")
     p.add_argument("--seconds", type=float, default=1.0, help="time for the depth-from-the-start figure; default 1")
 
-    from engine.tools import analyse, egtb, puzzles
+    from engine.tools import analyse, egtb, net, puzzles
 
     egtb.add_parser(sub)
     analyse.add_parser(sub)
     puzzles.add_parser(sub)
+    net.add_parser(sub)
 
     p = sub.add_parser("tablut-client", help="play Tablut on an Ashton Tablut competition server (TCP)")
     p.add_argument("--color", required=True, choices=("white", "black"), type=str.lower)
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         return egtb.run(args)
     if args.command == "puzzles":
         return puzzles.run(args)
+    if args.command == "net":
+        return net.run(args)
     if args.command in ("analyse", "analyze"):
         return analyse.run(args)
     if args.command == "train":

@@ -1,12 +1,12 @@
-"""A small network evaluation, fitted to the same games as the pattern weights (a pilot: the search does not use it
-yet).
+"""A small network evaluation, fitted to the same games as the pattern weights; the search runs it in integers
+(``engine.draughts.network``) when a weights file holds one (``write_network``).
 
 The network sees a position from the side to move: one input for each piece on each square (own man, own king,
 the other's man, the other's king; the board turned half round when Black is to move, so one network serves both
 sides), a first layer of ``hidden`` units clipped to [0, 1], a second of ``SECOND`` units clipped the same way, and
 one output, the position's score as a logit (times the fit's scale: hundredths of a man). The first layer is a
-sum of the columns of the pieces on the board, which a search can keep up to date as moves are made and unmade, as
-the English engines with such networks do.
+sum of the columns of the pieces on the board, which the search keeps up to date as moves are made, as the
+English engines with such networks do.
 
 The fit is plain minibatch Adam on the cross-entropy against the same targets as the pattern fit
 (``engine.training.fit.targets``), compiled with numba, one core.
@@ -15,31 +15,21 @@ The fit is plain minibatch Adam on the cross-entropy against the same targets as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from engine.draughts.kernel import bit_index, lsb
+from engine.draughts.network import KINDS, SECOND, square_table
 from engine.draughts.variants import Variant
 from engine.training.fit import cross_entropy, sigmoid
 from engine.training.selfplay import Samples
 
-SECOND = 32
-"""Units of the second layer."""
-KINDS = 4
-"""Inputs per square: own man, own king, the other's man, the other's king."""
 
 
 def inputs_count(v: Variant) -> int:
     return KINDS * v.squares
-
-
-def square_table(v: Variant) -> np.ndarray:
-    """Bit number -> 0-based square from White's side (-1 for the bits that are no square)."""
-    table = np.full(64, -1, dtype=np.int64)
-    for sq in range(1, v.squares + 1):
-        table[v.bit(sq).bit_length() - 1] = sq - 1
-    return table
 
 
 @njit(cache=True)
@@ -227,3 +217,15 @@ def fit_network(net: Network, active: np.ndarray, y: np.ndarray, epochs: int, se
         if on_epoch:
             on_epoch(epoch, value)
     return net
+
+
+def write_network(path: Path, weights: Path, net: Network, scale: float, made_by: str) -> None:
+    """A weights file: the learned weights in ``weights`` with the network added (then the search uses the
+    network: ``engine.draughts.network``), written aside and moved into place."""
+    with np.load(weights) as f:
+        arrays = {name: f[name] for name in f.files if not name.startswith("net_")}
+    arrays.update(net_theta=net.theta.astype(np.float32), net_hidden=np.array(net.hidden),
+                  net_scale=np.array(float(scale)), net_made_by=np.array(made_by))
+    part = path.with_name(path.stem + ".part.npz")
+    np.savez_compressed(part, **arrays)
+    part.replace(path)
