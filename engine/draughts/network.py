@@ -41,9 +41,8 @@ ACC = 3 * 4
 """Where the accumulators start in a position's row viewed as int16 (after the three bitboards)."""
 
 NO_NETWORK = (np.zeros((0, 0), dtype=np.int16), np.zeros((0, 0), dtype=np.float32))
-"""The arrays of a variant that has no network (the same types, so one compiled search)."""
-for _arr in NO_NETWORK:
-    _arr.flags.writeable = False
+"""The arrays of a variant that has no network: the same types as a network's (writeable, as numba tells a
+read-only array's type apart), so one compiled search serves both."""
 
 
 def state_cols(net: np.ndarray) -> int:
