@@ -107,8 +107,13 @@ def test_finds_the_shot(searchers, name, fen, shot):
 def test_finds_the_fastest_forced_win(searchers, name, fen, move, plies):
     pos = parse_fen(variant(name), fen)
     expected = parse_move(pos, move)
-    scores, _, _ = _material_after(pos, plies)
-    assert [m for m, s in scores.items() if s == WIN - plies] == [expected]
+    w = Evaluator.load(pos.variant).weights
+    man, king, target = int(w[W_MAN]), int(w[W_KING]), WIN - plies
+    for m in legal_moves(pos):  # the yardstick: only the expected move wins in ``plies``
+        if m == expected:
+            assert -_negamax(make(pos, m), plies - 1, -10**6, 10**6, man, king, 1) == target
+        else:  # a window of one at the win in ``plies``: enough to see that this move does not reach it
+            assert -_negamax(make(pos, m), plies - 1, -target, -target + 1, man, king, 1) < target, m
     s = searchers(name)
     s.clear()
     result = s.search(pos, Limits(time=2.0, depth=12))
