@@ -78,10 +78,18 @@ def searchers():
     return get
 
 
-def _material_after(pos, depth):
+def _values(pos):
+    """The man's and king's values the yardstick (the seeds' material minimax) counts."""
     w = Evaluator.load(pos.variant).weights
-    man, king = int(w[W_MAN]), int(w[W_KING])
-    return {m: -_negamax(make(pos, m), depth - 1, -10**6, 10**6, man, king, 1) for m in legal_moves(pos)}, man, king
+    return int(w[W_MAN]), int(w[W_KING])
+
+
+def _reaching(pos, depth, target):
+    """The moves the yardstick, searching ``depth`` plies, scores at ``target`` or more (each searched with a
+    window of one at the target: enough to tell, and much faster than the whole score)."""
+    man, king = _values(pos)
+    return [m for m in legal_moves(pos) if -_negamax(make(pos, m), depth - 1, -target, -target + 1, man, king, 1)
+            >= target]
 
 
 @pytest.mark.parametrize("name,fen,shot", SHOTS)
@@ -89,9 +97,9 @@ def test_finds_the_shot(searchers, name, fen, shot):
     pos = parse_fen(variant(name), fen)
     expected = parse_move(pos, shot)
     # the yardstick: at depth 5 only this move wins material, and it gives a piece away first
-    scores, man, king = _material_after(pos, 5)
+    man, king = _values(pos)
     base = _material(pos, man, 1)
-    assert [m for m, s in scores.items() if s >= base + man] == [expected]
+    assert _reaching(pos, 5, base + man) == [expected]
     assert legal_moves(make(pos, expected))[0].is_capture
     s = searchers(name)
     s.clear()
@@ -107,13 +115,8 @@ def test_finds_the_shot(searchers, name, fen, shot):
 def test_finds_the_fastest_forced_win(searchers, name, fen, move, plies):
     pos = parse_fen(variant(name), fen)
     expected = parse_move(pos, move)
-    w = Evaluator.load(pos.variant).weights
-    man, king, target = int(w[W_MAN]), int(w[W_KING]), WIN - plies
-    for m in legal_moves(pos):  # the yardstick: only the expected move wins in ``plies``
-        if m == expected:
-            assert -_negamax(make(pos, m), plies - 1, -10**6, 10**6, man, king, 1) == target
-        else:  # a window of one at the win in ``plies``: enough to see that this move does not reach it
-            assert -_negamax(make(pos, m), plies - 1, -target, -target + 1, man, king, 1) < target, m
+    # the yardstick: only this move wins in ``plies``, and none wins sooner
+    assert _reaching(pos, plies, WIN - plies) == [expected] and _reaching(pos, plies, WIN - plies + 1) == []
     s = searchers(name)
     s.clear()
     result = s.search(pos, Limits(time=2.0, depth=12))
@@ -126,9 +129,9 @@ def test_finds_the_fastest_forced_win(searchers, name, fen, move, plies):
 def test_breaks_through_to_a_king(searchers, name, fen, move, depth):
     pos = parse_fen(variant(name), fen)
     expected = parse_move(pos, move)
-    scores, man, king = _material_after(pos, depth)
+    man, king = _values(pos)
     base = _material(pos, man, king)
-    assert [m for m, s in scores.items() if s >= base + king - man] == [expected]
+    assert _reaching(pos, depth, base + king - man) == [expected]
     s = searchers(name)
     s.clear()
     result = s.search(pos, Limits(time=2.0, depth=10))
