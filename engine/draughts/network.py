@@ -94,16 +94,25 @@ def read_network(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray] | None
         if "net_theta" not in f:
             return None
         theta, hidden, scale = f["net_theta"].astype(np.float64), int(f["net_hidden"]), float(f["net_scale"])
-    inputs = KINDS * v.squares
-    shapes = ((inputs, hidden), (hidden,), (hidden, SECOND), (SECOND,), (SECOND,), (1,))
+    shapes = layer_shapes(KINDS * v.squares, hidden)
     if len(theta) != sum(int(np.prod(s)) for s in shapes):
         raise ValueError(f"{path} does not hold a {v.name} network of this evaluation's shape")
-    layers, at = [], 0
+    return tables(v, layers(theta, shapes), scale)
+
+
+def layer_shapes(inputs: int, hidden: int) -> tuple[tuple[int, ...], ...]:
+    """The shapes of the layers in their flat order: w1, b1, w2, b2, w3, b3."""
+    return (inputs, hidden), (hidden,), (hidden, SECOND), (SECOND,), (SECOND,), (1,)
+
+
+def layers(flat: np.ndarray, shapes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
+    """The layers as views of ``flat``, one after the other."""
+    out, at = [], 0
     for shape in shapes:
         n = int(np.prod(shape))
-        layers.append(theta[at:at + n].reshape(shape))
+        out.append(flat[at:at + n].reshape(shape))
         at += n
-    return tables(v, tuple(layers), scale)
+    return tuple(out)
 
 
 @njit(cache=True, inline="always")

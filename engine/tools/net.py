@@ -20,8 +20,6 @@ import numpy as np
 
 from engine.draughts.variants import VARIANTS, variant
 
-RESULT_SHARE = 0.7
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("net", help="fit a network to a training run's games and add it to a weights file")
@@ -42,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.training.network import (Network, active_inputs, cross_entropy_mean, fit_network, inputs_count,
                                          mover_targets, write_network)
     from engine.training.pipeline import fitted_from, samples
+    from engine.training.plan import Plan
 
     v = variant(args.variant)
     weights = args.weights or WEIGHTS_DIR / f"{v.name}.npz"
@@ -56,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{v.name}: {len(train):,} positions to fit, {len(held):,} held out (rounds {args.rounds})")
     d_train, d_held = design(v, train, True), design(v, held, True)
     scale = best_scale(model, d_train, train)
-    y_train, y_held = targets(train, scale, RESULT_SHARE), targets(held, scale, RESULT_SHARE)
+    share = Plan(v.name).result_share  # the pattern fit's targets
+    y_train, y_held = targets(train, scale, share), targets(held, scale, share)
     print(f"scale {scale:.0f}; the patterns of {weights.name}: held-out loss {loss(model, d_held, y_held, scale):.5f}")
     a_train, a_held = active_inputs(v, train), active_inputs(v, held)
     t_train, t_held = mover_targets(train, y_train), mover_targets(held, y_held)

@@ -1,5 +1,5 @@
-"""A small network evaluation, fitted to the same games as the pattern weights; the search runs it in integers
-(``engine.draughts.network``) when a weights file holds one (``write_network``).
+"""A small network evaluation, fitted to the same games as the pattern weights; the search runs it (its first layer
+in integers: ``engine.draughts.network``) when a weights file holds one (``write_network``).
 
 The network sees a position from the side to move: one input for each piece on each square (own man, own king,
 the other's man, the other's king; the board turned half round when Black is to move, so one network serves both
@@ -21,11 +21,10 @@ import numpy as np
 from numba import njit
 
 from engine.draughts.kernel import bit_index, lsb
-from engine.draughts.network import KINDS, SECOND, square_table
+from engine.draughts.network import KINDS, SECOND, layer_shapes, layers, square_table
 from engine.draughts.variants import Variant
 from engine.training.fit import cross_entropy, sigmoid
 from engine.training.selfplay import Samples
-
 
 
 def inputs_count(v: Variant) -> int:
@@ -88,21 +87,14 @@ class Network:
     def params(self, flat: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """(w1 [inputs, hidden], b1, w2 [hidden, SECOND], b2, w3 [SECOND], b3 [1]) as views of ``flat`` (the
         weights, or a gradient laid out as they are)."""
-        flat = self.theta if flat is None else flat
-        shapes = ((self.inputs, self.hidden), (self.hidden,), (self.hidden, SECOND), (SECOND,), (SECOND,), (1,))
-        out, at = [], 0
-        for shape in shapes:
-            n = int(np.prod(shape))
-            out.append(flat[at:at + n].reshape(shape))
-            at += n
-        return tuple(out)
+        return layers(self.theta if flat is None else flat, layer_shapes(self.inputs, self.hidden))
 
     def logits(self, active: np.ndarray) -> np.ndarray:
         return _logits(active, *self.params())
 
 
 def _size(inputs: int, hidden: int) -> int:
-    return inputs * hidden + hidden + hidden * SECOND + SECOND + SECOND + 1
+    return sum(int(np.prod(shape)) for shape in layer_shapes(inputs, hidden))
 
 
 @njit(cache=True)
