@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -236,14 +237,28 @@ def build_of(bot: BotProcess, name: str, written: Path, timeout: float = 120.0) 
         time.sleep(0.1)
 
 
+@pytest.fixture(scope="module")
+def built_before_international_4(tmp_path_factory) -> Path:
+    """The databases a bot asked for 4 pieces builds before International's 4 (English's 4, 8 s; International's
+    up to 3), built once for the tests that stop that build."""
+    egtb = tmp_path_factory.mktemp("egtb")
+    for name, pieces in (("english", "4"), ("international", "3")):
+        subprocess.run([sys.executable, "-m", "engine", "egtb", "build", "--variant", name, "--pieces", pieces,
+                        "--quiet"], env={**os.environ, "ENGINE_EGTB_DIR": str(egtb)}, check=True, timeout=300,
+                       stdout=subprocess.DEVNULL)
+    return egtb
+
+
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_path, stop):
+def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_path, stop,
+                                                                             built_before_international_4):
     # SIGTERM to the bot alone is how docker stops it (systemd sends it to every process of the service).
     egtb = tmp_path / "egtb"
+    shutil.copytree(built_before_international_4, egtb)
     bot = BotProcess(tmp_path, env={"BOT_ENDGAME_PIECES": "4", "ENGINE_EGTB_DIR": str(egtb)})
     processes: set[int] = set()
     try:
-        # International's 4 pieces: over 30 s of work without a word written, after English and its own 3 pieces
+        # International's 4 pieces: over 30 s of work without a word written, the bot's first build here
         build = build_of(bot, "international", egtb / "international-3.json")
         time.sleep(1.0)
         processes |= bot.searchers() | {bot.proc.pid}
