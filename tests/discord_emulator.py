@@ -126,8 +126,9 @@ class DiscordEmulator:
         self.sessions: dict[str, Session] = {}
         self.commands: list[dict] = []
         self.requests: list[tuple[str, str]] = []
-        self.identifies = self.resumes = self.limited = 0
+        self.identifies = self.resumes = self.limited = self.hung_up = 0
         self._limits: list[tuple[str, re.Pattern, float]] = []
+        self._hang_ups: list[tuple[str, re.Pattern]] = []
         self.people = {int(u["id"]): u for u in (BOT, ANA, BEN, EVE)}
         self.token = "emulated-token"
         """The bot token it accepts."""
@@ -199,6 +200,11 @@ class DiscordEmulator:
     def rate_limit(self, method: str, path: str, retry_after: float = 0.3) -> None:
         """Answer the next request matching ``method`` and the regular expression ``path`` with a 429."""
         self._limits.append((method, re.compile(path), retry_after))
+
+    def hang_up(self, method: str, path: str) -> None:
+        """Close the connection of the next request matching ``method`` and ``path`` without an answer, as a
+        server or a proxy does with a kept-alive connection it has dropped (the client's "Server disconnected")."""
+        self._hang_ups.append((method, re.compile(path)))
 
     # the gateway
 
@@ -392,6 +398,13 @@ class DiscordEmulator:
         self.requests.append((request.method, path))
         if not path.startswith(("/interactions/", "/webhooks/")) and request.headers.get("Authorization") != f"Bot {self.token}":
             return error(401, 0, "401: Unauthorized")
+        for i, (method, pattern) in enumerate(self._hang_ups):
+            if method == request.method and pattern.fullmatch(path):
+                del self._hang_ups[i]
+                self.hung_up += 1
+                assert request.transport is not None
+                request.transport.close()
+                return web.Response(status=500)  # never sent: the connection is gone
         for i, (method, pattern, retry_after) in enumerate(self._limits):
             if method == request.method and pattern.fullmatch(path):
                 del self._limits[i]

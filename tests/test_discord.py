@@ -379,6 +379,25 @@ async def test_a_rate_limited_message_create_is_retried(emulator, store, pool):
         assert emulator.limited == 1 and answer and len(emulator.posted(games)) == 1  # sent once, after the wait
 
 
+async def test_a_connection_lost_while_an_old_board_loses_its_buttons_leaves_the_game_going(emulator, store, pool,
+                                                                                            caplog):
+    caplog.set_level(logging.INFO, "bot.discord.client")
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        first = await emulator.wait_for(lambda m: "New game" in text_of(m))
+        emulator.hang_up("PATCH", rf"/channels/{games}/messages/{first['id']}")
+        table = bot.core.state.tables[str(games)]
+        await emulator.say(ANA, games, format_move(table.game.position, table.game.legal_moves()[0]))
+        await emulator.wait_for(lambda m: "Ana played" in text_of(m))
+        await until(lambda: "could not change the buttons of message" in caplog.text)
+        assert emulator.hung_up == 1 and buttons(first)  # the old board keeps them, and the log says why
+        await bot_to_answer(bot)
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, format_move(table.game.position, table.game.legal_moves()[0]))
+        await emulator.wait_for(lambda m: "Ana played" in text_of(m), since)  # the game goes on
+
+
 async def test_a_channel_without_attach_files_gets_the_text_board(emulator, store, pool):
     quiet = emulator.channel("no-files")
     async with running(emulator, store, pool):

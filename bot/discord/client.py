@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands as ext
 
@@ -49,6 +50,10 @@ from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
 from bot.web.hub import Hub, web_shard
 
 log = logging.getLogger(__name__)
+
+# A request Discord refused, or whose connection was lost on the way (a kept-alive connection dropped, a
+# timeout): discord.py retries neither, and the bot goes on without what it asked.
+NOT_DONE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError)
 
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
@@ -365,8 +370,8 @@ class DraughtsBot(ext.AutoShardedBot):
                 edited = await target.edit(content=kw.get("content"), embed=kw.get("embed"),
                                            attachments=kw.get("files", []), view=kw.get("view"),
                                            allowed_mentions=kw["allowed_mentions"])
-            except discord.HTTPException as error:
-                log.info("could not edit message %s (%s)", message.id, error)
+            except NOT_DONE as error:
+                log.info("could not edit message %s (%s: %s)", message.id, error.__class__.__name__, error)
                 continue
             await self._track(reply, edited)
             return edited
@@ -445,8 +450,8 @@ class DraughtsBot(ext.AutoShardedBot):
         message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)
         try:
             await message.edit(view=view)
-        except discord.HTTPException:
-            log.info("could not change the buttons of message %s", message_id)
+        except NOT_DONE as error:  # the board keeps its controls, which the core refuses as out of date if used
+            log.info("could not change the buttons of message %s (%s: %s)", message_id, error.__class__.__name__, error)
 
     async def _note(self, message: discord.Message, text: str) -> None:
         """A private answer to a typed message: a reply that deletes itself, or a direct message."""
