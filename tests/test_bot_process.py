@@ -106,6 +106,13 @@ class BotProcess:
         self.proc.wait(30)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time ``pid`` has used, user and system."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def none_alive(pids: set[int], within: float) -> bool:
     deadline = time.monotonic() + within
     while any(alive(p) for p in pids):
@@ -260,7 +267,14 @@ def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_
     try:
         # International's 4 pieces: over 30 s of work without a word written, the bot's first build here
         build = build_of(bot, "international", egtb / "international-3.json")
-        time.sleep(1.0)
+        bot.type(b"new english level 6 time 0.1\n11-15\n")
+        bot.wait_for("I played")  # the search process is up
+        # and the build past its start-up (about half a second of work): it runs at a low priority, so on a
+        # busy machine that can take many seconds, while a killed bot's processes must end within five
+        deadline = time.monotonic() + 120
+        while cpu_seconds(build) < 1.0:
+            assert time.monotonic() < deadline and bot.proc.poll() is None, bot.err.decode()
+            time.sleep(0.1)
         processes |= bot.searchers() | {bot.proc.pid}
         assert build in processes and len(processes) >= 3, processes  # the bot, its search process, the build
         os.kill(bot.proc.pid, stop)
