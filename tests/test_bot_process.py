@@ -25,20 +25,23 @@ from bot.terminal import InputLost, Terminal, chat, read_lines
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def parent_of(pid: int) -> int | None:
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command's name (the state first), or None once it is gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return int(stat[stat.rindex(")") + 2:].split()[1])
+    return stat[stat.rindex(")") + 2:].split()
+
+
+def parent_of(pid: int) -> int | None:
+    fields = stat_fields(pid)
+    return None if fields is None else int(fields[1])
 
 
 def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"  # a zombie has ended; it only waits to be reaped
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"  # a zombie has ended; it only waits to be reaped
 
 
 def family(pid: int) -> set[int]:
@@ -108,8 +111,8 @@ class BotProcess:
 
 def cpu_seconds(pid: int) -> float:
     """The processor time ``pid`` has used, user and system."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat_fields(pid)
+    assert fields is not None, f"process {pid} is gone"
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 

@@ -9,6 +9,7 @@ fewest moves). The test then asks the real search for that move.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -80,7 +81,12 @@ def searchers():
 
 def _values(pos):
     """The man's and king's values the yardstick (the seeds' material minimax) counts."""
-    w = Evaluator.load(pos.variant).weights
+    return _values_of(pos.variant.name)
+
+
+@functools.cache
+def _values_of(name):
+    w = Evaluator.load(variant(name)).weights  # read once a variant, not at every look
     return int(w[W_MAN]), int(w[W_KING])
 
 
