@@ -51,13 +51,14 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
 
 
 @contextlib.asynccontextmanager
-async def web_page(config: Config, local_chat: bool) -> AsyncIterator[Hub | None]:
+async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncIterator[Hub | None]:
     """The web page's hub, its server listening, closed again at the end; None with BOT_WEB off, or when the
-    server cannot listen (the chat runs on without it, and says why)."""
+    server cannot listen (the chat runs on without it, and says why). ``StoreError`` if the seat links' key cannot
+    be read from the database."""
     if not config.web:
         yield None
         return
-    hub = Hub(SeatKeys(load_key(config.database, config.web_secret)), config.web_base, local_chat,
+    hub = Hub(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, local_chat,
               web_guild(config.shards))
     try:
         runner = await serve(hub, config.web_host, config.web_port)
@@ -77,7 +78,7 @@ async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    async with services(config) as (store, pool), web_page(config, local_chat=True) as hub:
+    async with services(config) as (store, pool), web_page(config, store, local_chat=True) as hub:
         terminal = Terminal(image_dir)
         core = Core(config, store, pool, hub.send_for(terminal.send) if hub else terminal.send)
         if hub:
@@ -103,7 +104,7 @@ async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
     from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
-    async with services(config) as (store, pool), web_page(config, local_chat=False) as hub:
+    async with services(config) as (store, pool), web_page(config, store, local_chat=False) as hub:
         bot = DraughtsBot(config, store, pool, hub=hub)
         async with bot:
             await bot.start(config.token)

@@ -86,7 +86,7 @@ class Config:
     web_url: str = ""
     """BOT_WEB_URL: the public address of the web page, for the links the chat gives (default: host and port)."""
     web_secret: str = field(default="", repr=False)
-    """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept beside the database)."""
+    """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept in the database)."""
 
     @property
     def web_base(self) -> str:
@@ -177,9 +177,6 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):
         raise ConfigError("BOT_WEB_URL must start with http:// or https://")
-    if config.web and config.database.startswith(("postgresql://", "postgres://")) and not config.web_secret:
-        raise ConfigError("with a PostgreSQL database, set BOT_WEB_SECRET (the same on every bot process, so that "
-                          "each checks the seat links the others give), or BOT_WEB=false")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config

@@ -74,3 +74,33 @@ def test_migrate_brings_a_new_postgresql_database_to_the_schema(postgres_server)
                           env={**os.environ, "BOT_DATABASE": url, "BOT_WEB": "true"})  # no BOT_WEB_SECRET needed
     assert done.returncode == 0, done.stderr
     assert "PostgreSQL" in done.stdout and "up to date" in done.stdout and url not in done.stdout + done.stderr
+
+
+async def test_processes_on_one_postgresql_database_share_the_seat_links_key_without_a_setting(postgres_server):
+    from bot.web.seats import load_key
+
+    url = await fresh_database(postgres_server)
+    stores = [await PostgresStore.connect(url) for _ in range(3)]
+    try:  # three processes starting at once: each gets the key the first one stored
+        keys = await asyncio.gather(*(load_key(store, url) for store in stores))
+        assert len(set(keys)) == 1 and len(keys[0]) == 32
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_process_that_cannot_read_the_seat_links_key_refuses_to_start_and_says_why(postgres_server):
+    import pytest
+
+    from bot.store import StoreError
+    from bot.web.seats import load_key
+
+    url = await fresh_database(postgres_server)
+    store = await PostgresStore.connect(url)
+    try:
+        await store.pool.execute("DROP TABLE shared_keys")  # a database the key cannot be read from
+        with pytest.raises(StoreError, match="cannot read the seat links' key from the database.*BOT_WEB_SECRET"):
+            await load_key(store, url)
+        assert await load_key(store, url, "set by the operator")  # the setting needs no database
+    finally:
+        await store.close()

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Config
 from bot.core import Core
-from bot.store import SqliteStore
+from bot.store import SqliteStore, open_store
 from bot.web import views
 from bot.web.hub import CHANNEL_PREFIX, OUT_OF_DATE, Hub
 from bot.web.seats import SeatKeys, load_key
@@ -332,7 +332,7 @@ def test_a_capture_shows_what_it_took():
     assert entry["move"]["path"] == [list(game_type.cell(14)), list(game_type.cell(23))]
 
 
-def test_seat_secrets_depend_on_game_colour_and_player_and_the_key_is_kept(tmp_path):
+def test_seat_secrets_depend_on_game_colour_and_player():
     keys = SeatKeys(b"a" * 32)
     secret = keys.secret(5, Color.WHITE, "1")
     assert keys.check(5, Color.WHITE, "1", secret)
@@ -341,10 +341,30 @@ def test_seat_secrets_depend_on_game_colour_and_player_and_the_key_is_kept(tmp_p
     assert not keys.check(5, Color.WHITE, "2", secret)
     assert not keys.check(5, Color.WHITE, "1", "ünïcode")  # any text is refused, not an error
     assert keys.check_watch(5, keys.watch_key(5)) and not keys.check_watch(6, keys.watch_key(5))
+
+
+async def test_the_seat_links_key_is_made_once_and_kept_in_the_database(tmp_path):
     database = str(tmp_path / "bot.sqlite3")
-    assert load_key(database) == load_key(database)  # made once, then read back
-    assert (tmp_path / "bot.sqlite3.web-key").stat().st_mode & 0o777 == 0o600
-    assert load_key(database, "configured") != load_key(database)
+    store = await open_store(database)
+    first = await load_key(store, database)
+    await store.close()
+    store = await open_store(database)  # a restart: the links given before still work
+    try:
+        assert await load_key(store, database) == first and len(first) == 32
+        assert await load_key(store, database, "configured") != first  # BOT_WEB_SECRET overrides it
+        assert not list(tmp_path.glob("*.web-key"))  # nothing beside the database any more
+    finally:
+        await store.close()
+
+
+async def test_an_older_bots_key_file_is_taken_into_the_database_so_its_seat_links_keep_working(tmp_path):
+    database = str(tmp_path / "bot.sqlite3")
+    (tmp_path / "bot.sqlite3.web-key").write_bytes(b"o" * 32)  # what the bot kept before the key moved
+    store = await open_store(database)
+    try:
+        assert await load_key(store, database) == b"o" * 32
+    finally:
+        await store.close()
 
 
 def test_run_bot_serves_the_page_beside_the_terminal_chat(tmp_path):

@@ -163,6 +163,11 @@ class Store(ABC):
         """Mark a game finished with its PDN and store the players' new ratings, all or nothing."""
 
     @abstractmethod
+    async def shared_key(self, name: str, made: str) -> str:
+        """The key kept under ``name``: the one stored already, else ``made``, stored now (so every process that
+        asks gets the first one stored)."""
+
+    @abstractmethod
     async def board_message(self, game: int) -> str | None:
         """The id of the game's latest board message, as the front end that posted it named it."""
 

@@ -209,6 +209,11 @@ class PostgresStore(Store):
                                     " WHERE id = $4 RETURNING guild, variant", winner, reason, pdn, game)
             await self._save_ratings(db, _GAMES, row["guild"], row["variant"], ratings)
 
+    async def shared_key(self, name: str, made: str) -> str:
+        async with self._using(transaction=True) as db:
+            await db.execute("INSERT INTO shared_keys (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", name, made)
+            return await db.fetchval("SELECT value FROM shared_keys WHERE name = $1", name)
+
     async def board_message(self, game: int) -> str | None:
         async with self._using() as db:
             return await db.fetchval("SELECT board_message FROM games WHERE id = $1", game)

@@ -125,6 +125,12 @@ _PUZZLES = """
         last_day TEXT                 -- the latest day it was posted, 'YYYY-MM-DD'
     );
 """
+_KEYS = """
+    CREATE TABLE shared_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL           -- hex; the first process to ask sets it, for every process of the bot
+    );
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -140,5 +146,7 @@ MIGRATIONS = (
     Migration("puzzles: those served in each channel (one on at a time) and who tried them, people's puzzle ratings"
               " per server and variant, each puzzle's own rating, and each server's daily puzzle",
               _PUZZLES.format(**_SQLITE), _PUZZLES.format(**_POSTGRES)),
+    Migration("keys every process of the bot shares (the seat links' key), made once by the first to ask",
+              _KEYS, _KEYS),
 )
 VERSION = len(MIGRATIONS)

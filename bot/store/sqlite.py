@@ -140,6 +140,11 @@ class SqliteStore(Store):
                 " RETURNING guild, variant", (winner, reason, pdn, game)).fetchone()
             self._save_ratings(_GAMES, guild, variant, ratings)
 
+    async def shared_key(self, name: str, made: str) -> str:
+        with self._transaction():
+            self.db.execute("INSERT INTO shared_keys (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING", (name, made))
+            return self.db.execute("SELECT value FROM shared_keys WHERE name = ?", (name,)).fetchone()[0]
+
     async def board_message(self, game: int) -> str | None:
         with self._reading():
             row = self.db.execute("SELECT board_message FROM games WHERE id = ?", (game,)).fetchone()

@@ -1,8 +1,8 @@
 """Seat links: the secret in a player's link to their game, the only way to move for that seat from the page.
 
 A seat's secret is a keyed hash of the game, the colour and the player, so it needs no table of its own and
-outlives a restart: the key is made once and kept in a file beside the database (0600), or comes from
-``BOT_WEB_SECRET``. With a database kept only in memory, the key lives as long as the process.
+outlives a restart: the key is made once and kept in the database, where every process of the bot finds the same
+one, or comes from ``BOT_WEB_SECRET``. With a database kept only in memory, the key lives as long as the process.
 """
 
 from __future__ import annotations
@@ -10,34 +10,41 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from pathlib import Path
 
+from bot.store import SaveFailed, Store, StoreError
 from engine import Color
 
 KEY_BYTES = 32
+KEY_NAME = "seat-links"
+"""The seat links' key in the database's ``shared_keys``."""
 
 
-def load_key(database: str, configured: str = "") -> bytes:
-    """The key seat secrets are made with: ``configured`` if set, else the one kept beside ``database``
-    (made on first use)."""
+async def load_key(store: Store, database: str, configured: str = "") -> bytes:
+    """The key seat secrets are made with: ``configured`` if set, else the one kept in the database (made by the
+    first process to ask). ``StoreError`` if the database does not give it: a process with a key of its own would
+    refuse every other process's seat links."""
     if configured:
         return hashlib.sha256(configured.encode()).digest()
-    if database == ":memory:":
-        return secrets.token_bytes(KEY_BYTES)
-    path = Path(database).with_name(Path(database).name + ".web-key")
     try:
-        key = path.read_bytes()
-        if len(key) == KEY_BYTES:
-            return key
-    except FileNotFoundError:
-        pass
-    key = secrets.token_bytes(KEY_BYTES)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
-    return key
+        return bytes.fromhex(await store.shared_key(KEY_NAME, _first_key(database).hex()))
+    except (SaveFailed, ValueError) as error:
+        raise StoreError(f"cannot read the seat links' key from the database ({error}); set BOT_WEB_SECRET, or "
+                         "start again once the database answers") from None
+
+
+def _first_key(database: str) -> bytes:
+    """The key to store when the database has none: the one an older bot kept in a file beside a SQLite database
+    (so that the seat links it gave still work), else a new one."""
+    if database != ":memory:" and "://" not in database:
+        try:
+            key = Path(database).with_name(Path(database).name + ".web-key").read_bytes()
+            if len(key) == KEY_BYTES:
+                return key
+        except OSError:
+            pass
+    return secrets.token_bytes(KEY_BYTES)
 
 
 class SeatKeys:
