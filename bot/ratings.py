@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -73,6 +74,45 @@ def update(player: Rating, games: list[tuple[Rating, float]]) -> Rating:
     phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     mu = mu + phi * phi * sum(g * (s - e) for g, e, s in terms)
     return Rating(mu * SCALE + 1500, phi * SCALE, sigma)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a rated game: a person (their id and name), or a bot level (``fixed``, its rating)."""
+
+    user: str | None = None
+    name: str = ""
+    fixed: Rating | None = None
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A rated game as it ends: its two sides, and the first one's score (1, 0.5 or 0)."""
+
+    sides: tuple[Side, Side]
+    score: float
+
+    def people(self) -> list[str]:
+        """The ids of the people who played it, sorted (the order their ratings are locked in)."""
+        return sorted({side.user for side in self.sides if side.user is not None})
+
+    def changes(self, now: Mapping[str, Rating]) -> list[Change]:
+        """Each person's new rating, from their ratings ``now`` (by id; a new player's when missing), in the
+        sides' order."""
+        before = [side.fixed if side.fixed is not None else now.get(side.user or "", Rating()) for side in self.sides]
+        scores = (self.score, 1 - self.score)
+        return [Change(side.user, side.name, before[i], update(before[i], [(before[1 - i], scores[i])]))
+                for i, side in enumerate(self.sides) if side.user is not None]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A person's rating before and after a game."""
+
+    user: str
+    name: str
+    before: Rating
+    after: Rating
 
 
 def _new_volatility(phi: float, sigma: float, v: float, delta: float) -> float:

@@ -104,3 +104,27 @@ async def test_a_process_that_cannot_read_the_seat_links_key_refuses_to_start_an
         assert await load_key(store, url, "set by the operator")  # the setting needs no database
     finally:
         await store.close()
+
+
+async def test_two_rated_games_of_one_player_ending_at_once_on_two_processes_both_count(pool, postgres_server):
+    from bot.ratings import Rating, level_rating, update
+
+    url = await fresh_database(postgres_server)
+    one, two = Chat(await PostgresStore.connect(url), pool), Chat(await PostgresStore.connect(url), pool)
+    try:
+        for chat, channel in ((one, "c1"), (two, "c2")):  # ana plays the bot on each process, rated
+            await chat.say(ANA, "new english level 1 white rated", channel=channel)
+            await chat.core.settle()  # the bot opens
+            await chat.play_any(ANA, channel)
+            await chat.core.settle()
+        await asyncio.gather(one.say(ANA, "resign", channel="c1"), two.say(ANA, "resign", channel="c2"))
+        level = level_rating("english", 1)
+        after_both = update(update(Rating(), [(level, 0.0)]), [(level, 0.0)])
+        rating, games = await one.store.rating("g", "english", ANA.id)
+        assert games == 2 and abs(rating.rating - after_both.rating) < 0.01, (rating, after_both)
+        said = [one.replies[-1].text, two.replies[-1].text]
+        assert all("Ratings: ana" in text for text in said) and f"ana {after_both.rating:.0f}" in " ".join(said)
+    finally:
+        for chat in (one, two):
+            await chat.core.close()
+            await chat.store.close()

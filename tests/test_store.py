@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from bot.ratings import Rating
+from bot.ratings import Change, RatedGame, Rating, Side, update
 from bot.store import MIGRATIONS, VERSION, MoveConflict, SaveFailed, SqliteStore, StoreError, is_postgres
 from bot.store.postgres import PostgresStore
 from postgres import fresh_database
@@ -60,15 +60,19 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     assert (stored.moves, stored.settings["takebacks_used"], stored.version) == (["11-15"], 1, 3)
     await store.set_board_message(game, "m42")
     assert await store.board_message(game) == "m42"
-    await store.finish_game(game, version, "black", "White has no legal move", "[Result \"0-2\"] ...",
-                            [("1", "ana", Rating(1620, 90, 0.06))])
+    await store.save_ratings("g", "english", [("1", "ana", Rating(1620, 90, 0.06))])
+    level = Rating(1400, 50)
+    changes = await store.finish_game(game, version, "black", "White has no legal move", "[Result \"0-2\"] ...",
+                                      RatedGame((Side("1", "ana"), Side(fixed=level)), 0.0))
     assert await store.active_games() == []
     finished = await store.finished_game(game)
     assert (finished.winner, finished.reason, finished.game.moves) == ("black", "White has no legal move", ["11-15"])
-    assert await store.rating("g", "english", "1") == (Rating(1620, 90, 0.06), 1)
+    lost = update(Rating(1620, 90, 0.06), [(level, 0.0)])  # worked out from the rating the database held
+    assert changes == [Change("1", "ana", Rating(1620, 90, 0.06), lost)]
+    assert await store.rating("g", "english", "1") == (lost, 2)
     await store.save_ratings("g", "english", [("1", "ana", Rating(1640, 80, 0.06)), ("2", "ben", Rating())])
     board = await store.leaderboard("g", "english")
-    assert [(s.user, s.games) for s in board] == [("1", 2), ("2", 1)]
+    assert [(s.user, s.games) for s in board] == [("1", 3), ("2", 1)]
     assert await store.finished_game(999) is None and await store.game(999) is None
 
 

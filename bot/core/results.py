@@ -12,7 +12,7 @@ from bot import commands
 from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
-from bot.ratings import Rating, level_rating, update
+from bot.ratings import RatedGame, Side, level_rating
 from bot.tables import Buttons, Controls, Message, Outcome, Table, User
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
@@ -36,9 +36,9 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     result = table.game.type.score_text(winner) if finished else "*"
     pdn = pdn_text(table, result)
     winner_name = None if winner is None else winner.name.lower()
-    changes, rating_words = await rate(s, table, winner) if table.rated and finished else ([], "")
     try:
-        await s.store.finish_game(table.id, table.version, winner_name, reason, pdn, changes)
+        changes = await s.store.finish_game(table.id, table.version, winner_name, reason, pdn,
+                                            rated_game(table, winner) if table.rated and finished else None)
     except MoveConflict:
         await reload(s, table)  # another process moved or ended the game meanwhile
         if to is not None:
@@ -56,8 +56,9 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
         text = f"Draw ({reason})."
     else:
         text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
-    if rating_words:
-        text += " " + rating_words
+    if changes:
+        text += " Ratings: " + ", ".join(f"{c.name} {c.after.rating:.0f} ({c.after.rating - c.before.rating:+.0f})"
+                                         for c in changes) + "."
     analysable = finished and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
     if analysable:
         text += " `analyse` judges every move of it."
@@ -65,25 +66,12 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
                 game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
 
 
-async def rate(s: State, table: Table, winner: Color | None) -> tuple[list[tuple[str, str, Rating]], str]:
-    """The players' new ratings after a rated game, (user id, name, rating) each, and words announcing them."""
+def rated_game(table: Table, winner: Color | None) -> RatedGame:
+    """The sides of a rated game as it ends (a bot level at its ladder's rating), White first, and White's score."""
     v = table.game.type.name
-    now: dict[Color, tuple[Rating, User | None]] = {}
-    for colour, seat in table.seats.items():
-        if seat.user is not None:
-            now[colour] = ((await s.store.rating(table.guild, v, seat.user.id))[0], seat.user)
-        else:
-            assert seat.level is not None
-            now[colour] = (level_rating(v, seat.level), None)
-    changes, words = [], []
-    for colour, (rating, user) in now.items():
-        if user is None:
-            continue
-        score = 0.5 if winner is None else float(winner == colour)
-        new = update(rating, [(now[colour.opponent][0], score)])
-        changes.append((user.id, user.name, new))
-        words.append(f"{user.name} {new.rating:.0f} ({new.rating - rating.rating:+.0f})")
-    return changes, "Ratings: " + ", ".join(words) + "."
+    sides = tuple(Side(seat.user.id, seat.user.name) if seat.user is not None
+                  else Side(fixed=level_rating(v, seat.level or 1)) for seat in (table.seats[c] for c in Color))
+    return RatedGame((sides[0], sides[1]), 0.5 if winner is None else float(winner == Color.WHITE))
 
 
 def pdn_text(table: Table, result: str | None = None) -> str:

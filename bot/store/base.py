@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.ratings import Rating
+from bot.ratings import Change, RatedGame, Rating
 
 
 class StoreError(RuntimeError):
@@ -159,8 +159,10 @@ class Store(ABC):
 
     @abstractmethod
     async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
-                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
-        """Mark a game finished with its PDN and store the players' new ratings, all or nothing."""
+                          rated: RatedGame | None = None) -> list[Change]:
+        """Mark a game finished with its PDN and, for a ``rated`` one, update its players' ratings, all or nothing;
+        the rating changes. The ratings are read and written inside the transaction, the players' held meanwhile,
+        so two games of one player that end at the same moment (on two processes) both count."""
 
     @abstractmethod
     async def shared_key(self, name: str, made: str) -> str:

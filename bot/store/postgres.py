@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.ratings import Rating
+from bot.ratings import Change, RatedGame, Rating
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
                             Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
@@ -202,12 +202,25 @@ class PostgresStore(Store):
         return new
 
     async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
-                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
+                          rated: RatedGame | None = None) -> list[Change]:
         async with self._using(transaction=True) as db:
             await self._claim(db, game, version)
             row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3"
                                     " WHERE id = $4 RETURNING guild, variant", winner, reason, pdn, game)
-            await self._save_ratings(db, _GAMES, row["guild"], row["variant"], ratings)
+            if rated is None:
+                return []
+            guild, variant = row["guild"], row["variant"]
+            now = {}
+            for user in rated.people():  # held until the transaction ends, taken in one order by every game
+                await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                                 f"{_GAMES[0]}:{guild}:{variant}:{user}")
+                rating = await db.fetchrow('SELECT rating, rd, volatility FROM ratings WHERE guild = $1'
+                                           ' AND variant = $2 AND "user" = $3', guild, variant, user)
+                if rating is not None:
+                    now[user] = Rating(*rating)
+            changes = rated.changes(now)
+            await self._save_ratings(db, _GAMES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            return changes
 
     async def shared_key(self, name: str, made: str) -> str:
         async with self._using(transaction=True) as db:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot.ratings import Rating
+from bot.ratings import Change, RatedGame, Rating
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
                             Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
@@ -132,13 +132,17 @@ class SqliteStore(Store):
         return new
 
     async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
-                          ratings: Sequence[tuple[str, str, Rating]] = ()) -> None:
-        with self._transaction():
+                          rated: RatedGame | None = None) -> list[Change]:
+        with self._transaction():  # one connection, used by one thread: nothing comes between the read and the write
             self._claim(game, version)
             guild, variant = self.db.execute(
                 "UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ? WHERE id = ?"
                 " RETURNING guild, variant", (winner, reason, pdn, game)).fetchone()
-            self._save_ratings(_GAMES, guild, variant, ratings)
+            if rated is None:
+                return []
+            changes = rated.changes({user: self._rating(_GAMES, guild, variant, user)[0] for user in rated.people()})
+            self._save_ratings(_GAMES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            return changes
 
     async def shared_key(self, name: str, made: str) -> str:
         with self._transaction():
