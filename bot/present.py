@@ -15,12 +15,12 @@ REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
 def board_png(board: Board, theme: str = "wood") -> bytes:
     options = RenderOptions(theme=theme, flipped=board.flipped, caption=board.caption)
-    return render_png(game_type(board.variant), board.position, options, last_move=board.last_move,
+    return render_png(game_type(board.game), board.position, options, last_move=board.last_move,
                       before=board.before)
 
 
 def board_text(board: Board) -> str:
-    return text_diagram(game_type(board.variant), board.position, last_move=board.last_move, flipped=board.flipped)
+    return text_diagram(game_type(board.game), board.position, last_move=board.last_move, flipped=board.flipped)
 
 
 def graph_png(analysis: Analysis) -> bytes:

@@ -114,9 +114,9 @@ class Message:
 class Board:
     """A position to show: the front end draws it as an image or as text."""
 
-    game: int
-    """The game's id."""
-    variant: str
+    game_id: int
+    """The game's id (``NO_GAME`` for a puzzle's board)."""
+    game: str
     """The game's name (``engine.game_type``): english, ..., tablut."""
     position: Any
     """A position of that game."""

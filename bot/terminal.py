@@ -40,7 +40,7 @@ class Terminal:
         lines = [text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {text}"]
         if reply.board is not None:
             lines.append(board_text(reply.board))
-            path = self.image_dir / f"game-{reply.board.game}.png"
+            path = self.image_dir / f"game-{reply.board.game_id}.png"
             path.write_bytes(await asyncio.to_thread(board_png, reply.board))
             lines.append(f"[board image: {path}]")
         if reply.pdn:

@@ -39,8 +39,10 @@ _tt_mb = 64
 class Job:
     """One move to find."""
 
-    variant: str
-    fen: str
+    game: str
+    """The game's name (``engine.game_type``)."""
+    position: str
+    """The position to move from, as the game writes it."""
     history: History
     level: int
     budget: float
@@ -55,7 +57,8 @@ class Job:
 class Segment:
     """Some positions of a game to analyse (``engine.analysis.segments``): one short job of a game's analysis."""
 
-    variant: str
+    game: str
+    """The game's name (``engine.game_type``)."""
     start: str
     """The game's start position, as text."""
     moves: tuple[str, ...]
@@ -124,10 +127,10 @@ def searcher(name: str) -> Searcher[Any, Any]:
 
 def think(job: Job) -> Answer:
     """Search the job's position at its level within its budget."""
-    game = game_type(job.variant)
-    position = game.read_position(job.fen)
+    game = game_type(job.game)
+    position = game.read_position(job.position)
     rng = random.Random(job.seed)
-    s = searcher(job.variant)
+    s = searcher(job.game)
     s.threads = job.threads
     result = choose_move(s, position, level(job.level), job.budget, job.history, rng)
     return Answer(game.write_move(position, result.move, full=True), result.score, result.depth, result.nodes,
@@ -138,11 +141,11 @@ def look(segment: Segment) -> list[Look]:
     """Search an analysis segment's positions (on this process's analysis searcher, its table cleared first),
     giving way at once when the pool says a move waits: the search in hand is stopped and its look dropped, the
     looks found so far come back, and the pool hands the rest out again later."""
-    kind = game_type(segment.variant)
+    kind = game_type(segment.game)
     game = _game_plies(segment)
-    if segment.variant not in _analysers:
-        _analysers[segment.variant] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
-    searcher = _analysers[segment.variant]
+    if segment.game not in _analysers:
+        _analysers[segment.game] = Searcher(kind, tt_mb=ANALYSIS_TT_MB)
+    searcher = _analysers[segment.game]
     if _give_way is None:
         return look_segment(searcher, game, segment.plies, segment.nodes, segment.known)
     cut, finished = threading.Event(), threading.Event()
@@ -169,11 +172,11 @@ def look(segment: Segment) -> list[Look]:
 def _game_plies(segment: Segment) -> list[Ply]:
     """The segment's game as the analysis searches it, replayed once for all its segments that come to this
     process (a long game takes a few hundred ms to replay; a move may be waiting meanwhile)."""
-    key = (segment.variant, segment.start, segment.moves)
+    key = (segment.game, segment.start, segment.moves)
     if key in _replayed:
         _replayed.move_to_end(key)
         return _replayed[key]
-    record = game_type(segment.variant).new_game(segment.start)
+    record = game_type(segment.game).new_game(segment.start)
     for text in segment.moves:
         record.play_text(text)
     _replayed[key] = found = plies(record)

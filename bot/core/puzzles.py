@@ -231,7 +231,7 @@ def shown(solving: Solving, before, move) -> Board:
     """The position after ``move`` from ``before``, the move marked (the record is left as it was)."""
     gt = solving.record.type
     board = _board(solving)
-    return Board(board.game, board.variant, gt.make(before, move), move, before, board.flipped, board.caption)
+    return Board(board.game_id, board.game, gt.make(before, move), move, before, board.flipped, board.caption)
 
 
 async def solution(s: State, msg: Message, words: list[str]) -> None:

@@ -388,7 +388,7 @@ class DraughtsBot(ext.AutoShardedBot):
         """The buttons (and move menu) the core gave the reply; under every board, the web page's links."""
         controls = reply.controls
         board = reply.board
-        watch = self._watch(board.game) if board is not None and board.game != NO_GAME else None  # a puzzle: none
+        watch = self._watch(board.game_id) if board is not None and board.game_id != NO_GAME else None  # a puzzle: none
         if controls is None:
             return watch_view(watch) if watch else None
         if controls.buttons is Buttons.ANSWER:
@@ -403,7 +403,7 @@ class DraughtsBot(ext.AutoShardedBot):
         """A public reply was posted (or edited in): the boards before it that lose their controls. A puzzle's board
         (``NO_GAME``) is not a game's: it has no web page and no board message in the database."""
         self._keep_puzzle(reply, sent)
-        if reply.board is None or reply.board.game != NO_GAME:
+        if reply.board is None or reply.board.game_id != NO_GAME:
             await self._keep_track(reply, sent, reply.controls is not None)
 
     def _keep_puzzle(self, reply: Reply, sent: discord.Message | None) -> None:
@@ -434,7 +434,7 @@ class DraughtsBot(ext.AutoShardedBot):
         the background, so the game goes on). At the game's end its last board's buttons are greyed out. Which
         message that is, is kept with the game in the database, so a restart changes nothing a player sees."""
         if reply.board is not None and sent is not None and controls:
-            game = reply.board.game
+            game = reply.board.game_id
             before = await self.store.board_message(game)
             await self.store.set_board_message(game, str(sent.id))
             if before is not None and before != str(sent.id):

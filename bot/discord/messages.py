@@ -26,7 +26,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
     text, files, embed = reply.text, [], None
     board = reply.board
     if board is not None and pictures:
-        name = f"game-{board.game}.png" if board.game != NO_GAME else "puzzle.png"
+        name = f"game-{board.game_id}.png" if board.game_id != NO_GAME else "puzzle.png"
         files.append(discord.File(io.BytesIO(await asyncio.to_thread(board_png, board)), name))
         if embeds:
             embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
