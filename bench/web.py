@@ -50,7 +50,7 @@ async def serve(args: argparse.Namespace) -> None:
     from bot.pool import SearchPool
     from bot.store import SqliteStore
     from bot.tables import User
-    from bot.web.hub import Hub
+    from bot.web.pages import Pages
     from bot.web.seats import SeatKeys
     from bot.web.server import make_app
 
@@ -58,10 +58,10 @@ async def serve(args: argparse.Namespace) -> None:
                     queue_limit=10 * args.games)
     pool = SearchPool(1, config.queue_limit, 16)
     await asyncio.to_thread(pool.start)
-    hub = Hub(SeatKeys(os.urandom(32)), "http://127.0.0.1")
-    core = Core(config, SqliteStore(":memory:"), pool, hub.send_for(None))
-    hub.attach(core)
-    runner = web.AppRunner(make_app(hub), access_log=None)
+    pages = Pages(SeatKeys(os.urandom(32)), "http://127.0.0.1")
+    core = Core(config, SqliteStore(":memory:"), pool, pages.send_for(None))
+    pages.attach(core)
+    runner = web.AppRunner(make_app(pages), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -79,11 +79,11 @@ async def serve(args: argparse.Namespace) -> None:
     ids = []
     starter = User("bench", "bench")
     for _ in range(args.games):
-        game, notes = await hub.start(starter, f"watch english 1 1 delay {args.delay:g}")
+        game, notes = await pages.start(starter, f"watch english 1 1 delay {args.delay:g}")
         if game is None:
             raise SystemExit(f"a match did not start: {notes}")
         ids.append(game)
-    print(json.dumps({"port": port, "pages": [hub.game_path(game) for game in ids]}), flush=True)
+    print(json.dumps({"port": port, "pages": [pages.game_path(game) for game in ids]}), flush=True)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
@@ -92,7 +92,7 @@ async def serve(args: argparse.Namespace) -> None:
             lags.clear()
     monitor.cancel()
     await core.close()
-    hub.close()
+    pages.close()
     await runner.cleanup()
     pool.close()
 

@@ -13,18 +13,20 @@ from pathlib import Path
 from bot import endgames, present
 from bot.config import Config
 from bot.core import Core
+from bot.core.state import Send
 from bot.pool import SearchPool
 from bot.store import Store, open_store, where
 from bot.terminal import Terminal, chat
-from bot.web.hub import Hub, web_guild
+from bot.web.pages import Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
 from engine import games
 
 
 @contextlib.asynccontextmanager
-async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
-    """The database and the warmed-up search processes, closed again at the end."""
+async def services(config: Config) -> AsyncIterator[tuple[Store, Core]]:
+    """The database, the warmed-up search processes and the core (not yet given a front end), closed again at the
+    end."""
     store = await open_store(config.database)
     pool = SearchPool(config.workers, config.queue_limit, config.tt_mb, config.search_threads)
     try:
@@ -35,9 +37,11 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
         # or each full collection walks it all and stalls the event loop for 25-110 ms (measured).
         gc.freeze()
         build = asyncio.create_task(endgames.build_missing(config.endgame_pieces))
+        core = Core(config, store, pool)
         try:
-            yield store, pool
+            yield store, core
         finally:
+            await core.close()
             build.cancel()
             try:
                 await build
@@ -51,44 +55,49 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, SearchPool]]:
 
 
 @contextlib.asynccontextmanager
-async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncIterator[Hub | None]:
-    """The web page's hub, its server listening, closed again at the end; None with BOT_WEB off, or when the
+async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncIterator[Pages | None]:
+    """The web page (``Pages``), its server listening, closed again at the end; None with BOT_WEB off, or when the
     server cannot listen (the chat runs on without it, and says why). ``StoreError`` if the seat links' key cannot
     be read from the database."""
     if not config.web:
         yield None
         return
-    hub = Hub(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, local_chat,
+    pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, local_chat,
               web_guild(config.shards))
     try:
-        runner = await serve(hub, config.web_host, config.web_port)
+        runner = await serve(pages, config.web_host, config.web_port)
     except OSError as error:
         print(f"The web page could not start on {config.web_host}:{config.web_port} ({error.strerror or error}). "
               "The chat runs without it; set BOT_WEB_PORT to a free port, or BOT_WEB=false.", file=sys.stderr)
         yield None
         return
     try:
-        yield hub
+        yield pages
     finally:
-        hub.close()
+        pages.close()
         await runner.cleanup()
+
+
+def connect(core: Core, chat: Send, pages: Pages | None) -> None:
+    """Send the core's replies to the chat front end's ``chat``, through the web page's ``pages`` when it runs."""
+    core.connect(pages.send_for(chat) if pages else chat)
+    if pages:
+        pages.attach(core)
 
 
 async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    async with services(config) as (store, pool), web_page(config, store, local_chat=True) as hub:
+    async with services(config) as (store, core), web_page(config, store, local_chat=True) as pages:
         terminal = Terminal(image_dir)
-        core = Core(config, store, pool, hub.send_for(terminal.send) if hub else terminal.send)
-        if hub:
-            hub.attach(core)
+        connect(core, terminal.send, pages)
         clock = asyncio.create_task(core.run_clock())
         try:
             print(f"Draughts bot, terminal chat. Games are kept in {where(config.database)}; board images go to "
                   f"{image_dir}.\nType `help` for the commands, `new` to play me, `as NAME` to type as someone "
                   "else.", flush=True)
-            if hub:
+            if pages:
                 print(f"Web page: {config.web_base}/ (play by clicking, watch games live).", flush=True)
             print(flush=True)
             restored = await core.start()
@@ -97,14 +106,14 @@ async def run_terminal(config: Config) -> None:
             await chat(core, terminal)
         finally:
             clock.cancel()
-            await core.close()
 
 
 async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
     from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
-    async with services(config) as (store, pool), web_page(config, store, local_chat=False) as hub:
-        bot = DraughtsBot(config, store, pool, hub=hub)
+    async with services(config) as (store, core), web_page(config, store, local_chat=False) as pages:
+        bot = DraughtsBot(config, core, store, pages=pages)
+        connect(core, bot.deliver, pages)
         async with bot:
             await bot.start(config.token)

@@ -22,7 +22,7 @@ from bot.core import Core
 from bot.pool import SearchPool
 from bot.store import SqliteStore
 from bot.tables import Message, User
-from bot.web.hub import Hub
+from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from bot.web.server import make_app
 from engine import Color
@@ -65,15 +65,15 @@ async def main() -> int:
     from selenium.webdriver.chrome.service import Service
 
     store = SqliteStore(":memory:")
-    hub = Hub(SeatKeys(b"screenshots" * 3), "http://localhost")
+    pages = Pages(SeatKeys(b"screenshots" * 3), "http://localhost")
     pool = SearchPool(workers=1, tt_mb=16)
     await asyncio.to_thread(pool.start)
-    core = Core(Config(database=":memory:"), store, pool, hub.send_for(None))
-    hub.attach(core)
+    core = Core(Config(database=":memory:"), store, pool, pages.send_for(None))
+    pages.attach(core)
     ids = {name: await stored_game(store, name, plies) for name, _, plies in SHOTS}
     await core.start()
     analysed = await analysed_game(core)
-    server = TestServer(make_app(hub), host="127.0.0.1")
+    server = TestServer(make_app(pages), host="127.0.0.1")
     await server.start_server()
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
@@ -86,7 +86,7 @@ async def main() -> int:
             assert table is not None
             mover = table.seats[table.game.turn].user
             assert mover is not None
-            url = str(server.make_url(hub.seat_path(ids[name], table.game.turn, mover)))
+            url = str(server.make_url(pages.seat_path(ids[name], table.game.turn, mover)))
             await asyncio.to_thread(browser.get, str(server.make_url("/")))
             await asyncio.to_thread(browser.execute_script, f"localStorage.setItem('theme', '{theme}')")
             await asyncio.to_thread(browser.get, url)
@@ -94,7 +94,7 @@ async def main() -> int:
             path = HERE / f"web-{name}-{theme}.png"
             await asyncio.to_thread(browser.save_screenshot, str(path))
             print(f"wrote {path}")
-        await asyncio.to_thread(browser.get, str(server.make_url(hub.game_path(analysed))))
+        await asyncio.to_thread(browser.get, str(server.make_url(pages.game_path(analysed))))
         await asyncio.to_thread(_at_the_costliest_move, browser)
         await asyncio.to_thread(browser.save_screenshot, str(HERE / "web-analysis.png"))
         print(f"wrote {HERE / 'web-analysis.png'}")
@@ -104,7 +104,7 @@ async def main() -> int:
         print(f"wrote {HERE / 'web-front.png'}")
     finally:
         await asyncio.to_thread(browser.quit)
-        hub.close()
+        pages.close()
         await server.close()
         await core.close()
         pool.close()

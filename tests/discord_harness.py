@@ -12,7 +12,9 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
+from bot.app import connect
 from bot.config import Config
+from bot.core import Core
 from bot.discord.client import DraughtsBot
 from bot.store import SqliteStore
 from discord_emulator import DiscordEmulator
@@ -33,12 +35,14 @@ def pointed_at(emulator: DiscordEmulator):
 
 
 @contextlib.asynccontextmanager
-async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG, hub=None, clock=time.time,
+async def running(emulator: DiscordEmulator, store: Store, pool, config: Config = CONFIG, pages=None, clock=time.time,
                   **changes) -> AsyncIterator[DraughtsBot]:
-    """A bot logged in to the emulator and ready (its replies passing through the web page's ``hub``, if given; its
+    """A bot logged in to the emulator and ready (its replies passing through the web page's ``pages``, if given; its
     core on ``clock``, a test's, if given); closed at the end."""
     config = replace(config, **changes)
-    bot = DraughtsBot(config, store, pool, hub=hub, clock=clock, guild_ready_timeout=0.05)
+    core = Core(config, store, pool, clock=clock)
+    bot = DraughtsBot(config, core, store, pages=pages, guild_ready_timeout=0.05)
+    connect(core, bot.deliver, pages)  # as the bot's start-up wires them
     task = asyncio.create_task(bot.start(config.token))
     try:
         for _ in range(1000):

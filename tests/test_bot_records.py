@@ -30,9 +30,9 @@ async def test_hostile_names_read_back_from_every_pdn_the_bot_writes(site):
         assert set(tags) == {"GameType", "Event", "Site", "Date", "White", "Black", "Result"}, pdn
 
     check((await chat.say(TRUDY, "pdn"))[0].pdn, "*")
-    check(await (await client.get(chat.hub.game_path(game_id) + ".pdn")).text(), "*")
+    check(await (await client.get(chat.pages.game_path(game_id) + ".pdn")).text(), "*")
     await chat.say(TRUDY, "resign")
     assert not chat.on()
     check(chat.replies[-1].pdn, "1-0")  # the end of the game, as the chat posts it (and Discord's file)
     check((await chat.store.finished_game(game_id)).pdn, "1-0")
-    check(await (await client.get(chat.hub.game_path(game_id) + ".pdn")).text(), "1-0")
+    check(await (await client.get(chat.pages.game_path(game_id) + ".pdn")).text(), "1-0")

@@ -15,9 +15,10 @@ import discord
 import pytest
 import pytest_asyncio
 
+from bot.core import Core
 from bot.discord.views import pages_of
 from bot.store import SqliteStore
-from bot.web.hub import Hub
+from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
                               text_of, user)
@@ -290,17 +291,17 @@ async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator
 
 async def test_with_a_public_web_page_boards_link_to_it_and_players_get_their_seat_privately(emulator, store, pool):
     games = emulator.channel("games")
-    hub = Hub(SeatKeys(b"k" * 32), "https://draughts.example")
-    async with running(emulator, store, pool, hub=hub, web_url="https://draughts.example") as bot:
+    pages = Pages(SeatKeys(b"k" * 32), "https://draughts.example")
+    async with running(emulator, store, pool, pages=pages, web_url="https://draughts.example") as bot:
         await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
         board = await latest_board(emulator, games)
         game = bot.core.game_in(str(games))
-        assert buttons(board)["Watch live"]["url"] == f"https://draughts.example{hub.game_path(game)}"
+        assert buttons(board)["Watch live"]["url"] == f"https://draughts.example{pages.game_path(game)}"
         seat = await emulator.answer(await emulator.press(ANA, board, "Play in browser"))
         assert seat["flags"] & EPHEMERAL
         link = text_of(seat).split()[-1]
-        assert link.startswith(f"https://draughts.example{hub.game_path(game)}#seat=")
-        assert hub.keys.check(game, Color.BLACK, str(ANA["id"]), link.split("#seat=")[1])
+        assert link.startswith(f"https://draughts.example{pages.game_path(game)}#seat=")
+        assert pages.keys.check(game, Color.BLACK, str(ANA["id"]), link.split("#seat=")[1])
         other = await emulator.answer(await emulator.press(EVE, board, "Play in browser"))
         assert other["flags"] & EPHEMERAL and "#seat=" not in text_of(other)
     async with running(emulator, store, pool) as bot:  # without BOT_WEB_URL, no links: the page is not public
@@ -532,6 +533,7 @@ async def test_a_double_click_on_the_menu_plays_one_move(emulator, store, pool):
 async def test_games_started_on_a_shards_web_page_belong_to_that_shards_process(store, pool):
     from bot.discord.client import DraughtsBot
 
-    one = DraughtsBot(replace(CONFIG, shard_count=2, shard_ids="1"), store, pool)  # never started: only asked
+    config = replace(CONFIG, shard_count=2, shard_ids="1")
+    one = DraughtsBot(config, Core(config, store, pool), store)  # never started: only asked
     assert one.owns("web:1") and not one.owns("web:0")
     assert one.owns(str(GUILD + (1 << 22))) and not one.owns(str(GUILD))

@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.core import Core
 from bot.store import SqliteStore, open_store
 from bot.web import views
-from bot.web.hub import CHANNEL_PREFIX, OUT_OF_DATE, Hub
+from bot.web.pages import CHANNEL_PREFIX, OUT_OF_DATE, Pages
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import MESSAGE_LIMIT, make_app
 from chat import ANA, BEN, CONFIG, Chat
@@ -25,25 +25,25 @@ from engine.games import GAMES
 
 
 class WebChat(Chat):
-    """A chat whose core's replies pass through a web hub, as ``./run-bot`` wires them."""
+    """A chat whose core's replies pass through a web pages, as ``./run-bot`` wires them."""
 
     def __init__(self, store: Store, pool, config: Config = CONFIG):
         super().__init__(store, pool, config)
-        self.hub = Hub(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
-        self.core = Core(config, store, pool, self.hub.send_for(self._send), clock=self.clock)
-        self.hub.attach(self.core)
+        self.pages = Pages(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
+        self.core = Core(config, store, pool, self.pages.send_for(self._send), clock=self.clock)
+        self.pages.attach(self.core)
 
 
 @contextlib.asynccontextmanager
 async def web_site(pool, config: Config = CONFIG) -> AsyncIterator[tuple[WebChat, TestClient]]:
     """A chat whose core serves the web page, and a client of that page; closed again at the end."""
     chat = WebChat(SqliteStore(":memory:"), pool, config)
-    client = TestClient(TestServer(make_app(chat.hub)))
+    client = TestClient(TestServer(make_app(chat.pages)))
     await client.start_server()
     try:
         yield chat, client
     finally:
-        chat.hub.close()
+        chat.pages.close()
         await client.close()
         await chat.core.close()
 
@@ -66,13 +66,13 @@ async def receive(ws, kind: str, timeout: float = 10.0) -> dict:
 
 
 def socket_path(chat: WebChat, game: int) -> str:
-    return chat.hub.game_path(game).replace("/g/", "/ws/")
+    return chat.pages.game_path(game).replace("/g/", "/ws/")
 
 
 def seat_secret(chat: WebChat, user=ANA, channel: str = "c1") -> str:
     table = chat.table(channel)
     colour = table.colour_of(user)
-    return chat.hub.seat_path(table.id, colour, user).split("#seat=")[1]
+    return chat.pages.seat_path(table.id, colour, user).split("#seat=")[1]
 
 
 async def open_page(chat: WebChat, client: TestClient, seated: bool = False):
@@ -219,12 +219,12 @@ async def test_a_finished_game_is_replayed_whole_with_its_record(site):
     later = await client.ws_connect(socket_path(chat, game_id))
     replay = await receive(later, "game")
     assert len(replay["entries"]) == 3 and replay["status"]["result"] == end["status"]["result"]
-    pdn = await (await client.get(chat.hub.game_path(game_id) + ".pdn")).text()
+    pdn = await (await client.get(chat.pages.game_path(game_id) + ".pdn")).text()
     assert '[Black "ana"]' in pdn and '[Result "1-0"]' in pdn
-    gif = await client.get(chat.hub.game_path(game_id) + ".gif")
+    gif = await client.get(chat.pages.game_path(game_id) + ".gif")
     assert gif.status == 200 and (await gif.read()).startswith(b"GIF8")
     assert (await client.get("/g/999")).status == 404
-    assert (await client.get(chat.hub.game_path(999))).status == 404
+    assert (await client.get(chat.pages.game_path(999))).status == 404
     await ws.close()
     await later.close()
 
@@ -247,7 +247,7 @@ async def test_a_page_needs_its_watching_key_and_this_servers_name(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
     game_id = chat.table().id
-    path = chat.hub.game_path(game_id)
+    path = chat.pages.game_path(game_id)
     page = await client.get(path)
     assert page.status == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert (await client.get(f"/g/{game_id}-{'A' * 12}")).status == 404  # ids count up; keys cannot be guessed
@@ -285,7 +285,7 @@ async def test_a_bot_match_started_on_the_page_is_stopped_from_its_starters_link
     await ws.send_json({"type": "command", "name": "stop"})
     while not (await receive(ws, "update"))["status"]["result"]:
         pass
-    assert chat.hub.web_games() == 0
+    assert chat.pages.web_games() == 0
     await ws.close()
 
 
@@ -297,13 +297,13 @@ async def test_a_finished_game_is_still_there_after_a_restart(site, pool):
     await chat.core.settle()
     await chat.say(ANA, "resign")
     restarted = WebChat(chat.store, pool)  # a new process on the same database: nothing in memory
-    later = TestClient(TestServer(make_app(restarted.hub)))
+    later = TestClient(TestServer(make_app(restarted.pages)))
     await later.start_server()
     try:
         ws = await later.ws_connect(socket_path(restarted, game_id))
         replay = await receive(ws, "game")
         assert len(replay["entries"]) == 3 and replay["status"]["result"] == "Bot (level 1, beginner) (White) wins: ana resigned."
-        assert '[Result "1-0"]' in await (await later.get(restarted.hub.game_path(game_id) + ".pdn")).text()
+        assert '[Result "1-0"]' in await (await later.get(restarted.pages.game_path(game_id) + ".pdn")).text()
         await ws.close()
     finally:
         await later.close()

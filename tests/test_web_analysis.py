@@ -48,7 +48,7 @@ async def given_away(chat: WebChat, channel: str = "c1") -> int:
 
 
 def api(chat: WebChat, game: int) -> str:
-    return chat.hub.game_path(game).replace("/g/", "/api/analysis/")
+    return chat.pages.game_path(game).replace("/g/", "/api/analysis/")
 
 
 async def until_done(client: TestClient, path: str, timeout: float = 60.0) -> dict:
@@ -107,7 +107,7 @@ async def test_a_finished_games_analysis_before_and_after_asking(site, pool):
     again = await client.post(path, json={})  # asking again answers at once, from the database
     assert (await again.json())["status"] == "done" and not chat.core.state.analyses
     restarted = WebChat(chat.store, pool, config(analysis_nodes=NODES))  # and so does a new process
-    later = TestClient(TestServer(make_app(restarted.hub)))
+    later = TestClient(TestServer(make_app(restarted.pages)))
     await later.start_server()
     try:
         after = await (await later.get(path)).json()
@@ -154,7 +154,7 @@ async def test_the_page_asks_as_the_seats_player_else_as_its_guest(site, monkeyp
         return await ask(game_id, guild, asker)
 
     monkeypatch.setattr(chat.core, "ask_analysis", recorded)
-    secret = chat.hub.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
+    secret = chat.pages.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
     await client.post(path, json={"seat": secret})
     await client.post(path, json={"seat": secret[:-2] + "xx"})  # not this game's secret: the guest
     client.session.cookie_jar.clear()

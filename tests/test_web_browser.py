@@ -108,7 +108,7 @@ async def serving(pool, config: Config = CONFIG):
     """A chat whose core serves the web page on a port of its own: (chat, the page's address, a function that opens
     a browser, closed at the end)."""
     chat = WebChat(SqliteStore(":memory:"), pool, config)
-    server = TestServer(make_app(chat.hub), host="127.0.0.1")
+    server = TestServer(make_app(chat.pages), host="127.0.0.1")
     await server.start_server()
     browsers: list[Browser] = []
 
@@ -122,7 +122,7 @@ async def serving(pool, config: Config = CONFIG):
     finally:
         for b in browsers:
             await asyncio.to_thread(b.close)
-        chat.hub.close()
+        chat.pages.close()
         await server.close()
         await chat.core.close()
 
@@ -159,8 +159,8 @@ async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_re
     await chat.core.start()
     table = chat.table()
     player, watcher = await browser(), await browser()
-    await asyncio.to_thread(player.open, base + chat.hub.seat_path(game_id, table.colour_of(ANA), ANA))
-    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(game_id))
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(game_id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(watcher.open, base + chat.pages.game_path(game_id))
     await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 1)
 
     first = await asyncio.to_thread(play_by_clicking, player, lambda legal: max(legal, key=lambda m: len(m["path"])))
@@ -202,9 +202,9 @@ async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot
     await chat.say(ANA, "new russian level 1 time 0.05 white", channel="c2")
     table = chat.table("c2")
     links = [r.text for r in chat.replies if "Seat link for ana" in r.text]
-    assert links and f"{chat.hub.game_path(table.id)}#seat=" in links[0]  # the chat gave the link
+    assert links and f"{chat.pages.game_path(table.id)}#seat=" in links[0]  # the chat gave the link
     player, stranger = await browser(), await browser()
-    await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
     await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
     assert len(table.game.moves) >= 1
     await asyncio.to_thread(player.driver.refresh)  # a reload mid-game: the same game, the seat kept
@@ -212,7 +212,7 @@ async def test_a_seat_link_from_the_chat_survives_a_reload_and_a_stranger_cannot
     assert state["seat"]["name"] == "ana"
     await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[-1])
     await chat.core.settle()
-    await asyncio.to_thread(stranger.open, base + chat.hub.game_path(table.id))
+    await asyncio.to_thread(stranger.open, base + chat.pages.game_path(table.id))
     state = await asyncio.to_thread(stranger.wait, lambda s: len(s["entries"]) == len(table.game.moves) + 1)
     assert state["seat"] is None and await asyncio.to_thread(stranger.js, "return $('seat-controls').hidden")
     plies = len(table.game.moves)
@@ -266,7 +266,7 @@ async def test_on_a_phone_the_board_fits_the_screen_and_moves_by_taps(served):
     await chat.say(ANA, "new international level 1 time 0.05 white", channel="c3")
     table = chat.table("c3")
     phone = await browser(phone=True)
-    await asyncio.to_thread(phone.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(phone.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
     await asyncio.to_thread(phone.wait, my_turn)
     width, scroll, board = await asyncio.to_thread(phone.js, "return [window.innerWidth, "
                                                    "document.documentElement.scrollWidth, "

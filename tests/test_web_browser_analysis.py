@@ -62,7 +62,7 @@ async def test_a_finished_game_is_analysed_from_its_page(served_analysis):
     chat, base, browser = served_analysis
     game = await play_given_away(chat)
     b = await browser()
-    await asyncio.to_thread(b.open, base + chat.hub.seat_path(game, Color.WHITE, BEN))  # ben's seat link
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(game, Color.WHITE, BEN))  # ben's seat link
     await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) == 7 and s["seat"] is not None)
     assert not await asyncio.to_thread(displayed, b, "#analysis")  # a game still on has no analysis
     await chat.say(BEN, "resign")
@@ -144,7 +144,7 @@ async def test_a_finished_game_is_analysed_from_its_page(served_analysis):
 
     # a page opened later shows the stored analysis at once, without asking
     later = await browser()
-    await asyncio.to_thread(later.open, base + chat.hub.game_path(game))
+    await asyncio.to_thread(later.open, base + chat.pages.game_path(game))
     await asyncio.to_thread(wait_for, later, "#analysis-graph", 10)
     assert not await asyncio.to_thread(displayed, later, "#analyse")
     assert await asyncio.to_thread(later.js, "return document.querySelector('#moves [data-ply=\"6\"] .judgement')"

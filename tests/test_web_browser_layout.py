@@ -84,7 +84,7 @@ async def test_a_finished_game_says_so_with_its_result_in_the_header_and_never_l
     await chat.say(ANA, "new english level 1 time 0.05", channel="c1")
     table = chat.table("c1")
     player = await browser()
-    await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
     await asyncio.to_thread(player.wait, lambda s: my_turn(s) and says_live(header(player)))  # on: live
     await asyncio.to_thread(wait_controls, player, [RESIGN, "Offer a draw"])
     await asyncio.to_thread(click_control, player, RESIGN)
@@ -101,7 +101,7 @@ async def test_a_finished_game_says_so_with_its_result_in_the_header_and_never_l
     replay = await browser()
     await asyncio.to_thread(replay.driver.execute_cdp_cmd, "Page.addScriptToEvaluateOnNewDocument",
                             {"source": RECORD_CONNECTION})
-    await asyncio.to_thread(replay.open, base + chat.hub.game_path(game_id))
+    await asyncio.to_thread(replay.open, base + chat.pages.game_path(game_id))
     state = await asyncio.to_thread(replay.wait, lambda s: len(s["entries"]) == 7)
     assert state["status"]["result"] == "ana (White) wins: ben resigned."
     await asyncio.to_thread(replay.wait, lambda s: "Finished" in header(replay))
@@ -121,7 +121,7 @@ async def test_the_panel_is_beside_the_board_on_a_wide_window_and_below_it_on_a_
     wide, narrow = await browser(), await browser()
     await asyncio.to_thread(narrow.driver.set_window_size, 500, 900)
     for b in (wide, narrow):
-        await asyncio.to_thread(b.open, base + chat.hub.game_path(game_id))
+        await asyncio.to_thread(b.open, base + chat.pages.game_path(game_id))
         await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) == 9)
 
     def beside() -> None:

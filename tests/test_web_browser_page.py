@@ -42,8 +42,8 @@ async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_th
     await chat.say(ANA, "new english level 1 time 0.05", channel="c1")
     table = chat.table("c1")
     player, watcher = await browser(), await browser()
-    await asyncio.to_thread(player.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
-    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(table.id))
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(watcher.open, base + chat.pages.game_path(table.id))
     await asyncio.to_thread(player.wait, my_turn)
     await asyncio.to_thread(wait_controls, player, [RESIGN, DRAW])  # nothing of hers to take back yet
     await asyncio.to_thread(wait_controls, watcher, [])
@@ -58,8 +58,8 @@ async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_th
     await chat.say(ANA, "watch russian 1 1 delay 0.3", channel="c2")
     match = chat.table("c2")
     starter, spectator = await browser(), await browser()
-    await asyncio.to_thread(starter.open, base + chat.hub.starter_path(match.id, ANA))
-    await asyncio.to_thread(spectator.open, base + chat.hub.game_path(match.id))
+    await asyncio.to_thread(starter.open, base + chat.pages.starter_path(match.id, ANA))
+    await asyncio.to_thread(spectator.open, base + chat.pages.game_path(match.id))
     await asyncio.to_thread(starter.wait, lambda s: s["seat"] is not None and len(s["entries"]) >= 2)
     await asyncio.to_thread(wait_controls, starter, [STOP])
     await asyncio.to_thread(wait_controls, spectator, [])
@@ -74,8 +74,8 @@ async def test_accept_and_decline_show_only_to_the_one_an_offer_waits_for(served
     await chat.say(BEN, "accept", channel="c3")
     table = chat.table("c3")
     ana, ben = await browser(), await browser()
-    await asyncio.to_thread(ana.open, base + chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))
-    await asyncio.to_thread(ben.open, base + chat.hub.seat_path(table.id, table.colour_of(BEN), BEN))
+    await asyncio.to_thread(ana.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(ben.open, base + chat.pages.seat_path(table.id, table.colour_of(BEN), BEN))
     await asyncio.to_thread(wait_controls, ben, [RESIGN, DRAW])
     await asyncio.to_thread(play_by_clicking, ana, lambda legal: legal[0])  # ana (Black) moves first
     await asyncio.to_thread(wait_controls, ana, [RESIGN, DRAW, TAKE_BACK])
@@ -101,20 +101,20 @@ async def test_a_click_while_the_bot_is_away_is_said_not_sent_and_the_notice_goe
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = TestServer(make_app(chat.hub), host="127.0.0.1", port=port)
+    server = TestServer(make_app(chat.pages), host="127.0.0.1", port=port)
     await server.start_server()
     await chat.say(ANA, "new english level 1 time 0.05", channel="c4")
     table = chat.table("c4")
     player = await browser()
-    await asyncio.to_thread(player.open, str(server.make_url(chat.hub.seat_path(table.id, table.colour_of(ANA), ANA))))
+    await asyncio.to_thread(player.open, str(server.make_url(chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))))
     state = await asyncio.to_thread(player.wait, my_turn)
-    chat.hub.close()  # the bot goes away, as ./run-bot stops: its pages' sockets closed, then its server
+    chat.pages.close()  # the bot goes away, as ./run-bot stops: its pages' sockets closed, then its server
     await server.close()
     await asyncio.to_thread(player.wait, lambda s: player.text("connection") == "reconnecting…")
     for cell in state["status"]["legal"][0]["path"]:
         await asyncio.to_thread(player.click_cell, cell)
     assert "not sent" in await asyncio.to_thread(player.text, "notice")
-    server = TestServer(make_app(chat.hub), host="127.0.0.1", port=port)  # back, at the same address
+    server = TestServer(make_app(chat.pages), host="127.0.0.1", port=port)  # back, at the same address
     await server.start_server()
     try:
         await asyncio.to_thread(player.wait, lambda s: player.text("connection") == "live" and s["seat"] is not None)
@@ -124,7 +124,7 @@ async def test_a_click_while_the_bot_is_away_is_said_not_sent_and_the_notice_goe
         await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])  # and the page plays on
         assert await asyncio.to_thread(player.text, "notice") == ""
     finally:
-        chat.hub.close()
+        chat.pages.close()
         await server.close()
 
 
@@ -143,7 +143,7 @@ async def test_a_long_games_moves_read_one_numbered_line_a_move_pair_with_nothin
         record.play(move)
     await chat.core.start()
     watcher = await browser()
-    await asyncio.to_thread(watcher.open, base + chat.hub.game_path(game_id))
+    await asyncio.to_thread(watcher.open, base + chat.pages.game_path(game_id))
     state = await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 71)
     texts = [entry["move"]["text"] for entry in state["entries"][1:]]
     lines = (await asyncio.to_thread(watcher.text, "moves")).splitlines()
@@ -175,11 +175,11 @@ async def test_the_front_page_says_why_a_game_did_not_start_when_the_answer_is_n
     b = await browser()
     await asyncio.to_thread(b.open, base + "/")
     await asyncio.to_thread(until, b, "return document.querySelector('#play select.variants').options.length > 0")
-    core, chat.hub.core = chat.hub.core, None  # the bot is starting again: the server answers in plain words
+    core, chat.pages.core = chat.pages.core, None  # the bot is starting again: the server answers in plain words
     try:
         await asyncio.to_thread(b.js, "document.querySelector('#play button[type=submit]').click()")
         await asyncio.to_thread(until, b, "return document.getElementById('error').textContent.length > 0")
         shown = await asyncio.to_thread(b.js, "return document.getElementById('error').innerText")
         assert "The bot is starting" in shown
     finally:
-        chat.hub.core = core
+        chat.pages.core = core

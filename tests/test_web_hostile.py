@@ -66,7 +66,7 @@ async def test_a_seats_page_cannot_send_chat_commands_as_moves(site):
 
 
 def test_every_move_the_page_offers_passes_the_servers_check_and_reads_back_as_itself():
-    """The board sends the texts ``views.legal`` gave it; the hub passes on only texts that are moves."""
+    """The board sends the texts ``views.legal`` gave it; the server passes on only texts that are moves."""
     rng = random.Random(30)
     for game_type in GAMES.values():  # a random game of each, captures and crowned pieces' moves among them
         record = game_type.new_game()
@@ -111,7 +111,7 @@ async def test_a_bad_form_gets_a_400_that_a_person_can_read_and_nothing_is_logge
     error = (await response.json())["error"]
     assert error.endswith(".") and not any(word in error for word in PYTHON_WORDS), error
     assert not errors_logged(caplog)
-    assert chat.hub.web_games() == 0
+    assert chat.pages.web_games() == 0
 
 
 async def test_a_bad_form_says_which_field_is_wrong(site):
@@ -135,7 +135,7 @@ async def test_a_bad_form_says_which_field_is_wrong(site):
 async def test_an_empty_host_header_is_refused(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    path = chat.hub.game_path(chat.table().id)
+    path = chat.pages.game_path(chat.table().id)
     for host in (b"", b" "):
         status = await raw_request(client.port, b"GET " + path.encode() + b" HTTP/1.1\r\nHost:" + host +
                                       b"\r\nConnection: close\r\n\r\n")
@@ -151,7 +151,7 @@ async def test_an_empty_host_header_is_refused(site):
 async def test_pages_let_websockets_reach_this_server_only(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    page = await client.get(chat.hub.game_path(chat.table().id))
+    page = await client.get(chat.pages.game_path(chat.table().id))
     policy = dict(part.strip().split(" ", 1) for part in page.headers["Content-Security-Policy"].split(";"))
     host = f"127.0.0.1:{client.port}"  # asked for by this name, as a proxy in front of the bot may ask
     public = "bot.example"  # and the address links give, which the browser's socket goes to
@@ -164,7 +164,7 @@ async def test_pages_let_websockets_reach_this_server_only(site):
 async def test_answers_do_not_name_the_servers_software(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    path = chat.hub.game_path(chat.table().id)
+    path = chat.pages.game_path(chat.table().id)
     ws = await client.ws_connect(socket_path(chat, chat.table().id))
     answers = [ws._response, await client.get(path), await client.get("/"), await client.get("/static/game.js"),
                await client.get("/api/games"), await client.get("/nowhere"),
@@ -177,7 +177,7 @@ async def test_answers_do_not_name_the_servers_software(site):
 
 async def test_a_malformed_request_is_answered_400_and_logged_without_a_traceback(pool, caplog):
     chat = WebChat(SqliteStore(":memory:"), pool)
-    runner = await serve(chat.hub, "127.0.0.1", 0)  # the server as ./run-bot starts it
+    runner = await serve(chat.pages, "127.0.0.1", 0)  # the server as ./run-bot starts it
     try:
         port = runner.addresses[0][1]
         caplog.set_level(logging.DEBUG, logger="aiohttp")
@@ -231,7 +231,7 @@ async def finished_then_restarted(chat: WebChat, pool, store) -> tuple[WebChat, 
 
 
 async def check_pages_say_try_again(restarted: WebChat, client: TestClient, game_id: int, caplog) -> None:
-    path = restarted.hub.game_path(game_id)
+    path = restarted.pages.game_path(game_id)
     for address in (path, path + ".pdn", path + ".gif"):
         response = await client.get(address)
         assert response.status == 503, address
@@ -251,13 +251,13 @@ async def test_a_finished_games_page_says_to_try_again_while_the_database_is_dow
     chat = WebChat(store, pool)
     down = DownStore(store)
     restarted, game_id = await finished_then_restarted(chat, pool, down)
-    client = TestClient(TestServer(make_app(restarted.hub)))
+    client = TestClient(TestServer(make_app(restarted.pages)))
     await client.start_server()
     try:
         down.down = True
         await check_pages_say_try_again(restarted, client, game_id, caplog)
         down.down = False  # back: the page is there again
-        assert (await client.get(restarted.hub.game_path(game_id))).status == 200
+        assert (await client.get(restarted.pages.game_path(game_id))).status == 200
         ws = await client.ws_connect(socket_path(restarted, game_id))
         assert len((await receive(ws, "game"))["entries"]) == 3
         await ws.close()
@@ -276,7 +276,7 @@ async def test_a_finished_games_page_says_to_try_again_while_postgresql_is_stopp
         stores = [await open_store(database), await open_store(database)]  # two processes' connections
         chat = WebChat(stores[0], pool)
         restarted, game_id = await finished_then_restarted(chat, pool, stores[1])
-        client = TestClient(TestServer(make_app(restarted.hub)))
+        client = TestClient(TestServer(make_app(restarted.pages)))
         await client.start_server()
         try:
             server.cleanup()  # PostgreSQL stops

@@ -71,7 +71,7 @@ async def test_the_puzzle_pages_and_their_friendly_404s(site):
     target = random.headers["Location"]
     assert target.startswith("/puzzle/english/") and target.rsplit("/", 1)[1] in puzzle_set("english")
     assert (await client.get(target)).status == 200
-    assert chat.hub.puzzle_url("english", puzzle.id) == f"http://bot.example/puzzle/english/{puzzle.id}"
+    assert chat.pages.puzzle_url("english", puzzle.id) == f"http://bot.example/puzzle/english/{puzzle.id}"
 
 
 async def test_the_page_starts_without_the_solution(site):

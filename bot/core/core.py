@@ -18,7 +18,7 @@ from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store
-from bot.tables import NO_GAME, Controls, Kind, Message, Table, User
+from bot.tables import NO_GAME, Controls, Kind, Message, Reply, Table, User
 from bot.user_text import inert
 from engine.puzzles.puzzle import Puzzle
 from engine import MoveError
@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
 SAVE_FAILED = "I could not save that, so nothing changed. Please try again in a moment."
 OUT_OF_DATE = "That board is out of date: the game has moved on. Use the menu under the latest board."
+
+
+async def _unconnected(reply: Reply) -> None:
+    raise RuntimeError("the core has no front end to send its replies to: Core.connect gives it one")
 
 
 async def _help(s: State, msg: Message, words: list[str]) -> None:
@@ -50,9 +54,14 @@ COMMANDS: dict[str, Command] = {
 class Core:
     """All the games of one bot process."""
 
-    def __init__(self, config: Config, store: Store, pool: SearchPool, send: Send,
+    def __init__(self, config: Config, store: Store, pool: SearchPool, send: Send | None = None,
                  clock: Callable[[], float] = time.time):
-        self.state = State(config, store, pool, send, clock)
+        """``send``: where replies go (``connect`` gives it later, to a front end made after the core)."""
+        self.state = State(config, store, pool, send or _unconnected, clock)
+
+    def connect(self, send: Send) -> None:
+        """Send the core's replies to ``send`` from now on."""
+        self.state.send = send
 
     # life cycle
 

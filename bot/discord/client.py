@@ -25,8 +25,7 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,10 +43,9 @@ from bot.discord.threads import GameThread
 from bot.discord.updates import Updates
 from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, SeatButton, SolutionButton,
                                analyse_view, answer_view, game_view, puzzle_view, watch_view)
-from bot.pool import SearchPool
 from bot.store import Store
 from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
-from bot.web.hub import Hub, web_shard
+from bot.web.pages import Pages, web_shard
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +71,9 @@ class PuzzleBoard:
 class DraughtsBot(ext.AutoShardedBot):
     """The bot on Discord: one core, its search pool and database, and the chat around them."""
 
-    def __init__(self, config: Config, store: Store, pool: SearchPool, hub: Hub | None = None,
-                 clock: Callable[[], float] = time.time, **options):
-        """``clock``: the core's time (a test's clock, to bring a daily puzzle's hour)."""
+    def __init__(self, config: Config, core: Core, store: Store, pages: Pages | None = None, **options):
+        """``core``: the games, which the caller connects to ``deliver``; ``store``: where each game's latest board
+        message is kept."""
         # The bot has no voice: discord.py's warning at the first client, that voice's libraries (PyNaCl, davey)
         # are not installed, would only worry the operator at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -88,10 +86,8 @@ class DraughtsBot(ext.AutoShardedBot):
                          **options)
         self.config = config
         self.store = store
-        self.core = Core(config, store, pool, hub.send_for(self.deliver) if hub else self.deliver, clock=clock)
-        if hub:
-            hub.attach(self.core)
-        self.hub = hub if config.web_url else None  # without a public address, Discord's people cannot reach it
+        self.core = core
+        self.pages = pages if config.web_url else None  # without a public address, Discord's people cannot reach it
         self.clock: asyncio.Task | None = None
         self.closing = False
         self.edits: set[asyncio.Task] = set()  # old boards losing their controls, in the background
@@ -243,11 +239,11 @@ class DraughtsBot(ext.AutoShardedBot):
         colour = table.colour_of(user) if table is not None and table.id == game else None
         if table is None or table.id != game:
             text = "That game is over."
-        elif self.hub is None or colour is None:
+        elif self.pages is None or colour is None:
             text = "You are not playing in this game. Watch live shows it to everyone."
         else:
             text = (f"Your seat in this game, to move by clicking on the web page (it is yours alone: do not share "
-                    f"it): {self.hub.seat_url(game, colour, user)}")
+                    f"it): {self.pages.seat_url(game, colour, user)}")
         await interaction.response.send_message(text, ephemeral=True)
 
     def legal_texts(self, channel: str) -> list[str]:
@@ -262,7 +258,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     def _watch(self, game: int) -> str | None:
         """The game's web page, when the bot has a public one (BOT_WEB_URL)."""
-        return self.hub.game_url(game) if self.hub is not None else None
+        return self.pages.game_url(game) if self.pages is not None else None
 
     def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
                  mentions: tuple[User, ...] = ()) -> Message:

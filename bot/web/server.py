@@ -3,7 +3,7 @@
 Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count up, keys cannot be guessed):
 - ``/``: the games on, and forms to play the bot or start a bot match;
 - ``/g/REF``: a game's page, to watch it live, replay it, and play it from a seat link (``#seat=...``);
-- ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.hub``);
+- ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.pages``);
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
 - ``/api/games`` and ``/api/new``: the front page's list and its forms;
 - ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
@@ -46,7 +46,7 @@ from bot.core import Refusal, SaveFailed
 from bot.core.results import pdn_text
 from bot.tables import Table, User
 from bot.web import forms, views
-from bot.web.hub import COMMANDS, Hub, Watcher
+from bot.web.pages import COMMANDS, Pages, Watcher
 from engine import NAMES, MoveError, game_type
 from engine.puzzles.puzzle import Puzzle
 
@@ -75,9 +75,9 @@ BAD_ANSWER = 'A puzzle\'s answer is the list of the solver\'s moves so far, such
 
 @dataclass
 class Site:
-    """The server's state: the hub, and its limits' and caches' bookkeeping."""
+    """The server's state: the pages, and its limits' and caches' bookkeeping."""
 
-    hub: Hub
+    pages: Pages
     starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
     asks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it asked for analyses, last minute
     gifs: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
@@ -87,9 +87,9 @@ class Site:
 SITE: web.AppKey[Site] = web.AppKey("site", Site)
 
 
-def make_app(hub: Hub) -> web.Application:
+def make_app(pages: Pages) -> web.Application:
     app = web.Application(client_max_size=4096, middlewares=[_guard])
-    app[SITE] = Site(hub)
+    app[SITE] = Site(pages)
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
@@ -119,7 +119,7 @@ async def _guard(request: web.Request, handler):
     if not known_host(request, request.host):
         return web.Response(status=421, text="This server does not serve that address. Set BOT_WEB_URL to the "
                                              "address people use.")
-    if request.app[SITE].hub.core is None:
+    if request.app[SITE].pages.core is None:
         return web.Response(status=503, text="The bot is starting: try again in a moment.")
     try:
         response = await handler(request)
@@ -136,7 +136,7 @@ def known_host(request: web.Request, host: str) -> bool:
     alone on port 80). An empty or missing name is none of them."""
     if not host:
         return False
-    if host == urlsplit(request.app[SITE].hub.base_url).netloc:
+    if host == urlsplit(request.app[SITE].pages.base_url).netloc:
         return True
     sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
     port = sockname[1] if sockname else None
@@ -147,7 +147,7 @@ def html_headers(request: web.Request) -> dict[str, str]:
     """A page's headers: its Content-Security-Policy lets scripts, styles and images come from this server only,
     and WebSockets reach this server only: the address it was asked for (``_guard`` checked it is this server's)
     and the public one links give (a proxy in front may ask by another name than the browser's)."""
-    hosts = dict.fromkeys((request.host, urlsplit(request.app[SITE].hub.base_url).netloc))
+    hosts = dict.fromkeys((request.host, urlsplit(request.app[SITE].pages.base_url).netloc))
     sockets = " ".join(f"ws://{host} wss://{host}" for host in hosts if host)
     return {"Content-Security-Policy": f"default-src 'self'; img-src 'self' data:; "
                                        f"connect-src 'self' {sockets}; frame-ancestors 'none'",
@@ -164,12 +164,12 @@ def same_origin(request: web.Request) -> bool:
     return bool(host) and known_host(request, host)  # "null" (a sandboxed frame, a file) is no site of ours
 
 
-def _hub(request: web.Request) -> Hub:
-    return request.app[SITE].hub
+def _pages(request: web.Request) -> Pages:
+    return request.app[SITE].pages
 
 
 def _game(request: web.Request) -> int:
-    game = _hub(request).game_of(request.match_info["ref"])
+    game = _pages(request).game_of(request.match_info["ref"])
     if game is None:
         raise web.HTTPNotFound(text="There is no such game.")
     return game
@@ -185,7 +185,7 @@ async def _page(request: web.Request) -> web.StreamResponse:
 
 
 async def _found(request: web.Request) -> Table | views.Finished:
-    found = await _hub(request).find(_game(request))
+    found = await _pages(request).find(_game(request))
     if found is None:
         raise web.HTTPNotFound(text="There is no such game.")
     return found
@@ -224,7 +224,7 @@ def _copy(game):
 
 
 async def _games(request: web.Request) -> web.Response:
-    return web.json_response({"games": _hub(request).listing(), "variants": list(NAMES)})
+    return web.json_response({"games": _pages(request).listing(), "variants": list(NAMES)})
 
 
 async def _new(request: web.Request) -> web.Response:
@@ -237,7 +237,7 @@ async def _new(request: web.Request) -> web.Response:
     recent = _recent(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
         return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
-    if site.hub.web_games() >= WEB_GAMES_LIMIT:
+    if site.pages.web_games() >= WEB_GAMES_LIMIT:
         return web.json_response({"error": "Too many games are on from this page right now: try again later."},
                                  status=503)
     try:
@@ -250,15 +250,15 @@ async def _new(request: web.Request) -> web.Response:
         return web.json_response({"error": str(error)}, status=400)
     guest = _guest(request)
     user = User(f"web:{guest}", name)
-    hub = site.hub
-    game_id, notes = await hub.start(user, command)
+    pages = site.pages
+    game_id, notes = await pages.start(user, command)
     if game_id is None:
         response = web.json_response({"error": " ".join(notes) or "The game did not start."}, status=400)
     else:
         site.starts[address] = recent + [now]
-        found = await hub.find(game_id)
+        found = await pages.find(game_id)
         seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, Table) else None
-        url = hub.seat_path(game_id, seat, user) if seat is not None else hub.starter_path(game_id, user)
+        url = pages.seat_path(game_id, seat, user) if seat is not None else pages.starter_path(game_id, user)
         response = web.json_response({"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return response
@@ -280,7 +280,7 @@ def _recent(record: dict[str, list[float]], address: str, now: float) -> list[fl
 
 async def _analysis(request: web.Request) -> web.Response:
     """How far a finished game's analysis is, and the analysis once done (``views.analysis``)."""
-    return await _analysis_answer(_hub(request).analysis(_game(request)))
+    return await _analysis_answer(_pages(request).analysis(_game(request)))
 
 
 async def _ask_analysis(request: web.Request) -> web.Response:
@@ -301,7 +301,7 @@ async def _ask_analysis(request: web.Request) -> web.Response:
     except (ValueError, RecursionError):
         return web.json_response({"error": forms.UNREADABLE}, status=400)
     secret = body.get("seat") if isinstance(body, dict) else None
-    return await _analysis_answer(site.hub.ask_analysis(
+    return await _analysis_answer(site.pages.ask_analysis(
         game, secret[:64] if isinstance(secret, str) else "", User(f"web:{address}", "a guest on the web page")))
 
 
@@ -324,9 +324,9 @@ async def _analysis_answer(asking) -> web.Response:
 async def _socket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
         return web.Response(status=403, text="This game's page is only served from its own site.")
-    hub = _hub(request)
+    pages = _pages(request)
     try:
-        watcher = await hub.join(_game(request))
+        watcher = await pages.join(_game(request))
     except SaveFailed as error:
         log.warning("a page's socket could not read its game from the database: %s", error)
         return await _refuse_socket(request, UNREADABLE)
@@ -336,14 +336,14 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     try:
         await ws.prepare(request)
     except Exception:
-        hub.leave(watcher)
+        pages.leave(watcher)
         raise
     writer = asyncio.create_task(_write(ws, watcher))
     code, why = 1000, b""
     try:
-        code, why = await _read(ws, watcher, hub)
+        code, why = await _read(ws, watcher, pages)
     finally:
-        hub.leave(watcher)
+        pages.leave(watcher)
         watcher.finish()
         await writer
         await ws.close(code=code, message=why)
@@ -370,7 +370,7 @@ async def _write(ws: web.WebSocketResponse, watcher: Watcher) -> None:
         await ws.close(code=1013, message=b"fell behind")
 
 
-async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[int, bytes]:
+async def _read(ws: web.WebSocketResponse, watcher: Watcher, pages: Pages) -> tuple[int, bytes]:
     """Act on the page's messages until it goes; the close code and reason to end with."""
     tokens, last, refused, warned = float(BURST), time.monotonic(), 0, False
     async for message in ws:
@@ -398,22 +398,22 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, hub: Hub) -> tuple[
             await watcher.notice("That message is not readable.")
             continue
         try:
-            await _act(hub, watcher, kind, data)
+            await _act(pages, watcher, kind, data)
         except SaveFailed as error:
             log.warning("a page's message could not be answered from the database: %s", error)
             await watcher.notice(UNREADABLE)
     return 1000, b""
 
 
-async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
+async def _act(pages: Pages, watcher: Watcher, kind: object, data: dict) -> None:
     if kind == "seat":
-        if not await hub.take_seat(watcher, str(data.get("secret", ""))[:64]):
+        if not await pages.take_seat(watcher, str(data.get("secret", ""))[:64]):
             await watcher.notice("That seat link is not for this game, or the game is over: you can watch it.")
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")
-        await hub.move(watcher, text, ply if isinstance(ply, int) else None)
+        await pages.move(watcher, text, ply if isinstance(ply, int) else None)
     elif kind == "command" and data.get("name") in COMMANDS:
-        await hub.command(watcher, str(data["name"]))
+        await pages.command(watcher, str(data["name"]))
     else:
         await watcher.notice("That message is not one the page sends.")
 
@@ -423,7 +423,7 @@ async def _act(hub: Hub, watcher: Watcher, kind: object, data: dict) -> None:
 
 def _find_puzzle(request: web.Request, daily: bool = True) -> Puzzle | None:
     """The puzzle a puzzle route names (``daily``: also the day's puzzle, by that word), or None."""
-    core = _hub(request).core
+    core = _pages(request).core
     assert core is not None
     variant, ref = request.match_info["variant"], request.match_info["puzzle"]
     if variant not in core.puzzle_variants():
@@ -439,14 +439,14 @@ async def _puzzles_page(request: web.Request) -> web.FileResponse:
 
 async def _puzzle_page(request: web.Request) -> web.StreamResponse:
     """A puzzle's page; ``random`` sends the browser on to any one of the game's puzzles."""
-    hub = _hub(request)
-    assert hub.core is not None
+    pages = _pages(request)
+    assert pages.core is not None
     variant = request.match_info["variant"]
     if request.match_info["puzzle"] == "random":
-        found = hub.core.random_puzzle(variant)
+        found = pages.core.random_puzzle(variant)
         if found is None:
             raise web.HTTPNotFound(text=NO_PUZZLE)
-        raise web.HTTPFound(hub.puzzle_path(variant, found.id), headers={"Cache-Control": "no-store"})
+        raise web.HTTPFound(pages.puzzle_path(variant, found.id), headers={"Cache-Control": "no-store"})
     if _find_puzzle(request) is None:
         raise web.HTTPNotFound(text=NO_PUZZLE)
     return web.FileResponse(STATIC / "puzzle.html", headers=html_headers(request))
@@ -454,12 +454,12 @@ async def _puzzle_page(request: web.Request) -> web.StreamResponse:
 
 async def _puzzle_list(request: web.Request) -> web.Response:
     """The games that have puzzles: each one's name, title, how many, and its daily and random puzzle's pages."""
-    hub = _hub(request)
-    assert hub.core is not None
+    pages = _pages(request)
+    assert pages.core is not None
     return web.json_response({"variants": [
         {"name": variant, "title": game_type(variant).title, "count": count,
-         "daily": hub.puzzle_path(variant, "daily"), "random": hub.puzzle_path(variant, "random")}
-        for variant, count in hub.core.puzzle_variants().items()]})
+         "daily": pages.puzzle_path(variant, "daily"), "random": pages.puzzle_path(variant, "random")}
+        for variant, count in pages.core.puzzle_variants().items()]})
 
 
 async def _puzzle_start(request: web.Request) -> web.Response:
@@ -468,15 +468,15 @@ async def _puzzle_start(request: web.Request) -> web.Response:
     if found is None:
         return web.json_response({"error": NO_PUZZLE}, status=404)
     daily = request.match_info["puzzle"] == "daily"
-    return web.json_response(views.puzzle(found, _hub(request).puzzle_path(found.variant, found.id), daily),
+    return web.json_response(views.puzzle(found, _pages(request).puzzle_path(found.variant, found.id), daily),
                              headers={"Cache-Control": "no-store"})
 
 
 async def _puzzle_try(request: web.Request) -> web.Response:
     """The solver's moves so far (``{"moves": [...]}``), checked by the core: right (with the defender's reply),
     solved or wrong (with the answer and the line); a move that is not legal is refused, and changes nothing."""
-    hub = _hub(request)
-    assert hub.core is not None
+    pages = _pages(request)
+    assert pages.core is not None
     found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
     if found is None:
         return web.json_response({"error": NO_PUZZLE}, status=404)
@@ -489,7 +489,7 @@ async def _puzzle_try(request: web.Request) -> web.Response:
             or not all(isinstance(m, str) and 0 < len(m) <= 100 for m in moves)):
         return web.json_response({"error": BAD_ANSWER}, status=400)
     try:
-        step = hub.core.try_puzzle(found, moves)
+        step = pages.core.try_puzzle(found, moves)
     except MoveError as error:
         why = str(error).rstrip(".")
         return web.json_response({"error": f"{why[:1].upper() + why[1:]}. That move is not legal here, so nothing "
@@ -500,12 +500,12 @@ async def _puzzle_try(request: web.Request) -> web.Response:
 
 async def _puzzle_solution(request: web.Request) -> web.Response:
     """A puzzle's solution, for its page's Show the solution button."""
-    hub = _hub(request)
-    assert hub.core is not None
+    pages = _pages(request)
+    assert pages.core is not None
     found = _find_puzzle(request, daily=False)
     if found is None:
         return web.json_response({"error": NO_PUZZLE}, status=404)
-    line = hub.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
+    line = pages.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
     return web.json_response(views.puzzle_step(found, 0, "shown", None, None, line))
 
 
@@ -522,9 +522,9 @@ class _RequestLog(logging.LoggerAdapter):
         super().exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
-async def serve(hub: Hub, host: str, port: int) -> web.AppRunner:
+async def serve(pages: Pages, host: str, port: int) -> web.AppRunner:
     """Start the server; the caller cleans the returned runner up."""
-    runner = web.AppRunner(make_app(hub), access_log=None,
+    runner = web.AppRunner(make_app(pages), access_log=None,
                            logger=_RequestLog(logging.getLogger("aiohttp.server"), {}))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

@@ -1,7 +1,7 @@
 """The web front end's side of the core: it sees every reply the core sends, keeps each watched game's page up
 to date, and turns what a page does (a move, a command, a new game) into core messages.
 
-The hub sits between the core and the chat front end (``Hub.send_for``): replies go on to the chat as before,
+``Pages`` sits between the core and the chat front end (``Pages.send_for``): replies go on to the chat as before,
 except those of games started on the page (their channel is the page's own) and private answers to the page,
 which go back to the page that asked. A move made on the page is a message like any other, by the seat's
 player, so it passes the same checks and locks and is stored and announced the same way; the chat shows it too.
@@ -106,7 +106,7 @@ class Watcher:
         self.queue.put_nowait(None)
 
 
-class Hub:
+class Pages:
     """Every page of one bot process, and the games they show."""
 
     def __init__(self, keys: SeatKeys, base_url: str, local_chat: bool = False, guild: str = GUILD):
@@ -430,7 +430,7 @@ class Hub:
         return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]
 
     async def _stored_facts(self, finished: views.Finished) -> tuple[str, dict[Color, User]]:
-        """The server and the people of a finished game, from the database (for one the hub saw end without
+        """The server and the people of a finished game, from the database (for one these pages saw end without
         having seen it on)."""
         assert self.core is not None
         stored = await self.core.finished(finished.id)
