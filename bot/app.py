@@ -12,8 +12,7 @@ from pathlib import Path
 
 from bot import endgames, present
 from bot.config import Config
-from bot.core import Core
-from bot.core.state import Send
+from bot.core import Core, Send
 from bot.pool import SearchPool
 from bot.store import Store, open_store, where
 from bot.terminal import Terminal, chat

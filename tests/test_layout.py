@@ -5,6 +5,8 @@ import ast
 import re
 from pathlib import Path
 
+from bot.core import __all__ as CORE_OFFERS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -49,3 +51,16 @@ def test_front_ends_ask_the_core_and_never_read_its_games():
     for path in [ROOT / "bot" / "terminal.py", *(ROOT / "bot" / "discord").glob("*.py")]:
         text = path.read_text()
         assert ".state" not in text and "core.tables" not in text, path.name
+
+
+def test_front_ends_import_the_core_package_and_none_of_its_modules():
+    """The terminal, Discord and the web page use what ``bot.core`` offers (``__all__``), not its internals."""
+    found = []
+    for folder in ("bot/discord", "bot/web"):
+        found += imports(folder)
+    found += [(path, name) for path, name in imports("bot") if path.name in ("terminal.py", "app.py")]
+    assert found
+    for path, name in found:
+        assert not name.startswith("bot.core.") or name.split(".")[2] in CORE_OFFERS, \
+            f"{path.relative_to(ROOT)} imports {name}"
+

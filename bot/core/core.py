@@ -8,20 +8,22 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
 from bot.core import analyses, clock, daily, lobby, play, practice, puzzles, results
 from bot.core.analyses import Progress
+from bot.core.replay import replayed_record
 from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
-from bot.store import FinishedGame, SaveFailed, Store
+from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.tables import NO_GAME, Controls, Kind, Message, Reply, Table, User
 from bot.user_text import inert
 from engine.puzzles.puzzle import Puzzle
-from engine import MoveError
+from engine import GameRecord, MoveError
 
 log = logging.getLogger(__name__)
 
@@ -228,6 +230,15 @@ class Core:
     async def finished(self, game: int) -> FinishedGame | None:
         """A finished game from the database (for its replay), or None."""
         return await self.state.store.finished_game(game)
+
+    def record(self, game: StoredGame) -> GameRecord[Any, Any] | None:
+        """A stored game's record, its moves played again (None if they no longer read as moves)."""
+        return replayed_record(game)
+
+    def pdn(self, channel: str) -> str | None:
+        """The record of the game on in ``channel`` so far, with its tags; None without one."""
+        table = self.state.tables.get(channel)
+        return results.pdn_text(table) if table is not None else None
 
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""

@@ -13,12 +13,12 @@ import discord
 from discord import app_commands
 
 from bot.commands import HELP
-from bot.core.puzzles import DRAUGHTS
+from bot.core import PUZZLE_GAMES
 from engine.games import GAMES
 from engine.search.levels import level
 
 VARIANTS = [app_commands.Choice(name=game.title, value=game.name) for game in GAMES.values()]
-PUZZLE_VARIANTS = [choice for choice in VARIANTS if choice.value in DRAUGHTS]  # the games that have puzzles
+PUZZLE_VARIANTS = [choice for choice in VARIANTS if choice.value in PUZZLE_GAMES]  # the games that have puzzles
 DAILY_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("show", "here", "off")]
 LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
 COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]

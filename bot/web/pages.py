@@ -18,10 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from bot.core import Core, Refusal
-from bot.core.analyses import STILL_ON
-from bot.core.replay import replayed_record
-from bot.core.state import Send
+from bot.core import STILL_ON, Core, Refusal, Send
 from bot.tables import Kind, Message, Reply, Seat, Table, User
 from bot.web import views
 from bot.web.seats import SeatKeys
@@ -263,7 +260,7 @@ class Pages:
         if stored is None:
             return None
         game = stored.game
-        record = replayed_record(game)
+        record = self.core.record(game)
         if record is None:
             return None
         seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
@@ -439,6 +436,11 @@ class Pages:
         seats = {Color.WHITE: Seat.from_json(stored.game.seats["white"]),
                  Color.BLACK: Seat.from_json(stored.game.seats["black"])}
         return stored.game.guild, _people(seats)
+
+    def pdn(self, table: Table) -> str:
+        """The record of a game on so far, as the core writes it."""
+        assert self.core is not None
+        return self.core.pdn(table.channel) or ""
 
     def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,

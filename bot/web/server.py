@@ -43,7 +43,6 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
 from bot.core import Refusal, SaveFailed
-from bot.core.results import pdn_text
 from bot.tables import Table, User
 from bot.web import forms, views
 from bot.web.pages import COMMANDS, Pages, Watcher
@@ -193,7 +192,7 @@ async def _found(request: web.Request) -> Table | views.Finished:
 
 async def _pdn(request: web.Request) -> web.Response:
     found = await _found(request)
-    text = found.pdn if isinstance(found, views.Finished) else pdn_text(found)
+    text = found.pdn if isinstance(found, views.Finished) else _pages(request).pdn(found)
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"Content-Disposition": f'attachment; filename="game-{found.id}.pdn"'})
 

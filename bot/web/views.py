@@ -11,8 +11,7 @@ import functools
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core.analyses import Progress
-from bot.core.state import score_words
+from bot.core import Progress, score_words
 from bot.tables import Kind, Table, User
 from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS, decisive
