@@ -5,8 +5,9 @@
 For every draughts variant, level N plays level N-1 (N = 2..6) over balanced
 openings, colours swapped, ``--time`` seconds a move. Level 1 (random moves)
 is anchored at 600; each level above is rated the one below plus the Elo
-difference measured between them (for a clean sweep, where the estimate is
-unbounded, the low end of its 95% interval). The table is printed and
+difference measured between them (for a sweep or half a point short of one,
+where the estimate is only the cap it is clipped to, the low end of its 95%
+interval). The table is printed and
 written to ``bot/level_ratings.json`` (with this command), which the bot uses
 for rated games against its levels. A step won by no more than 60% is flagged:
 the levels are meant to be distinct.
@@ -62,7 +63,9 @@ def main() -> int:
                                                                       file=sys.stderr, flush=True)))
             print(file=sys.stderr)
             elo, low, _ = s.elo()
-            step = low if s.losses == 0 and s.draws == 0 else elo
+            # At half a point from a sweep or nearer, the estimate is the cap it is clipped to, not a measure:
+            # such a step counts the low end of its interval (or a near-sweep would count more than a sweep).
+            step = low if s.score >= 1 - 0.5 / s.games else elo
             ratings[n] = ratings[n - 1] + step
             flag = "" if s.score > 0.6 else "   <- not above 60%"
             print(f"{name}: level {n} vs {n - 1}: {s}{flag}", flush=True)
