@@ -106,6 +106,29 @@ class RatedGame:
 
 
 @dataclass(frozen=True)
+class RatedPuzzle:
+    """A puzzle's rated end: the people it counts for (id and name each, in order), whether they solved it, and
+    the puzzle's strength to start from when nobody has tried it yet."""
+
+    people: tuple[tuple[str, str], ...]
+    solved: bool
+    first_strength: Rating
+
+    def users(self) -> list[str]:
+        """The people's ids, sorted (the order their ratings are locked in)."""
+        return sorted({user for user, _ in self.people})
+
+    def changes(self, now: Mapping[str, Rating], strength: Rating | None) -> tuple[list[Change], Rating]:
+        """Each person's new puzzle rating and the puzzle's new strength, from the people's ratings ``now`` (by id;
+        a new player's when missing) and the puzzle's ``strength`` (None: never tried)."""
+        strength = strength or self.first_strength
+        score = 1.0 if self.solved else 0.0
+        changes = [Change(user, name, now.get(user, Rating()), update(now.get(user, Rating()), [(strength, score)]))
+                   for user, name in self.people]
+        return changes, update(strength, [(change.before, 1 - score) for change in changes])
+
+
+@dataclass(frozen=True)
 class Change:
     """A person's rating before and after a game."""
 

@@ -128,3 +128,26 @@ async def test_two_rated_games_of_one_player_ending_at_once_on_two_processes_bot
         for chat in (one, two):
             await chat.core.close()
             await chat.store.close()
+
+
+async def test_the_same_puzzle_ending_at_once_in_two_servers_on_two_processes_counts_both_attempts(postgres_server):
+    from bot.ratings import RatedPuzzle, Rating, update
+    from bot.store import Attempt, ServedPuzzle
+
+    url = await fresh_database(postgres_server)
+    one, two = await PostgresStore.connect(url), await PostgresStore.connect(url)
+    try:  # the day's puzzle, solved in two servers at the same moment, each on its own process
+        served = [await store.start_puzzle(ServedPuzzle(0, guild, "c1", "english", "p1", "daily", "W:W21:B1",
+                                                        ("21-17",), "1", "ana", 0.0, day="2026-01-01"))
+                  for store, guild in ((one, "g"), (two, "h"))]
+        first = Rating(1400, 250, 0.06)
+        solvers = (("1", "ana"), ("2", "ben"))
+        await asyncio.gather(*(store.end_puzzle(number, "solved", [Attempt(user, name, True)],
+                                                RatedPuzzle(((user, name),), True, first))
+                               for store, number, (user, name) in zip((one, two), served, solvers)))
+        after_both = update(update(first, [(Rating(), 0.0)]), [(Rating(), 0.0)])
+        strength, attempts = (await one.puzzle_strengths("english"))["p1"]
+        assert attempts == 2 and abs(strength.rating - after_both.rating) < 0.01, (strength, after_both)
+    finally:
+        for store in (one, two):
+            await store.close()

@@ -9,7 +9,7 @@ import dataclasses
 
 import pytest
 
-from bot.ratings import Rating
+from bot.ratings import Change, RatedPuzzle, Rating, update
 from bot.store import Attempt, Daily, MoveConflict, SaveFailed, ServedPuzzle
 from test_store import database, opener  # noqa: F401 (the fixtures: each back end, opened as often as asked)
 
@@ -43,7 +43,7 @@ async def test_a_channel_has_one_puzzle_on_at_a_time(opener):
     other_channel = await store.start_puzzle(served("c2"))
     other_server = await store.start_puzzle(served(guild="h"))  # another server's channel of the same name
     assert [p.id for p in await store.puzzles_on()] == [first, other_channel, other_server]
-    await store.end_puzzle(first, "shown", [], [], None)
+    await store.end_puzzle(first, "shown", [])
     after = await store.start_puzzle(served(puzzle="other"))
     assert [(p.id, p.puzzle) for p in await store.puzzles_on()] == [
         (other_channel, "a1b2c3d4"), (other_server, "a1b2c3d4"), (after, "other")]
@@ -57,7 +57,7 @@ async def test_a_puzzle_advances_only_forward_and_only_while_it_is_on(opener):
         with pytest.raises(MoveConflict):
             await store.advance_puzzle(puzzle, stale)
     await store.advance_puzzle(puzzle, 3)
-    await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)], [], None)
+    await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)])
     with pytest.raises(MoveConflict):
         await store.advance_puzzle(puzzle, 4)
     with pytest.raises(MoveConflict):
@@ -67,27 +67,30 @@ async def test_a_puzzle_advances_only_forward_and_only_while_it_is_on(opener):
 async def test_an_end_keeps_attempts_ratings_and_the_puzzles_strength_once(opener):
     store = await opener()
     puzzle = await store.start_puzzle(served())
-    await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True), Attempt("2", "ben", False)],
-                           [("1", "ana", Rating(1620, 200, 0.06)), ("2", "ben", Rating(1450, 210, 0.06))],
-                           Rating(1480, 300, 0.06))
+    first = Rating(1480, 300, 0.06)  # the puzzle's strength before anyone tried it
+    changes = await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True), Attempt("2", "ben", True)],
+                                     RatedPuzzle((("1", "ana"), ("2", "ben")), True, first))
+    solver = update(Rating(), [(first, 1.0)])  # worked out from what the database held: new players, a new puzzle
+    strength = update(first, [(Rating(), 0.0), (Rating(), 0.0)])
+    assert changes == [Change("1", "ana", Rating(), solver), Change("2", "ben", Rating(), solver)]
     assert await store.puzzles_on() == []
-    assert await store.puzzle_rating("g", "english", "1") == (Rating(1620, 200, 0.06), 1)
+    assert await store.puzzle_rating("g", "english", "1") == (solver, 1)
     assert await store.puzzle_rating("g", "english", "3") == (Rating(), 0)
-    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (Rating(1480, 300, 0.06), 1)}
+    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (strength, 1)}
     with pytest.raises(MoveConflict):  # ended already: nothing more is written
-        await store.end_puzzle(puzzle, "failed", [Attempt("3", "cy", True)], [("1", "ana", Rating(1700, 90, 0.06))],
-                               Rating(1000, 90, 0.06))
-    assert await store.puzzle_rating("g", "english", "1") == (Rating(1620, 200, 0.06), 1)
-    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (Rating(1480, 300, 0.06), 1)}
+        await store.end_puzzle(puzzle, "failed", [Attempt("3", "cy", True)], RatedPuzzle((("1", "ana"),), False, first))
+    assert await store.puzzle_rating("g", "english", "1") == (solver, 1)
+    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (strength, 1)}
     assert await store.puzzles_seen("g", "english", "3") == set()
 
-    again = await store.start_puzzle(served())  # the same puzzle served again, unrated this time
-    await store.end_puzzle(again, "failed", [Attempt("1", "ana", False)], [("1", "ana", Rating(1600, 190, 0.06))],
-                           None)
-    assert await store.puzzle_rating("g", "english", "1") == (Rating(1600, 190, 0.06), 2)
-    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (Rating(1480, 300, 0.06), 1)}
+    again = await store.start_puzzle(served())  # the same puzzle served again: rated from what is kept now
+    changes = await store.end_puzzle(again, "failed", [Attempt("1", "ana", False)],
+                                     RatedPuzzle((("1", "ana"),), False, first))
+    assert changes == [Change("1", "ana", solver, update(solver, [(strength, 0.0)]))]
+    assert await store.puzzle_rating("g", "english", "1") == (update(solver, [(strength, 0.0)]), 2)
+    assert await store.puzzle_strengths("english") == {"a1b2c3d4": (update(strength, [(solver, 1.0)]), 2)}
     board = await store.puzzle_leaderboard("g", "english")
-    assert [(s.user, s.name, s.games) for s in board] == [("1", "ana", 2), ("2", "ben", 1)]
+    assert [(s.user, s.name, s.games) for s in board] == [("2", "ben", 1), ("1", "ana", 2)]
     # puzzle ratings are their own: not a game rating, not another server's, nor another variant's
     assert await store.rating("g", "english", "1") == (Rating(), 0) and await store.leaderboard("g", "english") == []
     assert await store.puzzle_rating("h", "english", "1") == (Rating(), 0)
@@ -99,13 +102,13 @@ async def test_an_end_that_fails_writes_nothing_and_leaves_the_puzzle_on(opener)
     puzzle = await store.start_puzzle(served())
     with pytest.raises(SaveFailed) as refused:  # one person's attempt twice: the database refuses the end
         await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True), Attempt("1", "ana", False)],
-                               [("1", "ana", Rating(1620, 200, 0.06))], Rating(1480, 300, 0.06))
+                               RatedPuzzle((("1", "ana"),), True, Rating(1480, 300, 0.06)))
     assert not isinstance(refused.value, MoveConflict)
     assert [p.id for p in await store.puzzles_on()] == [puzzle]
     assert await store.puzzle_rating("g", "english", "1") == (Rating(), 0)
     assert await store.puzzle_strengths("english") == {}
     assert await store.puzzles_seen("g", "english", "1") == set()
-    await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)], [], None)
+    await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)])
     assert await store.puzzles_seen("g", "english", "1") == {"a1b2c3d4"}
 
 
@@ -115,7 +118,7 @@ async def test_the_puzzles_a_person_has_seen_are_those_they_attempted_in_that_se
                                            ("p3", "g", "international", ["1"]), ("p4", "h", "english", ["1"]),
                                            ("p5", "g", "english", [])):
         served_id = await store.start_puzzle(served(puzzle=puzzle, guild=guild, variant=variant))
-        await store.end_puzzle(served_id, "failed", [Attempt(user, "someone", False) for user in people], [], None)
+        await store.end_puzzle(served_id, "failed", [Attempt(user, "someone", False) for user in people])
     await store.start_puzzle(served(puzzle="p6"))  # on: nobody has attempted it yet
     assert await store.puzzles_seen("g", "english", "1") == {"p1", "p2"}
     assert await store.puzzles_seen("g", "english", "2") == {"p1"}
@@ -147,13 +150,13 @@ async def test_the_dailys_solvers_are_named_first_solver_first(opener):
     assert await store.daily_solvers("g", day) == []
     first = await store.start_puzzle(served(kind="daily", day=day))
     await store.end_puzzle(first, "solved", [Attempt("2", "ben", True), Attempt("1", "ana", False),
-                                             Attempt("3", "cy", True)], [], None)
+                                             Attempt("3", "cy", True)])
     asked = await store.start_puzzle(served())  # asked for the same day: not the daily
-    await store.end_puzzle(asked, "solved", [Attempt("4", "dee", True)], [], None)
+    await store.end_puzzle(asked, "solved", [Attempt("4", "dee", True)])
     elsewhere = await store.start_puzzle(served(guild="h", kind="daily", day=day))
-    await store.end_puzzle(elsewhere, "solved", [Attempt("5", "eve", True)], [], None)
+    await store.end_puzzle(elsewhere, "solved", [Attempt("5", "eve", True)])
     yesterday = await store.start_puzzle(served(kind="daily", day="2025-12-31"))
-    await store.end_puzzle(yesterday, "solved", [Attempt("6", "fay", True)], [], None)
+    await store.end_puzzle(yesterday, "solved", [Attempt("6", "fay", True)])
     with pytest.raises(MoveConflict):  # one daily puzzle a day on a server, whoever posts it (even elsewhere)
         await store.start_puzzle(served("c2", kind="daily", day=day))
     assert await store.daily_solvers("g", day) == ["ben", "cy"]
@@ -171,13 +174,15 @@ async def test_two_processes_racing_on_puzzles_exactly_one_wins_each_time(opener
         advances = await asyncio.gather(first.advance_puzzle(puzzle, 1), second.advance_puzzle(puzzle, 1),
                                         return_exceptions=True)
         assert sum(isinstance(r, MoveConflict) for r in advances) == 1, advances
-        people = [("1", "ana", Rating(1600, 200, 0.06))]
-        ends = await asyncio.gather(first.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)], people, Rating()),
-                                    second.end_puzzle(puzzle, "failed", [Attempt("1", "ana", True)], people, Rating()),
-                                    return_exceptions=True)
+        ends = await asyncio.gather(
+            first.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)],
+                             RatedPuzzle((("1", "ana"),), True, Rating())),
+            second.end_puzzle(puzzle, "failed", [Attempt("1", "ana", True)],
+                              RatedPuzzle((("1", "ana"),), False, Rating())),
+            return_exceptions=True)
         assert sum(isinstance(r, MoveConflict) for r in ends) == 1, ends
-    assert await first.puzzle_rating("g", "english", "1") == (Rating(1600, 200, 0.06), 3)
-    assert await second.puzzle_strengths("english") == {"a1b2c3d4": (Rating(), 3)}
+    assert (await first.puzzle_rating("g", "english", "1"))[1] == 3  # one end of each race counted, no more
+    assert (await second.puzzle_strengths("english"))["a1b2c3d4"][1] == 3
     await first.set_daily("g", "c1", 9, "english")
     for day in ("2026-01-01", "2026-01-02"):
         marks = await asyncio.gather(first.mark_daily("g", day), second.mark_daily("g", day))

@@ -107,8 +107,7 @@ async def answer(s: State, msg: Message) -> None:
             words = (f"{shown} keeps within an inaccuracy of the engine's move, {right}: that counts."
                      if good else f"{shown} is not it ({_a(judgement)}: {loss:.2f} of your winning chances lost). "
                      f"The engine's move: {right}.")
-        await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)],
-                                 [], None)
+        await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)])
         del s.puzzles[msg.channel]
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
 

@@ -26,7 +26,7 @@ from functools import cache
 
 from bot.commands import ALIASES
 from bot.core.state import DEFAULT_VARIANT, Refusal, Solving, State
-from bot.ratings import Rating, update
+from bot.ratings import Change, RatedPuzzle, Rating
 from bot.store import Attempt, MoveConflict, ServedPuzzle
 from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User
 from bot.user_text import quoted
@@ -201,10 +201,11 @@ async def answer(s: State, msg: Message) -> None:
 async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
     record = solving.record
     before = record.position
-    people, strength, words = await _rated(s, solving, list(solving.movers.values()), True)
     async with _reloading(s, solving):
-        await s.store.end_puzzle(solving.served.id, "solved",
-                                 [Attempt(u.id, u.name, True) for u in solving.movers.values()], people, strength)
+        changes = await s.store.end_puzzle(solving.served.id, "solved",
+                                           [Attempt(u.id, u.name, True) for u in solving.movers.values()],
+                                           _rated(solving, list(solving.movers.values()), True))
+    words = _rating_words(changes)
     del s.puzzles[msg.channel]
     record.play(move)
     who = " and ".join(u.name for u in solving.movers.values())
@@ -215,11 +216,12 @@ async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
 async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None:
     record = solving.record
     before = record.position
-    people, strength, words = await _rated(s, solving, [msg.user], False)
     seen = [a for a in _seen_by(solving) if a.user != msg.user.id]  # not rated, but not given it again
     async with _reloading(s, solving):
-        await s.store.end_puzzle(solving.served.id, "failed", [Attempt(msg.user.id, msg.user.name, False), *seen],
-                                 people, strength)
+        changes = await s.store.end_puzzle(solving.served.id, "failed",
+                                           [Attempt(msg.user.id, msg.user.name, False), *seen],
+                                           _rated(solving, [msg.user], False))
+    words = _rating_words(changes)
     del s.puzzles[msg.channel]
     gt = record.type
     await s.say(msg.channel, f"{gt.write_move(before, played)} is not it. The answer was "
@@ -243,7 +245,7 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
         if s.puzzles.get(msg.channel) is not solving:
             raise Refusal(GONE)
         async with _reloading(s, solving):
-            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving))
         del s.puzzles[msg.channel]
         record = solving.record
         before = record.position
@@ -261,7 +263,7 @@ async def end_for_game(s: State, channel: str, why: str = "for the game") -> Non
         if s.puzzles.get(channel) is not solving:
             return
         try:
-            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving), [], None)
+            await s.store.end_puzzle(solving.served.id, "shown", _seen_by(solving))
         except MoveConflict:  # it had ended in the database already (another process, or a lost answer)
             log.info("puzzle %d had ended in the database already", solving.served.id)
         del s.puzzles[channel]
@@ -292,20 +294,14 @@ def _written(variant: str, position: str, solution: tuple[str, ...]) -> str:
     return " ".join(words)
 
 
-async def _rated(s: State, solving: Solving, people: list[User], solved: bool
-                 ) -> tuple[list[tuple[str, str, Rating]], Rating, str]:
-    """The people's new puzzle ratings, the puzzle's, and the words that say so."""
-    served = solving.served
-    known = (await s.store.puzzle_strengths(served.variant)).get(served.puzzle)
-    strength = known[0] if known else solving.strength  # as it is now: others may have tried it meanwhile
-    changes, words, games = [], [], []
-    for person in people:
-        old, _ = await s.store.puzzle_rating(served.guild, served.variant, person.id)
-        new = update(old, [(strength, 1.0 if solved else 0.0)])
-        changes.append((person.id, person.name, new))
-        games.append((old, 0.0 if solved else 1.0))
-        words.append(f"{person.name}'s puzzle rating {old.rating:.0f} → {new.rating:.0f}")
-    return changes, update(strength, games), "; ".join(words) + "."
+def _rated(solving: Solving, people: list[User], solved: bool) -> RatedPuzzle:
+    """The puzzle's end as the database rates it (from the ratings it holds then: others may have tried the puzzle
+    meanwhile); ``solving.strength`` is the puzzle's strength when nobody has tried it yet."""
+    return RatedPuzzle(tuple((person.id, person.name) for person in people), solved, solving.strength)
+
+
+def _rating_words(changes: list[Change]) -> str:
+    return "; ".join(f"{c.name}'s puzzle rating {c.before.rating:.0f} → {c.after.rating:.0f}" for c in changes) + "."
 
 
 @contextlib.asynccontextmanager

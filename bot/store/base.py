@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.ratings import Change, RatedGame, Rating
+from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 
 
 class StoreError(RuntimeError):
@@ -242,11 +242,13 @@ class Store(ABC):
 
     @abstractmethod
     async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
-                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+                         rated: RatedPuzzle | None = None) -> list[Change]:
         """End puzzle ``served`` ('solved', 'failed' or 'shown'), all or nothing: keep each person's attempt (in the
-        order they were made, which ``daily_solvers`` follows), store their new puzzle ratings in its server and
-        variant ((user, name, rating) each, counting one more puzzle) and the puzzle's own new rating (``strength``,
-        counting one more attempt; None leaves it). Refused (``MoveConflict``) if it has ended already."""
+        order they were made, which ``daily_solvers`` follows) and, for a ``rated`` end, update the people's puzzle
+        ratings in its server and variant (counting one more puzzle each) and the puzzle's own strength (counting
+        one more attempt); the people's rating changes. The ratings are read and written inside the transaction,
+        held meanwhile, so puzzles that end at the same moment (the day's puzzle in many servers) all count.
+        Refused (``MoveConflict``) if it has ended already."""
 
     @abstractmethod
     async def puzzles_on(self) -> list[ServedPuzzle]:

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.ratings import Change, RatedGame, Rating
+from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
                             Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
@@ -210,15 +210,7 @@ class PostgresStore(Store):
             if rated is None:
                 return []
             guild, variant = row["guild"], row["variant"]
-            now = {}
-            for user in rated.people():  # held until the transaction ends, taken in one order by every game
-                await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-                                 f"{_GAMES[0]}:{guild}:{variant}:{user}")
-                rating = await db.fetchrow('SELECT rating, rd, volatility FROM ratings WHERE guild = $1'
-                                           ' AND variant = $2 AND "user" = $3', guild, variant, user)
-                if rating is not None:
-                    now[user] = Rating(*rating)
-            changes = rated.changes(now)
+            changes = rated.changes(await self._held_ratings(db, _GAMES, guild, variant, rated.people()))
             await self._save_ratings(db, _GAMES, guild, variant, [(c.user, c.name, c.after) for c in changes])
             return changes
 
@@ -314,6 +306,26 @@ class PostgresStore(Store):
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
 
     @staticmethod
+    async def _hold(db: asyncpg.Connection, key: str) -> None:
+        """Hold ``key`` until the transaction ends: another transaction that asks for it waits until then."""
+        await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+    @classmethod
+    async def _held_ratings(cls, db: asyncpg.Connection, kept: tuple[str, str], guild: str, variant: str,
+                            users: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of ``users`` (sorted) that ``kept`` has, each held until the transaction ends: the rating
+        read is the one the transaction's write replaces, whatever other processes end at the same moment."""
+        table, _ = kept
+        now = {}
+        for user in users:
+            await cls._hold(db, f"{table}:{guild}:{variant}:{user}")
+            row = await db.fetchrow(f'SELECT rating, rd, volatility FROM {table} WHERE guild = $1 AND variant = $2'
+                                    ' AND "user" = $3', guild, variant, user)
+            if row is not None:
+                now[user] = Rating(*row)
+        return now
+
+    @staticmethod
     async def _save_ratings(db: asyncpg.Connection, kept: tuple[str, str], guild: str, variant: str,
                             changes: Sequence[tuple[str, str, Rating]]) -> None:
         table, count = kept
@@ -359,7 +371,7 @@ class PostgresStore(Store):
             raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
 
     async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
-                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+                         rated: RatedPuzzle | None = None) -> list[Change]:
         async with self._using(transaction=True) as db:
             row = await db.fetchrow("UPDATE served_puzzles SET status = $1, ended = $2 WHERE id = $3"
                                     " AND status = 'on' RETURNING guild, variant, puzzle", outcome, time.time(), served)
@@ -368,14 +380,23 @@ class PostgresStore(Store):
             await db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
                                  " VALUES ($1, $2, $3, $4, $5)",
                                  [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
-            await self._save_ratings(db, _PUZZLES, row["guild"], row["variant"], people)
-            if strength is not None:
-                await db.execute(
-                    "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
-                    " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
-                    " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
-                    " attempts = puzzle_strengths.attempts + 1",
-                    row["variant"], row["puzzle"], strength.rating, strength.rd, strength.volatility)
+            if rated is None:
+                return []
+            guild, variant, puzzle = row["guild"], row["variant"], row["puzzle"]
+            # held until the transaction ends, the puzzle first and then its people, in one order by every end
+            await self._hold(db, f"puzzle_strengths:{variant}:{puzzle}")
+            known = await db.fetchrow("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = $1"
+                                      " AND puzzle = $2", variant, puzzle)
+            now = await self._held_ratings(db, _PUZZLES, guild, variant, rated.users())
+            changes, strength = rated.changes(now, Rating(*known) if known else None)
+            await self._save_ratings(db, _PUZZLES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            await db.execute(
+                "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
+                " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
+                " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+                " attempts = puzzle_strengths.attempts + 1",
+                variant, puzzle, strength.rating, strength.rd, strength.volatility)
+            return changes
 
     async def puzzles_on(self) -> list[ServedPuzzle]:
         async with self._using() as db:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot.ratings import Change, RatedGame, Rating
+from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
                             Store, StoreError, StoredGame)
 from bot.store.schema import MIGRATIONS, VERSION
@@ -276,7 +276,7 @@ class SqliteStore(Store):
                 raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
 
     async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
-                         people: Sequence[tuple[str, str, Rating]], strength: Rating | None) -> None:
+                         rated: RatedPuzzle | None = None) -> list[Change]:
         with self._transaction():
             row = self.db.execute("UPDATE served_puzzles SET status = ?, ended = ? WHERE id = ? AND status = 'on'"
                                   " RETURNING guild, variant, puzzle", (outcome, time.time(), served)).fetchone()
@@ -286,14 +286,21 @@ class SqliteStore(Store):
             self.db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
                                 " VALUES (?, ?, ?, ?, ?)",
                                 [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
-            self._save_ratings(_PUZZLES, guild, variant, people)
-            if strength is not None:
-                self.db.execute(
-                    "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
-                    " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
-                    " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
-                    " attempts = puzzle_strengths.attempts + 1",
-                    (variant, puzzle, strength.rating, strength.rd, strength.volatility))
+            if rated is None:
+                return []
+            known = self.db.execute("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = ? AND"
+                                    " puzzle = ?", (variant, puzzle)).fetchone()
+            changes, strength = rated.changes(
+                {user: self._rating(_PUZZLES, guild, variant, user)[0] for user in rated.users()},
+                Rating(*known) if known else None)
+            self._save_ratings(_PUZZLES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            self.db.execute(
+                "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
+                " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
+                " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+                " attempts = puzzle_strengths.attempts + 1",
+                (variant, puzzle, strength.rating, strength.rd, strength.volatility))
+            return changes
 
     async def puzzles_on(self) -> list[ServedPuzzle]:
         with self._reading():
