@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from engine import Color, GameRecord
+from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis
 from engine.search.levels import level
 
@@ -183,8 +183,34 @@ class Seat:
         return cls(level=int(data["level"]))
 
 
+class Seated:
+    """What a game at a table and a copy of it shown on a page answer alike: who is to move, who plays which
+    colour, the title."""
+
+    game: GameRecord[Any, Any]
+    seats: dict[Color, Seat]
+
+    @property
+    def to_move(self) -> Seat:
+        return self.seats[self.game.turn]
+
+    def colour_of(self, user: User) -> Color | None:
+        for colour, seat in self.seats.items():
+            if seat.user is not None and seat.user.id == user.id:
+                return colour
+        return None
+
+    def players(self) -> list[User]:
+        return [s.user for s in self.seats.values() if s.user is not None]
+
+    def title(self) -> str:
+        first = self.game.type.first
+        return (f"{self.game.type.name.capitalize()}: {self.seats[first].name} ({first}) vs "
+                f"{self.seats[first.opponent].name} ({first.opponent})")
+
+
 @dataclass
-class Table:
+class Table(Seated):
     """An active game in a channel, with what the chat around it needs."""
 
     id: int
@@ -218,34 +244,92 @@ class Table:
     """A person's move (ply, full path) whose write failed without an answer: it may have been kept."""
 
     @property
-    def to_move(self) -> Seat:
-        return self.seats[self.game.turn]
-
-    def colour_of(self, user: User) -> Color | None:
-        for colour, seat in self.seats.items():
-            if seat.user is not None and seat.user.id == user.id:
-                return colour
-        return None
-
-    def players(self) -> list[User]:
-        return [s.user for s in self.seats.values() if s.user is not None]
-
-    @property
     def flipped(self) -> bool:
         """Draw the board from Black's side: when the one person at the table plays Black."""
         people = [c for c, seat in self.seats.items() if not seat.is_bot]
         return people == [Color.BLACK]
-
-    def title(self) -> str:
-        first = self.game.type.first
-        return (f"{self.game.type.name.capitalize()}: {self.seats[first].name} ({first}) vs "
-                f"{self.seats[first.opponent].name} ({first.opponent})")
 
     def settings(self) -> dict:
         """What the database keeps besides the moves."""
         return {"budget": self.budget, "rated": self.rated, "delay": self.delay, "channel_name": self.channel_name,
                 "takebacks_used": self.takebacks_used,
                 "starter": [self.starter.id, self.starter.name] if self.starter else None}
+
+
+@dataclass(frozen=True)
+class LiveGame(Seated):
+    """A game on as a front end that shows it whole (the web page) sees it: a copy of its table that the core
+    makes and never changes, and that travels between processes as JSON."""
+
+    id: int
+    guild: str
+    channel: str
+    channel_name: str
+    kind: Kind
+    game: GameRecord[Any, Any]
+    seats: dict[Color, Seat]
+    budget: float
+    """The bot's seconds per move."""
+    starter: User | None = None
+    draw_offer: Color | None = None
+    takeback_offer: Color | None = None
+    bot_score: int | None = None
+    """The bot's last evaluation, from its own side."""
+
+    @classmethod
+    def of(cls, table: Table) -> LiveGame:
+        return cls(table.id, table.guild, table.channel, table.channel_name, table.kind, table.game.copy(),
+                   dict(table.seats),
+                   table.budget, table.starter, table.draw_offer, table.takeback_offer, table.bot_score)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "guild": self.guild, "channel": self.channel, "channel_name": self.channel_name,
+                "kind": self.kind.value, **record_json(self.game),
+                "seats": {str(c): seat.to_json() for c, seat in self.seats.items()}, "budget": self.budget,
+                "starter": [self.starter.id, self.starter.name] if self.starter else None,
+                "draw_offer": _colour_name(self.draw_offer), "takeback_offer": _colour_name(self.takeback_offer),
+                "bot_score": self.bot_score}
+
+    @classmethod
+    def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
+        """The game ``to_json`` wrote; ``known``, an earlier record of it, saves playing again the moves it has.
+        ``ValueError`` (or a ``MoveError``) for data that does not read as a game."""
+        colours = {str(c): c for c in Color}
+        return cls(int(data["id"]), data["guild"], data["channel"], data["channel_name"], Kind(data["kind"]),
+                   record_from_json(data, known),
+                   {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
+                   float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
+                   colours.get(data["draw_offer"] or ""), colours.get(data["takeback_offer"] or ""), data["bot_score"])
+
+
+def record_json(game: GameRecord[Any, Any]) -> dict:
+    """A game record as JSON: the game's name, its start and its moves (full texts)."""
+    return {"game": game.type.name, "start": game.type.write_position(game.start),
+            "moves": [game.type.write_move(p, m, full=True) for p, m in zip(game.positions, game.moves)]}
+
+
+def record_from_json(data: dict, known: GameRecord[Any, Any] | None = None) -> GameRecord[Any, Any]:
+    """The record ``record_json`` wrote; ``known``, an earlier record of the game, saves playing again the moves
+    it has (a copy is made: ``known`` stays as it is)."""
+    moves = data["moves"]
+    if known is not None and known.type.name == data["game"] and _starts(known, moves, data["start"]):
+        record = known.copy()
+    else:
+        record = game_type(data["game"]).new_game(data["start"])
+    for text in moves[len(record.moves):]:
+        record.play_text(text)
+    return record
+
+
+def _colour_name(colour: Color | None) -> str | None:
+    return str(colour) if colour is not None else None
+
+
+def _starts(known: GameRecord[Any, Any], moves: list[str], start: str) -> bool:
+    """Whether ``known`` is the game that starts at ``start`` and plays ``moves``, or a beginning of it."""
+    t = known.type
+    return (len(known.moves) <= len(moves) and t.write_position(known.start) == start
+            and all(t.write_move(p, m, full=True) == text for p, m, text in zip(known.positions, known.moves, moves)))
 
 
 @dataclass

@@ -82,7 +82,7 @@ async def main() -> int:
     browser = await asyncio.to_thread(webdriver.Chrome, service=Service(driver_path), options=options)
     try:
         for name, theme, _ in SHOTS:
-            table = core.table(f"shot-{name}")
+            table = core.live(f"shot-{name}")
             assert table is not None
             mover = table.seats[table.game.turn].user
             assert mover is not None
@@ -117,21 +117,22 @@ async def analysed_game(core: Core) -> int:
 
     await core.handle(Message("web", "shot-analysed", CAT, "challenge casual", (DAN,)))
     await core.handle(Message("web", "shot-analysed", DAN, "accept"))
-    table = core.table("shot-analysed")
+    table = core.live("shot-analysed")
     assert table is not None
+    game_id = table.id
     searcher, rng = Searcher(table.game.type, tt_mb=8), random.Random(7)
-    while core.table("shot-analysed") is not None and len(table.game.moves) < 70:
+    while (table := core.live("shot-analysed")) is not None and len(table.game.moves) < 70:
         game = table.game
         strength = level(1 if game.turn == Color.WHITE else 3)
         move = choose_move(searcher, game.position, strength, 1.0, game.history(), rng, reproducible=True).move
         mover = table.seats[game.turn].user
         assert mover is not None
         await core.handle(Message("web", "shot-analysed", mover, game.type.write_move(game.position, move, full=True)))
-    if core.table("shot-analysed") is not None:
+    if core.live("shot-analysed") is not None:
         await core.handle(Message("web", "shot-analysed", CAT, "resign"))
-    await core.ask_analysis(table.id, "web", CAT)
+    await core.ask_analysis(game_id, "web", CAT)
     await core.settle()
-    return table.id
+    return game_id
 
 
 def _at_the_costliest_move(browser) -> None:

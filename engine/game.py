@@ -17,6 +17,7 @@ object).
 
 from __future__ import annotations
 
+import copy as _copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -282,6 +283,15 @@ class GameRecord(ABC, Generic[P, M]):
     def _per_position(self) -> tuple[list, ...]:
         """The lists that hold one entry per position (``positions`` first); a takeback shortens them all."""
         return (self.positions,)
+
+    def copy(self) -> GameRecord[P, M]:
+        """A record of its own, the same game so far: later moves in either leave the other as it is (positions
+        and moves never change, so the two share them)."""
+        other = _copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list):
+                setattr(other, name, list(value))
+        return other
 
     def play_text(self, text: str) -> M:
         """Read a move as a player typed it and play it; notation errors change nothing."""

@@ -1,5 +1,7 @@
 """Games through the bot core, as people in a channel play them."""
 
+import json
+
 import pytest
 
 from bot.store import SqliteStore
@@ -191,3 +193,31 @@ async def test_a_tablut_game_against_the_bot(chat):
     assert "wins: the king" in final.text or "Draw" in final.text or "no legal move" in final.text
     assert final.pdn and '[Game "Tablut (Ashton rules)"]' in final.pdn and final.replay is table.game
     assert await chat.store.active_games() == []
+
+
+async def test_a_game_on_travels_as_a_copy_that_later_moves_leave_alone(chat):
+    from bot.tables import LiveGame
+
+    await chat.say(ANA, "challenge @ben international casual", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    for _ in range(3):
+        await chat.play_any(chat.table().to_move.user)
+    await chat.say(chat.table().to_move.user, "draw")
+    shown = chat.core.live("c1")
+    assert shown is not None and shown.draw_offer is not None and len(shown.game.moves) == 3
+    await chat.play_any(chat.table().to_move.user)  # the game plays on: the copy stays as it was shown
+    assert len(shown.game.moves) == 3 and len(chat.table().game.moves) == 4
+
+    sent = json.loads(json.dumps(shown.to_json()))  # as it travels between processes
+    back = LiveGame.from_json(sent)
+    assert (back.id, back.guild, back.channel, back.kind, back.seats, back.draw_offer, back.title()) == (
+        shown.id, shown.guild, shown.channel, shown.kind, shown.seats, shown.draw_offer, shown.title())
+    assert back.game.moves == shown.game.moves and back.game.position == shown.game.position
+    later = chat.core.live("c1").to_json()
+    grown = LiveGame.from_json(later, known=back.game)  # only the new move is played on a copy of what was known
+    assert len(grown.game.moves) == 4 and len(back.game.moves) == 3
+    assert grown.game.positions[:4] == back.game.positions
+    taken_back = LiveGame.from_json(sent, known=grown.game)  # a takeback: a known game that is longer is not used
+    assert taken_back.game.moves == shown.game.moves
+    with pytest.raises(ValueError):
+        LiveGame.from_json({**sent, "moves": sent["moves"] + ["not a move"]})

@@ -402,3 +402,40 @@ def test_run_bot_serves_the_page_beside_the_terminal_chat(tmp_path):
     finally:
         bot.stdin.close()
         bot.wait(timeout=60)
+
+
+async def test_a_games_news_travels_as_json_and_reads_back_the_same(pool):
+    """What a game's pages are told (a move, an offer, the end) reads back the same from JSON, as another process
+    that shows the game gets it: each message building on the game as last read."""
+    from bot.web.news import GameNews, news_of
+
+    told: list[GameNews] = []
+
+    class Watched(Chat):
+        async def _send(self, reply):
+            await super()._send(reply)
+            news = news_of(self.core, reply)
+            if news is not None:
+                told.append(news)
+
+    chat = Watched(SqliteStore(":memory:"), pool)
+    await chat.say(ANA, "challenge @ben english casual", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    for _ in range(2):
+        await chat.play_any(chat.table().to_move.user)
+    await chat.say(chat.table().to_move.user, "draw")
+    await chat.say(ANA, "resign")
+    assert told[-1].ended is not None and any(n.live and n.live.draw_offer for n in told)
+    known = None
+    for news in told:
+        back = GameNews.from_json(json.loads(json.dumps(news.to_json())), known)
+        assert (back.game, back.said, back.about_game) == (news.game, news.said, news.about_game)
+        if news.live is not None:
+            assert back.live is not None and back.live.game.moves == news.live.game.moves
+            assert (back.live.seats, back.live.draw_offer, back.live.kind) == (
+                news.live.seats, news.live.draw_offer, news.live.kind)
+            known = back.live.game
+        else:
+            assert back.ended is not None and news.ended is not None
+            assert back.ended.record.moves == news.ended.record.moves and back.ended.pdn == news.ended.pdn
+    await chat.core.close()

@@ -20,7 +20,7 @@ from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
-from bot.tables import NO_GAME, Controls, Kind, Message, Reply, Table, User
+from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
 from bot.user_text import inert
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
@@ -208,14 +208,18 @@ class Core:
             return list(solving.record.type.legal_texts(solving.record.position)) if solving is not None else []
         return list(table.game.type.legal_texts(table.game.position))
 
-    def table(self, channel: str) -> Table | None:
-        """The game on in ``channel``, for a front end that shows a game whole (the web page), or None. Front ends
-        read it; only the core changes it."""
-        return self.state.tables.get(channel)
+    def live(self, channel: str) -> LiveGame | None:
+        """The game on in ``channel``, as a copy for a front end that shows a game whole (the web page), or None."""
+        table = self.state.tables.get(channel)
+        return LiveGame.of(table) if table is not None else None
 
-    def tables(self) -> list[Table]:
-        """Every game on."""
-        return list(self.state.tables.values())
+    def live_game(self, game: int) -> LiveGame | None:
+        """The game on with the id ``game``, as a copy, or None."""
+        return next((LiveGame.of(t) for t in self.state.tables.values() if t.id == game), None)
+
+    def live_games(self) -> list[LiveGame]:
+        """Every game on, as copies."""
+        return [LiveGame.of(table) for table in self.state.tables.values()]
 
     async def analysis(self, game: int, guild: str) -> Progress:
         """How far the analysis of a finished game of ``guild`` is (with the analysis once done); ``Refusal``

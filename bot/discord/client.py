@@ -234,7 +234,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
         """The presser's seat link to the game on the web page, privately; refused to people not playing in it."""
-        table = self.core.table(str(interaction.channel_id))
+        table = self.core.live(str(interaction.channel_id))
         user = user_of(interaction.user)
         colour = table.colour_of(user) if table is not None and table.id == game else None
         if table is None or table.id != game:

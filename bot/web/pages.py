@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from bot.core import STILL_ON, Core, Refusal, Send
-from bot.tables import Kind, Message, Reply, Seat, Table, User
+from bot.tables import Kind, LiveGame, Message, Reply, Seat, User
 from bot.web import views
+from bot.web.news import GameNews, news_of
 from bot.web.seats import SeatKeys
 from engine import Color
 
@@ -118,7 +119,7 @@ class Pages:
         self.core: Core | None = None
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
-        self._live: dict[int, Table] = {}  # games seen on, by id
+        self._live: dict[int, LiveGame] = {}  # games seen on, by id: as last seen
         self._sent: dict[int, _Sent] = {}  # what each game's pages were last sent
         self._finished: OrderedDict[int, views.Finished] = OrderedDict()
 
@@ -179,7 +180,7 @@ class Pages:
     async def _announce(self, reply: Reply) -> None:
         """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
         assert self.core is not None and self._chat is not None
-        table = self.core.table(reply.channel)
+        table = self.core.live(reply.channel)
         if reply.board is None or table is None or table.id in self._live:
             return
         lines = [f"Watch live: {self.game_url(table.id)}"]
@@ -192,19 +193,23 @@ class Pages:
     def _publish(self, reply: Reply) -> None:
         """Bring the pages of the game ``reply`` is about up to date."""
         assert self.core is not None
-        if reply.replay is not None and reply.game is not None:
-            self._end(reply.game, reply.replay, reply.text, reply.pdn or "")
+        news = news_of(self.core, reply)
+        if news is not None:
+            self.apply(news)
+
+    def apply(self, news: GameNews) -> None:
+        """Bring the pages of ``news``'s game up to date."""
+        if news.ended is not None:
+            self._end(news.game, news.ended.record, news.said, news.ended.pdn)
             return
-        table = self.core.table(reply.channel)
-        if table is None or reply.private:
-            return
+        table = news.live
+        assert table is not None
         self._live[table.id] = table
-        about_game = reply.board is not None or (reply.controls is not None and reply.controls.game == table.id)
         sent = self._sent.get(table.id)
-        if not about_game and views.offer(table) == (sent.offer if sent else None):
+        if not news.about_game and views.offer(table) == (sent.offer if sent else None):
             return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
-            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, reply.text)))
+            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said)))
 
     def _end(self, game_id: int, record: Any, said: str, pdn: str) -> None:
         table = self._live.pop(game_id, None)
@@ -241,16 +246,16 @@ class Pages:
 
     # pages
 
-    async def find(self, game_id: int) -> Table | views.Finished | None:
+    async def find(self, game_id: int) -> LiveGame | views.Finished | None:
         """The game on, or finished, with this id."""
         assert self.core is not None
-        table = self._live.get(game_id)
-        if table is not None and self.core.table(table.channel) is table:
-            return table
-        for table in self.core.tables():
-            if table.id == game_id:
-                self._live[game_id] = table
-                return table
+        seen = self._live.get(game_id)
+        found = self.core.live(seen.channel) if seen is not None else None
+        if found is None or found.id != game_id:
+            found = self.core.live_game(game_id)
+        if found is not None:
+            self._live[game_id] = found
+            return found
         return self._finished.get(game_id) or await self._stored(game_id)
 
     async def _stored(self, game_id: int) -> views.Finished | None:
@@ -313,7 +318,7 @@ class Pages:
     async def take_seat(self, watcher: Watcher, secret: str) -> bool:
         """Seat the page as the player whose link carries ``secret``; False if it is no seat's secret."""
         found = await self.find(watcher.game)
-        if not isinstance(found, Table):
+        if not isinstance(found, LiveGame):
             return False
         for colour, seat in found.seats.items():
             if seat.user is not None and self.keys.check(found.id, colour, seat.user.id, secret):
@@ -355,11 +360,11 @@ class Pages:
         if playing is not None:
             await self._handle(watcher, *playing, name)
 
-    async def _player(self, watcher: Watcher, starter: bool = False) -> tuple[Table, User] | None:
+    async def _player(self, watcher: Watcher, starter: bool = False) -> tuple[LiveGame, User] | None:
         """The game on that the page shows and the person the page acts for (its seat's player, or with
         ``starter`` a bot match's starter); None, with the page told why, when there is none."""
         found = await self.find(watcher.game)
-        if not isinstance(found, Table):
+        if not isinstance(found, LiveGame):
             await watcher.notice("That game is over.")
             return None
         if starter and watcher.starter is not None:
@@ -369,7 +374,7 @@ class Pages:
             return None
         return found, watcher.seat[1]
 
-    async def _handle(self, watcher: Watcher, table: Table, user: User, text: str) -> None:
+    async def _handle(self, watcher: Watcher, table: LiveGame, user: User, text: str) -> None:
         assert self.core is not None
         await self.core.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
                                        origin=WebOrigin(watcher.notice)))
@@ -416,7 +421,7 @@ class Pages:
                       if secret and self.keys.check(game_id, colour, user.id, secret)), guest)
         return views.analysis(await self.core.ask_analysis(game_id, guild, asker), finished.record)
 
-    async def _analysable(self, found: Table | views.Finished) -> views.Finished:
+    async def _analysable(self, found: LiveGame | views.Finished) -> views.Finished:
         """The finished game; a game still on is refused, in the core's words."""
         assert self.core is not None
         if isinstance(found, views.Finished):
@@ -437,7 +442,7 @@ class Pages:
                  Color.BLACK: Seat.from_json(stored.game.seats["black"])}
         return stored.game.guild, _people(seats)
 
-    def pdn(self, table: Table) -> str:
+    def pdn(self, table: LiveGame) -> str:
         """The record of a game on so far, as the core writes it."""
         assert self.core is not None
         return self.core.pdn(table.channel) or ""
@@ -448,12 +453,12 @@ class Pages:
         assert self.core is not None
         return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
                  "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
-                for t in self.core.tables() if self.local_chat or t.guild == self.guild]
+                for t in self.core.live_games() if self.local_chat or t.guild == self.guild]
 
     def web_games(self) -> int:
         """Games on that were started on the page."""
         assert self.core is not None
-        return sum(1 for t in self.core.tables() if t.guild == self.guild)
+        return sum(1 for t in self.core.live_games() if t.guild == self.guild)
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):

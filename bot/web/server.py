@@ -43,7 +43,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
 from bot.core import Refusal, SaveFailed
-from bot.tables import Table, User
+from bot.tables import LiveGame, User
 from bot.web import forms, views
 from bot.web.pages import COMMANDS, Pages, Watcher
 from engine import NAMES, MoveError, game_type
@@ -183,7 +183,7 @@ async def _page(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "game.html", headers=html_headers(request))
 
 
-async def _found(request: web.Request) -> Table | views.Finished:
+async def _found(request: web.Request) -> LiveGame | views.Finished:
     found = await _pages(request).find(_game(request))
     if found is None:
         raise web.HTTPNotFound(text="There is no such game.")
@@ -204,7 +204,7 @@ async def _gif(request: web.Request) -> web.Response:
     data = site.gifs.get(found.id) if isinstance(found, views.Finished) else None
     if data is None:
         async with site.drawing:
-            record = found.record if isinstance(found, views.Finished) else _copy(found.game)
+            record = found.record if isinstance(found, views.Finished) else found.game  # a copy: the game plays on
             data = await asyncio.to_thread(replay_gif, record)
         if isinstance(found, views.Finished):
             site.gifs[found.id] = data
@@ -212,14 +212,6 @@ async def _gif(request: web.Request) -> web.Response:
                 site.gifs.popitem(last=False)
     return web.Response(body=data, content_type="image/gif",
                         headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"'})
-
-
-def _copy(game):
-    """A game on, copied: the core may play on in it while a thread draws the copy."""
-    record = game.type.new_game(game.type.write_position(game.start))
-    for move in list(game.moves):
-        record.play(move)
-    return record
 
 
 async def _games(request: web.Request) -> web.Response:
@@ -256,7 +248,7 @@ async def _new(request: web.Request) -> web.Response:
     else:
         site.starts[address] = recent + [now]
         found = await pages.find(game_id)
-        seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, Table) else None
+        seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, LiveGame) else None
         url = pages.seat_path(game_id, seat, user) if seat is not None else pages.starter_path(game_id, user)
         response = web.json_response({"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)

@@ -1,7 +1,7 @@
 """What the web page is sent: a game's board, its positions move by move, and who is to move, as JSON values; and
 a puzzle's start and the answers to its moves.
 
-Plain functions of the core's values (a ``Table``, a finished ``GameRecord``, a ``Puzzle`` and the core's check of
+Plain functions of the core's values (a ``LiveGame``, a finished ``GameRecord``, a ``Puzzle`` and the core's check of
 its moves); the page draws everything itself from these, so nothing a person typed is ever sent as markup.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.core import Progress, score_words
-from bot.tables import Kind, Table, User
+from bot.tables import Kind, LiveGame, User
 from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS, decisive
 from engine.puzzles.puzzle import Puzzle
@@ -65,7 +65,7 @@ class Finished:
     """The players who are people, by colour (a seat link of theirs asks for the analysis as them)."""
 
 
-def offer(table: Table) -> dict | None:
+def offer(table: LiveGame) -> dict | None:
     """What waits for an answer in the game (``accept`` or ``decline``): a draw offer or a takeback request, and
     the colour that made it; None when nothing does."""
     for kind, colour in (("draw", table.draw_offer), ("takeback", table.takeback_offer)):
@@ -74,7 +74,7 @@ def offer(table: Table) -> dict | None:
     return None
 
 
-def status(table: Table | Finished, said: str = "") -> dict:
+def status(table: LiveGame | Finished, said: str = "") -> dict:
     """Who plays, whose turn, the bot's evaluation and time, the legal moves of a person to move, what waits for
     an answer, the result."""
     if isinstance(table, Finished):

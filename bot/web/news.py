@@ -1,0 +1,61 @@
+"""What a game's pages are told after a reply of the core about it: the game as it is now, or how it ended, with
+what the chat said. Made where the game is played (``news_of``); shown by every process that has pages open on
+the game (``Pages.apply``), so it travels between processes as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.tables import LiveGame, Reply, record_from_json, record_json
+from engine import GameRecord
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A game that has just ended: its whole record and the PDN the chat gave with it."""
+
+    record: GameRecord[Any, Any]
+    pdn: str
+
+
+@dataclass(frozen=True)
+class GameNews:
+    game: int
+    said: str
+    """What the chat said (the page shows it)."""
+    about_game: bool = False
+    """Whether the reply was about the game itself (a board, its controls), not other talk in its channel."""
+    live: LiveGame | None = None
+    """The game as it is now, while it is on."""
+    ended: Ended | None = None
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "said": self.said, "about_game": self.about_game,
+                "live": self.live.to_json() if self.live is not None else None,
+                "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn} if self.ended else None}
+
+    @classmethod
+    def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> GameNews:
+        """The news ``to_json`` wrote (``known``: the game's record as last seen, which saves replaying it)."""
+        live = LiveGame.from_json(data["live"], known) if data["live"] is not None else None
+        ended = (Ended(record_from_json(data["ended"], known), data["ended"]["pdn"]) if data["ended"] is not None
+                 else None)
+        return cls(int(data["game"]), data["said"], bool(data["about_game"]), live, ended)
+
+
+class Games(Protocol):
+    def live(self, channel: str) -> LiveGame | None: ...
+
+
+def news_of(core: Games, reply: Reply) -> GameNews | None:
+    """What ``reply`` tells the pages of its game; None when it is about no game on (or is for one person)."""
+    if reply.replay is not None and reply.game is not None:
+        return GameNews(reply.game, reply.text, True, ended=Ended(reply.replay, reply.pdn or ""))
+    if reply.private:
+        return None
+    live = core.live(reply.channel)
+    if live is None:
+        return None
+    about_game = reply.board is not None or (reply.controls is not None and reply.controls.game == live.id)
+    return GameNews(live.id, reply.text, about_game, live)
