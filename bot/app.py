@@ -105,6 +105,7 @@ async def run_terminal(config: Config) -> None:
             await chat(core, terminal)
         finally:
             clock.cancel()
+            await core.close()  # its moves stopped before the page and the chat go
 
 
 async def run_discord(config: Config) -> None:

@@ -256,7 +256,7 @@ class Table(Seated):
                 "starter": [self.starter.id, self.starter.name] if self.starter else None}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LiveGame(Seated):
     """A game on as a front end that shows it whole (the web page) sees it: a copy of its table that the core
     makes and never changes, and that travels between processes as JSON."""
@@ -293,13 +293,20 @@ class LiveGame(Seated):
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
         """The game ``to_json`` wrote; ``known``, an earlier record of it, saves playing again the moves it has.
-        ``ValueError`` (or a ``MoveError``) for data that does not read as a game."""
+        ``ValueError`` for data that does not read as a game."""
+        try:
+            return cls._read(data, known)
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a game on: {error!r} is missing or wrong") from None
+
+    @classmethod
+    def _read(cls, data: dict, known: GameRecord[Any, Any] | None) -> LiveGame:
         colours = {str(c): c for c in Color}
         return cls(int(data["id"]), data["guild"], data["channel"], data["channel_name"], Kind(data["kind"]),
                    record_from_json(data, known),
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
-                   colours.get(data["draw_offer"] or ""), colours.get(data["takeback_offer"] or ""), data["bot_score"])
+                   _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]), data["bot_score"])
 
 
 def record_json(game: GameRecord[Any, Any]) -> dict:
@@ -319,6 +326,10 @@ def record_from_json(data: dict, known: GameRecord[Any, Any] | None = None) -> G
     for text in moves[len(record.moves):]:
         record.play_text(text)
     return record
+
+
+def _colour(colours: dict[str, Color], name: str | None) -> Color | None:
+    return None if name is None else colours[name]
 
 
 def _colour_name(colour: Color | None) -> str | None:

@@ -12,8 +12,8 @@ from bot import commands
 from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
-from bot.ratings import RatedGame, Side, level_rating
-from bot.tables import Buttons, Controls, Message, Outcome, Table, User
+from bot.ratings import RatedGame, Rating, Side, level_rating
+from bot.tables import Buttons, Controls, Message, Outcome, Seat, Table, User
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -69,9 +69,14 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
 def rated_game(table: Table, winner: Color | None) -> RatedGame:
     """The sides of a rated game as it ends (a bot level at its ladder's rating), White first, and White's score."""
     v = table.game.type.name
-    sides = tuple(Side(seat.user.id, seat.user.name) if seat.user is not None
-                  else Side(fixed=level_rating(v, seat.level or 1)) for seat in (table.seats[c] for c in Color))
+    sides = tuple(Side(seat.user.id, seat.user.name) if seat.user is not None else Side(fixed=_level(v, seat))
+                  for seat in (table.seats[c] for c in Color))
     return RatedGame((sides[0], sides[1]), 0.5 if winner is None else float(winner == Color.WHITE))
+
+
+def _level(game: str, seat: Seat) -> Rating:
+    assert seat.level is not None, "a bot's seat has its level"
+    return level_rating(game, seat.level)
 
 
 def pdn_text(table: Table, result: str | None = None) -> str:

@@ -443,9 +443,10 @@ class Pages:
         return stored.game.guild, _people(seats)
 
     def pdn(self, table: LiveGame) -> str:
-        """The record of a game on so far, as the core writes it."""
+        """The record of a game on so far, as the core writes it (its channel's game, if it is still that one)."""
         assert self.core is not None
-        return self.core.pdn(table.channel) or ""
+        now = self.core.live(table.channel)
+        return (self.core.pdn(table.channel) or "") if now is not None and now.id == table.id else ""
 
     def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,

@@ -60,7 +60,7 @@ class Finished:
     pdn: str
     """The record the chat gave with it, result included."""
     guild: str | None = None
-    """The server the game was played on (its analysis is asked for there); None when the hub did not see it."""
+    """The server the game was played on (its analysis is asked for there); None when the pages did not see it."""
     people: dict[Color, User] = field(default_factory=dict)
     """The players who are people, by colour (a seat link of theirs asks for the analysis as them)."""
 
