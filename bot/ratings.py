@@ -123,8 +123,8 @@ class RatedPuzzle:
         a new player's when missing) and the puzzle's ``strength`` (None: never tried)."""
         strength = strength or self.first_strength
         score = 1.0 if self.solved else 0.0
-        changes = [Change(user, name, now.get(user, Rating()), update(now.get(user, Rating()), [(strength, score)]))
-                   for user, name in self.people]
+        before = [(user, name, now.get(user, Rating())) for user, name in self.people]
+        changes = [Change(user, name, old, update(old, [(strength, score)])) for user, name, old in before]
         return changes, update(strength, [(change.before, 1 - score) for change in changes])
 
 

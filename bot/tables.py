@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -278,9 +278,8 @@ class LiveGame(Seated):
 
     @classmethod
     def of(cls, table: Table) -> LiveGame:
-        return cls(table.id, table.guild, table.channel, table.channel_name, table.kind, table.game.copy(),
-                   dict(table.seats),
-                   table.budget, table.starter, table.draw_offer, table.takeback_offer, table.bot_score)
+        shared = {f.name: getattr(table, f.name) for f in fields(cls)}  # Table has every field of the copy
+        return cls(**{**shared, "game": table.game.copy(), "seats": dict(table.seats)})
 
     def to_json(self) -> dict:
         return {"id": self.id, "guild": self.guild, "channel": self.channel, "channel_name": self.channel_name,

@@ -217,9 +217,9 @@ class Core:
         """The game on with the id ``game``, as a copy, or None."""
         return next((LiveGame.of(t) for t in self.state.tables.values() if t.id == game), None)
 
-    def live_games(self) -> list[LiveGame]:
-        """Every game on, as copies."""
-        return [LiveGame.of(table) for table in self.state.tables.values()]
+    def live_games(self, guild: str | None = None) -> list[LiveGame]:
+        """Every game on (of ``guild``, if given), as copies."""
+        return [LiveGame.of(t) for t in self.state.tables.values() if guild is None or t.guild == guild]
 
     async def analysis(self, game: int, guild: str) -> Progress:
         """How far the analysis of a finished game of ``guild`` is (with the analysis once done); ``Refusal``

@@ -180,8 +180,10 @@ class Pages:
     async def _announce(self, reply: Reply) -> None:
         """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
         assert self.core is not None and self._chat is not None
+        if reply.board is None:
+            return
         table = self.core.live(reply.channel)
-        if reply.board is None or table is None or table.id in self._live:
+        if table is None or table.id in self._live:
             return
         lines = [f"Watch live: {self.game_url(table.id)}"]
         for colour, seat in table.seats.items():
@@ -249,10 +251,7 @@ class Pages:
     async def find(self, game_id: int) -> LiveGame | views.Finished | None:
         """The game on, or finished, with this id."""
         assert self.core is not None
-        seen = self._live.get(game_id)
-        found = self.core.live(seen.channel) if seen is not None else None
-        if found is None or found.id != game_id:
-            found = self.core.live_game(game_id)
+        found = self.core.live_game(game_id)
         if found is not None:
             self._live[game_id] = found
             return found
@@ -445,8 +444,7 @@ class Pages:
     def pdn(self, table: LiveGame) -> str:
         """The record of a game on so far, as the core writes it (its channel's game, if it is still that one)."""
         assert self.core is not None
-        now = self.core.live(table.channel)
-        return (self.core.pdn(table.channel) or "") if now is not None and now.id == table.id else ""
+        return (self.core.pdn(table.channel) or "") if self.core.game_in(table.channel) == table.id else ""
 
     def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,
@@ -454,12 +452,12 @@ class Pages:
         assert self.core is not None
         return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
                  "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
-                for t in self.core.live_games() if self.local_chat or t.guild == self.guild]
+                for t in self.core.live_games(None if self.local_chat else self.guild)]
 
     def web_games(self) -> int:
         """Games on that were started on the page."""
         assert self.core is not None
-        return sum(1 for t in self.core.live_games() if t.guild == self.guild)
+        return len(self.core.live_games(self.guild))
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):
