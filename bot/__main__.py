@@ -1,4 +1,5 @@
-"""``python -m bot``: the chat bot. With DISCORD_TOKEN set it runs on Discord; without, as a chat in the terminal."""
+"""``python -m bot``: the chat bot. With DISCORD_TOKEN set it runs on Discord; without, as a chat in the terminal.
+``python -m bot web``: the web page alone, for the games of every chat process around one PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bot import config as settings
-from bot.app import run_discord, run_terminal
-from bot.store import VERSION, StoreError, open_store, where
+from bot.app import run_discord, run_terminal, run_web
+from bot.store import VERSION, StoreError, is_postgres, open_store, where
 from bot.terminal import InputLost
 
 INTENT_HELP = ("Discord refused the Message Content intent. Turn it on in the Developer Portal (your application, "
@@ -24,8 +25,9 @@ BYE = "Bye. Unfinished games are kept; start again to play on."
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("command", nargs="?", choices=["migrate"],
-                        help="migrate: bring the database (BOT_DATABASE) up to this bot's schema, then stop")
+    parser.add_argument("command", nargs="?", choices=["migrate", "web"],
+                        help="migrate: bring the database (BOT_DATABASE) up to this bot's schema, then stop; "
+                             "web: serve the web page alone, for every chat process's games (needs PostgreSQL)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--terminal", action="store_true", help="run the terminal chat even if a token is set")
     where.add_argument("--discord", action="store_true", help="run on Discord (needs DISCORD_TOKEN)")
@@ -40,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "migrate":
         return migrate(config.database)
+    if args.command == "web":
+        return web(config)
     if args.discord and not config.token:
         print("--discord needs DISCORD_TOKEN, in the environment or in .env (see .env.example).", file=sys.stderr)
         return 2
@@ -97,6 +101,31 @@ async def until_terminated(run: Coroutine[Any, Any, None]) -> bool:
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
     return terminated
+
+
+def web(config: settings.Config) -> int:
+    """Run the web tier's process until it is stopped."""
+    if not is_postgres(config.database):
+        print("python -m bot web serves the pages of every chat process around one PostgreSQL database: set "
+              "BOT_DATABASE to a postgresql:// URL. With SQLite, the chat process serves the web page itself.",
+              file=sys.stderr)
+        return 2
+    if not config.web:
+        print("python -m bot web serves the web page: unset BOT_WEB=false for it.", file=sys.stderr)
+        return 2
+    try:
+        if asyncio.run(until_terminated(run_web(config))):
+            print("The web page stops.", file=sys.stderr)
+    except StoreError as error:
+        print(f"Database error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"The web page could not start on {config.web_host}:{config.web_port} ({error.strerror or error}). "
+              "Set BOT_WEB_PORT to a free port.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nThe web page stops.", file=sys.stderr)
+    return 0
 
 
 def migrate(database: str) -> int:

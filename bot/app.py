@@ -9,17 +9,21 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import endgames, present
 from bot.config import Config
 from bot.core import Core, Send
 from bot.pool import SearchPool
-from bot.store import Store, open_store, where
+from bot.store import Store, is_postgres, open_store, where
 from bot.terminal import Terminal, chat
-from bot.web.pages import Pages, web_guild
+from bot.web.pages import GUILD, Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
 from engine import games
+
+if TYPE_CHECKING:
+    from bot.web.relay import Relay
 
 
 @contextlib.asynccontextmanager
@@ -77,9 +81,33 @@ async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncItera
         await runner.cleanup()
 
 
-def connect(core: Core, chat: Send, pages: Pages | None) -> None:
-    """Send the core's replies to the chat front end's ``chat``, through the web page's ``pages`` when it runs."""
-    core.connect(pages.send_for(chat) if pages else chat)
+@contextlib.asynccontextmanager
+async def web_tier(config: Config, store: Store, core: Core) -> AsyncIterator[Relay | None]:
+    """With PostgreSQL and the web page on, the relay that lets the web tier (``python -m bot web``, on any machine)
+    show this process's games and play their pages' moves here; None otherwise."""
+    if not (config.web and is_postgres(config.database)):
+        yield None
+        return
+    from bot.store.exchange import Exchange  # asyncpg's side: loaded only with PostgreSQL
+    from bot.store.postgres import PostgresStore
+    from bot.web.relay import Relay
+
+    assert isinstance(store, PostgresStore)
+    relay = Relay(Exchange(store), core, web_guild(config.shards))
+    task = asyncio.create_task(relay.run(), name="web tier relay")
+    try:
+        yield relay
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def connect(core: Core, chat: Send, pages: Pages | None, relay: Relay | None = None) -> None:
+    """Send the core's replies to the chat front end's ``chat``, through the web page's ``pages`` when it runs, and
+    through the web tier's ``relay`` when there is one."""
+    send = pages.send_for(chat) if pages else chat
+    core.connect(relay.send_for(send, pages=pages is not None) if relay else send)
     if pages:
         pages.attach(core)
 
@@ -88,9 +116,10 @@ async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    async with services(config) as (store, core), web_page(config, store, local_chat=True) as pages:
+    async with (services(config) as (store, core), web_page(config, store, local_chat=True) as pages,
+                web_tier(config, store, core) as relay):
         terminal = Terminal(image_dir)
-        connect(core, terminal.send, pages)
+        connect(core, terminal.send, pages, relay)
         clock = asyncio.create_task(core.run_clock())
         try:
             print(f"Draughts bot, terminal chat. Games are kept in {where(config.database)}; board images go to "
@@ -112,8 +141,38 @@ async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
     from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
-    async with services(config) as (store, core), web_page(config, store, local_chat=False) as pages:
+    async with (services(config) as (store, core), web_page(config, store, local_chat=False) as pages,
+                web_tier(config, store, core) as relay):
         bot = DraughtsBot(config, core, store, pages=pages)
-        connect(core, bot.deliver, pages)
+        connect(core, bot.deliver, pages, relay)
         async with bot:
             await bot.start(config.token)
+
+
+async def run_web(config: Config) -> None:
+    """``python -m bot web``: the web page alone, for the games of every chat process around one PostgreSQL
+    database, until it is stopped. ``OSError`` if it cannot listen."""
+    from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
+    from bot.store.postgres import PostgresStore
+    from bot.web.shared import SharedGames
+
+    async with services(config) as (store, core):
+        assert isinstance(store, PostgresStore), "python -m bot web needs PostgreSQL"
+        exchange = Exchange(store)
+        games = SharedGames(exchange)
+        pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base,
+                      guild=GUILD)
+        core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
+        pages.attach(core, games)
+        games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+        runner = await serve(pages, config.web_host, config.web_port)
+        taking = asyncio.create_task(games.run(), name="web tier news")
+        try:
+            async with listening(exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
+                print(f"Web page: {config.web_base}/ for the games of every chat process around "
+                      f"{where(config.database)}.", flush=True)
+                await asyncio.Event().wait()
+        finally:
+            taking.cancel()
+            pages.close()
+            await runner.cleanup()

@@ -285,7 +285,7 @@ async def test_a_bot_match_started_on_the_page_is_stopped_from_its_starters_link
     await ws.send_json({"type": "command", "name": "stop"})
     while not (await receive(ws, "update"))["status"]["result"]:
         pass
-    assert chat.pages.web_games() == 0
+    assert await chat.pages.web_games() == 0
     await ws.close()
 
 

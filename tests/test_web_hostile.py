@@ -111,7 +111,7 @@ async def test_a_bad_form_gets_a_400_that_a_person_can_read_and_nothing_is_logge
     error = (await response.json())["error"]
     assert error.endswith(".") and not any(word in error for word in PYTHON_WORDS), error
     assert not errors_logged(caplog)
-    assert chat.pages.web_games() == 0
+    assert await chat.pages.web_games() == 0
 
 
 async def test_a_bad_form_says_which_field_is_wrong(site):

@@ -60,6 +60,8 @@ class Core:
                  clock: Callable[[], float] = time.time):
         """``send``: where replies go (``connect`` gives it later, to a front end made after the core)."""
         self.state = State(config, store, pool, send or _unconnected, clock)
+        self._owns: Callable[[str], bool] = lambda guild: False
+        self._started = asyncio.Event()
 
     def connect(self, send: Send) -> None:
         """Send the core's replies to ``send`` from now on."""
@@ -73,7 +75,17 @@ class Core:
         tables = await restore(self.state, owns)
         await puzzles.restore(self.state, owns)
         await daily.load(self.state, owns)
+        self._owns = owns
+        self._started.set()
         return tables
+
+    async def started(self) -> None:
+        """Wait until ``start`` has brought back this process's games."""
+        await self._started.wait()
+
+    def owns(self, guild: str) -> bool:
+        """Whether this process plays the games of ``guild`` (as ``start`` was told; none before it)."""
+        return self._owns(guild)
 
     async def settle(self, matches: bool = True) -> None:
         """Wait until no bot move, no analysis (and, with ``matches``, no bot match) is in progress."""
@@ -213,13 +225,20 @@ class Core:
         table = self.state.tables.get(channel)
         return LiveGame.of(table) if table is not None else None
 
-    def live_game(self, game: int) -> LiveGame | None:
-        """The game on with the id ``game``, as a copy, or None."""
+    async def live_game(self, game: int) -> LiveGame | None:
+        """The game on with the id ``game``, as a copy, or None. (Awaited: in the web tier, the game may be
+        another process's.)"""
         return next((LiveGame.of(t) for t in self.state.tables.values() if t.id == game), None)
 
-    def live_games(self, guild: str | None = None) -> list[LiveGame]:
+    async def live_games(self, guild: str | None = None) -> list[LiveGame]:
         """Every game on (of ``guild``, if given), as copies."""
         return [LiveGame.of(t) for t in self.state.tables.values() if guild is None or t.guild == guild]
+
+    async def open(self, msg: Message) -> int | None:
+        """Handle ``msg`` (a command that starts a game in a channel of its own), then the id of the game on in
+        its channel, if one is."""
+        await self.handle(msg)
+        return self.game_in(msg.channel)
 
     async def analysis(self, game: int, guild: str) -> Progress:
         """How far the analysis of a finished game of ``guild`` is (with the analysis once done); ``Refusal``
@@ -243,6 +262,10 @@ class Core:
         """The record of the game on in ``channel`` so far, with its tags; None without one."""
         table = self.state.tables.get(channel)
         return results.pdn_text(table) if table is not None else None
+
+    def game_pdn(self, game: LiveGame) -> str:
+        """The record of a game on so far (as a front end last saw it), with its tags."""
+        return results.pdn_text(game)
 
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""

@@ -13,7 +13,7 @@ from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import RatedGame, Rating, Side, level_rating
-from bot.tables import Buttons, Controls, Message, Outcome, Seat, Table, User
+from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -79,7 +79,7 @@ def _level(game: str, seat: Seat) -> Rating:
     return level_rating(game, seat.level)
 
 
-def pdn_text(table: Table, result: str | None = None) -> str:
+def pdn_text(table: Table | LiveGame, result: str | None = None) -> str:
     """The game's record, with its tags (and ``result`` once it has one)."""
     date = time.strftime("%Y.%m.%d", time.gmtime())
     tags = {"Event": f"Draughts bot game {table.id}", "Site": table.channel_name, "Date": date,

@@ -65,8 +65,10 @@ def _without_password(text: str, url: str) -> str:
 class PostgresStore(Store):
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT):
+    def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT, url: str = ""):
+        """``url``: the database's, for a connection of its own (``bot.store.exchange`` listens on one)."""
         self.pool = pool
+        self.url = url
         self.timeout = timeout
         self._releasing: set[asyncio.Future] = set()  # connections going back to the pool
 
@@ -88,7 +90,7 @@ class PostgresStore(Store):
             raise StoreError(f"cannot reach the PostgreSQL database: it did not answer within {timeout:g} s") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreError(f"cannot reach the PostgreSQL database: {_without_password(str(error), url)}") from None
-        store = cls(pool, timeout)
+        store = cls(pool, timeout, url)
         try:
             await store._migrate()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:

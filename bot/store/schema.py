@@ -131,6 +131,24 @@ _KEYS = """
         value TEXT NOT NULL           -- hex; the first process to ask sets it, for every process of the bot
     );
 """
+_PAGES = """
+    -- what the open pages of each game on were last told (bot.web.news.GameNews as JSON), written by the game's
+    -- owner; every web process is told of each new row by NOTIFY draughts_news
+    CREATE TABLE page_news (
+        game BIGINT PRIMARY KEY,
+        guild TEXT NOT NULL,
+        seq BIGINT NOT NULL,          -- counts up with each news of the game, whichever process owns it
+        live BOOLEAN NOT NULL,        -- false once the game has ended
+        news TEXT NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    );
+    -- the chat processes that answer pages' moves (their heartbeats), and the server name their page games have
+    CREATE TABLE page_owners (
+        process TEXT PRIMARY KEY,
+        guild TEXT NOT NULL,
+        beat DOUBLE PRECISION NOT NULL
+    );
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -148,5 +166,7 @@ MIGRATIONS = (
               _PUZZLES.format(**_SQLITE), _PUZZLES.format(**_POSTGRES)),
     Migration("keys every process of the bot shares (the seat links' key), made once by the first to ask",
               _KEYS, _KEYS),
+    Migration("the web tier: each game's latest news for its pages, and the processes that answer the pages' moves"
+              " (PostgreSQL only: with SQLite one process serves the page itself)", "", _PAGES),
 )
 VERSION = len(MIGRATIONS)

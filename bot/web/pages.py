@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from bot.core import STILL_ON, Core, Refusal, Send
 from bot.tables import Kind, LiveGame, Message, Reply, Seat, User
@@ -45,6 +45,19 @@ def web_shard(guild: str) -> int | None:
     """The shard that owns the page's games kept under ``guild`` (``web_guild``'s), or None for other servers."""
     name, _, shard = guild.partition(":")
     return int(shard) if name == GUILD and shard.isdigit() else None
+
+
+class LiveGames(Protocol):
+    """Where the pages find the games on and send what they do: the core itself, or in the web tier the games of
+    every process (``bot.web.shared.SharedGames``)."""
+
+    async def live_game(self, game: int) -> LiveGame | None: ...
+
+    async def live_games(self, guild: str | None = None) -> list[LiveGame]: ...
+
+    async def handle(self, msg: Message) -> None: ...
+
+    async def open(self, msg: Message) -> int | None: ...
 
 
 def _people(seats: dict[Color, Seat]) -> dict[Color, User]:
@@ -117,6 +130,7 @@ class Pages:
         self.base_url = base_url.rstrip("/")
         self.local_chat = local_chat
         self.core: Core | None = None
+        self.games: LiveGames | None = None
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
         self._live: dict[int, LiveGame] = {}  # games seen on, by id: as last seen
@@ -130,8 +144,11 @@ class Pages:
         self._chat = chat
         return self._deliver
 
-    def attach(self, core: Core) -> None:
+    def attach(self, core: Core, games: LiveGames | None = None) -> None:
+        """``core``: this process's, for finished games, analyses and puzzles; ``games``: where the games on are
+        (the core's own, unless given)."""
         self.core = core
+        self.games = games if games is not None else core
 
     def game_path(self, game: int) -> str:
         """A game's page, without the server's address: its id and its watching key."""
@@ -250,8 +267,8 @@ class Pages:
 
     async def find(self, game_id: int) -> LiveGame | views.Finished | None:
         """The game on, or finished, with this id."""
-        assert self.core is not None
-        found = self.core.live_game(game_id)
+        assert self.games is not None
+        found = await self.games.live_game(game_id)
         if found is not None:
             self._live[game_id] = found
             return found
@@ -374,23 +391,23 @@ class Pages:
         return found, watcher.seat[1]
 
     async def _handle(self, watcher: Watcher, table: LiveGame, user: User, text: str) -> None:
-        assert self.core is not None
-        await self.core.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
+        assert self.games is not None
+        await self.games.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
                                        origin=WebOrigin(watcher.notice)))
 
     async def start(self, user: User, command: str) -> tuple[int | None, list[str]]:
         """Start a game from the page with a chat command (``new ...`` or ``watch ...``) in a channel of its own:
         (its id, or None, and what the core answered privately)."""
-        assert self.core is not None
+        assert self.games is not None
         notes: list[str] = []
 
         async def note(text: str) -> None:
             notes.append(text)
 
         channel = CHANNEL_PREFIX + secrets.token_urlsafe(9)
-        await self.core.handle(Message(self.guild, channel, user, command, channel_name="web",
-                                       origin=WebOrigin(note)))
-        return self.core.game_in(channel), notes
+        game = await self.games.open(Message(self.guild, channel, user, command, channel_name="web",
+                                             origin=WebOrigin(note)))
+        return game, notes
 
     # analyses
 
@@ -442,22 +459,22 @@ class Pages:
         return stored.game.guild, _people(seats)
 
     def pdn(self, table: LiveGame) -> str:
-        """The record of a game on so far, as the core writes it (its channel's game, if it is still that one)."""
+        """The record of a game on so far, as the core writes it."""
         assert self.core is not None
-        return (self.core.pdn(table.channel) or "") if self.core.game_in(table.channel) == table.id else ""
+        return self.core.game_pdn(table)
 
-    def listing(self) -> list[dict]:
+    async def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,
         game, players, moves played and watchers."""
-        assert self.core is not None
+        assert self.games is not None
         return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
                  "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
-                for t in self.core.live_games(None if self.local_chat else self.guild)]
+                for t in await self.games.live_games(None if self.local_chat else self.guild)]
 
-    def web_games(self) -> int:
+    async def web_games(self) -> int:
         """Games on that were started on the page."""
-        assert self.core is not None
-        return len(self.core.live_games(self.guild))
+        assert self.games is not None
+        return len(await self.games.live_games(self.guild))
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):

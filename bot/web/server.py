@@ -215,7 +215,7 @@ async def _gif(request: web.Request) -> web.Response:
 
 
 async def _games(request: web.Request) -> web.Response:
-    return web.json_response({"games": _pages(request).listing(), "variants": list(NAMES)})
+    return web.json_response({"games": await _pages(request).listing(), "variants": list(NAMES)})
 
 
 async def _new(request: web.Request) -> web.Response:
@@ -228,7 +228,7 @@ async def _new(request: web.Request) -> web.Response:
     recent = _recent(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
         return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
-    if site.pages.web_games() >= WEB_GAMES_LIMIT:
+    if await site.pages.web_games() >= WEB_GAMES_LIMIT:
         return web.json_response({"error": "Too many games are on from this page right now: try again later."},
                                  status=503)
     try:

@@ -1,0 +1,139 @@
+"""The owner's side of the web tier: a chat process that plays games tells their pages, wherever they are served,
+what happens (news through the database), and plays what those pages ask, through ``Core.handle`` as any message.
+
+``Relay.send_for`` sits between the core and the process's own chat (and pages): every reply about a game on
+becomes its ``GameNews``, published in order in the background; a private answer to a page's ask goes back to the
+web process that asked. ``Relay.run`` listens for asks once the core has brought its games back, answers those of
+the servers this process owns, and beats a heartbeat so that web processes know where to start new games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from dataclasses import dataclass, replace
+
+from bot.core import Core, SaveFailed, Send
+from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
+from bot.tables import Message, Reply, User
+from bot.web.news import GameNews, news_of
+from bot.web.pages import CHANNEL_PREFIX
+
+log = logging.getLogger(__name__)
+
+BEAT_SECONDS = 5.0
+"""How often an owner says it is up; a web process counts it gone after ``3 * BEAT_SECONDS``."""
+
+
+def process_name() -> str:
+    """A name for this process, unique among the bot's: the machine, the process id and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+@dataclass(frozen=True)
+class PageAsk:
+    """Marks a message a page sent through another process: its answers go back to ``process``, for ask ``id``."""
+
+    process: str
+    id: str
+
+
+class Relay:
+    """The web tier's side of one chat process."""
+
+    def __init__(self, exchange: Exchange, core: Core, guild: str, process: str | None = None):
+        """``guild``: the server name this process keeps the page's games under (``web_guild``)."""
+        self.exchange = exchange
+        self.core = core
+        self.guild = guild
+        self.process = process or process_name()
+        self._news: asyncio.Queue[GameNews] = asyncio.Queue()
+        self._asks: set[asyncio.Task] = set()
+
+    def send_for(self, chat: Send, pages: bool) -> Send:
+        """The ``send`` to give the core: replies reach ``chat`` (which is the process's own pages in front of its
+        chat when ``pages``; else replies of the page's own games, which no chat shows, stop here) and their news is
+        published."""
+        async def deliver(reply: Reply) -> None:
+            origin = reply.to.origin if reply.to is not None else None
+            if isinstance(origin, PageAsk):
+                if reply.private:
+                    await self._answer(origin, {"text": reply.text})
+                    return
+                reply = replace(reply, to=None)  # the chat answers no message of its own
+            news = news_of(self.core, reply)
+            if news is not None:
+                self._news.put_nowait(news)
+            if pages or not reply.channel.startswith(CHANNEL_PREFIX):
+                await chat(reply)
+        return deliver
+
+    async def run(self) -> None:
+        """Publish the news, answer pages' asks and beat, for ever (run as a task once the core is connected)."""
+        publisher = asyncio.create_task(self._publish(), name="page news")
+        try:
+            await self.core.started()
+            for game in await self.core.live_games():  # games brought back: their pages follow them here
+                self._news.put_nowait(GameNews(game.id, "", True, game))
+            async with listening(self.exchange, (ASKS,), self._heard):
+                while True:
+                    try:
+                        await self.exchange.beat(self.process, self.guild)
+                    except SaveFailed as error:
+                        log.warning("the web tier's heartbeat failed: %s", error)
+                    await asyncio.sleep(BEAT_SECONDS)
+        finally:
+            publisher.cancel()
+            for task in list(self._asks):
+                task.cancel()
+            with contextlib.suppress(SaveFailed):
+                await self.exchange.leave(self.process)
+
+    async def published(self) -> None:
+        """Wait until every news so far is published."""
+        await self._news.join()
+
+    async def _publish(self) -> None:
+        while True:
+            news = await self._news.get()
+            try:
+                live = news.live is not None
+                guild = news.live.guild if news.live is not None else ""
+                await self.exchange.publish(news.game, guild, live, news.to_json())
+            except SaveFailed as error:  # the pages miss this one; the next news of the game is whole again
+                log.warning("could not publish the news of game %d: %s", news.game, error)
+            except Exception:
+                log.exception("could not publish the news of game %d", news.game)
+            finally:
+                self._news.task_done()
+
+    def _heard(self, channel: str, payload: dict) -> None:
+        try:
+            guild = str(payload["guild"])
+            if not self.core.owns(guild):
+                return
+            ask = PageAsk(str(payload["from"]), str(payload["id"]))
+            user = User(str(payload["user"][0]), str(payload["user"][1]))
+            msg = Message(guild, str(payload["channel"]), user, str(payload["text"]),
+                          channel_name=str(payload.get("channel_name", "")), origin=ask)
+        except (KeyError, IndexError, TypeError):
+            log.warning("an ask from a page that cannot be read: %.200r", payload)
+            return
+        task = asyncio.create_task(self._play(msg, ask))
+        self._asks.add(task)
+        task.add_done_callback(self._asks.discard)
+
+    async def _play(self, msg: Message, ask: PageAsk) -> None:
+        await self.core.handle(msg)
+        await self.published()  # the page that asked for a new game finds it at once
+        await self._answer(ask, {"done": True, "game": self.core.game_in(msg.channel)})
+
+    async def _answer(self, ask: PageAsk, payload: dict) -> None:
+        try:
+            await self.exchange.notify(ANSWERS, {"to": ask.process, "id": ask.id, **payload})
+        except SaveFailed as error:  # the page waits its time and says that no answer came
+            log.warning("could not answer a page: %s", error)

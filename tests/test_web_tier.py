@@ -1,0 +1,178 @@
+"""The web tier in one test process, on a real PostgreSQL server: a chat process's core owns the games (with its
+relay), and a web process (``python -m bot web``'s parts: ``SharedGames`` behind ``Pages``) serves their pages on
+its own store. What a page sees and does travels only through the database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.__main__ import main
+from bot.core import Core
+from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
+from bot.store.postgres import PostgresStore
+from bot.web import shared
+from bot.web.pages import Pages
+from bot.web.relay import Relay
+from bot.web.seats import SeatKeys, load_key
+from bot.web.server import make_app
+from bot.web.shared import SharedGames
+from chat import ANA, CONFIG, Chat
+from postgres import fresh_database
+from test_web import receive
+
+
+class OwnerChat(Chat):
+    """A chat process on PostgreSQL whose games the web tier shows: its replies pass through its relay."""
+
+    def __init__(self, store: PostgresStore, pool):
+        super().__init__(store, pool)
+        self.relay = Relay(Exchange(store), self.core, "web")
+        self.core.connect(self.relay.send_for(self._send, pages=False))
+
+
+@dataclass
+class WebProcess:
+    pages: Pages
+    client: TestClient
+    games: SharedGames
+
+
+@contextlib.asynccontextmanager
+async def owner(url: str, pool) -> AsyncIterator[OwnerChat]:
+    chat = OwnerChat(await PostgresStore.connect(url), pool)
+    await chat.core.start()
+    task = asyncio.create_task(chat.relay.run())
+    try:
+        yield chat
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await chat.core.close()
+        await chat.store.close()
+
+
+@contextlib.asynccontextmanager
+async def web_process(url: str, pool) -> AsyncIterator[WebProcess]:
+    store = await PostgresStore.connect(url)
+    exchange = Exchange(store)
+    games = SharedGames(exchange)
+    pages = Pages(SeatKeys(await load_key(store, url)), "http://bot.example")
+    core = Core(CONFIG, store, pool)
+    core.connect(pages.send_for(None))
+    pages.attach(core, games)
+    games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+    client = TestClient(TestServer(make_app(pages)))
+    await client.start_server()
+    ready = asyncio.Event()
+
+    async def connected() -> None:
+        await games.caught_up()
+        ready.set()
+
+    taking = asyncio.create_task(games.run())
+    try:
+        async with listening(exchange, (NEWS, ANSWERS), games.heard, connected):
+            await ready.wait()
+            yield WebProcess(pages, client, games)
+    finally:
+        taking.cancel()
+        pages.close()
+        await client.close()
+        await store.close()
+
+
+async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_owns(pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    async with owner(url, pool) as chat, web_process(url, pool) as web:
+        await chat.say(ANA, "new english level 1 time 0.05 white")
+        await chat.core.settle()
+        await chat.relay.published()
+        table = chat.table()
+        ws = await web.client.ws_connect(web.pages.game_path(table.id).replace("/g/", "/ws/"))
+        first = await receive(ws, "game")
+        assert len(first["entries"]) == len(table.game.moves) + 1 == 2  # the bot opened as White
+        assert first["status"]["players"]["White"] == "ana"
+
+        # a move typed in the chat reaches the page on the other process, and so does the bot's answer
+        played = await chat.play_any(ANA)
+        update = await receive(ws, "update")
+        assert update["from"] == 2 and played.split("-")[0] in update["entries"][0]["move"]["text"]
+        answer = await receive(ws, "update")
+        assert answer["from"] == 3 and answer["status"]["said"].startswith("I played")
+
+        # the seat's link, made by the owner, seats the page on the web process; its move is played by the owner
+        secret = web.pages.seat_path(table.id, table.colour_of(ANA), ANA).split("#seat=")[1]
+        await ws.send_json({"type": "seat", "secret": secret})
+        assert (await receive(ws, "seat"))["name"] == "ana"
+        await ws.send_json({"type": "move", "text": "1-2", "ply": 3})
+        assert "Legal moves" in (await receive(ws, "notice"))["text"]  # the owner's refusal, on the page only
+        game = chat.table().game
+        legal = game.type.write_move(game.position, game.legal_moves()[0], full=True)
+        before = len(chat.replies)
+        await ws.send_json({"type": "move", "text": legal, "ply": 3})
+        update = await receive(ws, "update")
+        assert update["from"] == 4 and update["status"]["said"].startswith("ana played")
+        assert any(r.text.startswith("ana played") for r in chat.replies[before:])  # the chat shows it too
+        await chat.core.settle()
+        stored = (await chat.store.active_games())[0].moves
+        assert len(stored) == 5 and stored[3] == legal
+        await ws.close()
+
+
+async def test_a_game_started_on_the_web_process_is_played_by_a_chat_process(pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    async with owner(url, pool) as chat, web_process(url, pool) as web:
+        async with asyncio.timeout(10):
+            while not await web.games.exchange.owners(15):
+                await asyncio.sleep(0.05)
+        response = await web.client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1, "colour": "white", "time": 0.05})
+        assert response.status == 200, await response.text()
+        path = (await response.json())["url"]
+        assert "#seat=" in path
+        game = int(path.split("/g/")[1].split("-")[0])
+        assert chat.core.game_in(next(iter(chat.core.state.tables))) == game  # the chat process plays it
+        assert not [r for r in chat.replies if r.channel.startswith("web-")]  # and its chat says nothing of it
+        listed = (await (await web.client.get("/api/games")).json())["games"]
+        assert [g["path"] for g in listed] == [path.split("#")[0]]
+
+
+async def test_a_move_for_a_process_that_is_gone_is_refused_on_the_page_and_nothing_is_played(
+        pool, postgres_server, monkeypatch):
+    monkeypatch.setattr(shared, "ASK_SECONDS", 0.5)
+    url = await fresh_database(postgres_server)
+    async with web_process(url, pool) as web:
+        async with owner(url, pool) as chat:
+            await chat.say(ANA, "new english level 1 time 0.05 black")  # Black moves first: ana is to move
+            await chat.relay.published()
+            table = chat.table()
+        # the owner has stopped: the page still opens the game (its latest news) and is told its move went nowhere
+        ws = await web.client.ws_connect(web.pages.game_path(table.id).replace("/g/", "/ws/"))
+        await receive(ws, "game")
+        await ws.send_json({"type": "seat", "secret": web.pages.seat_path(table.id, table.colour_of(ANA), ANA)
+                            .split("#seat=")[1]})
+        await receive(ws, "seat")
+        game = table.game
+        await ws.send_json({"type": "move", "text": game.type.write_move(game.position, game.legal_moves()[0],
+                                                                          full=True), "ply": 0})
+        assert (await receive(ws, "notice"))["text"] == shared.NO_ANSWER
+        store = await PostgresStore.connect(url)
+        try:
+            assert (await store.active_games())[0].moves == []
+        finally:
+            await store.close()
+        await ws.close()
+
+
+def test_the_web_process_needs_postgresql_and_says_so(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_DATABASE", str(tmp_path / "games.db"))
+    assert main(["web"]) == 2
+    assert "postgresql://" in capsys.readouterr().err
