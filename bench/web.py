@@ -1,13 +1,18 @@
 """Load on the web page: many watchers on one game while other games are played.
 
     .venv/bin/python bench/web.py --watchers 500 --games 20 --seconds 30
+    .venv/bin/python bench/web.py --tier --watchers 500 --games 20 --seconds 30
 
 A server process runs the bot core, one search process and the web server, and plays ``--games`` bot matches
 (level 1 against level 1, ``--delay`` seconds between moves). This process opens ``--watchers`` WebSockets on the
 first match's page and times every update: from the moment the server made it (its ``at``) to its arrival.
-Printed: the server's event-loop lag (how late a 10 ms sleep wakes; p50/p99/max), an update's delivery time to
-every watcher (p50/p95/p99), the updates seen, and the server's memory per watcher (its resident memory before
-and after the watchers connect). Both processes share this machine's cores with the search process.
+With ``--tier``, the matches are played by one process (core, search process, relay) and their pages served by
+another (the web tier's: its pages and shared games), around a PostgreSQL server started for the bench; an
+update is timed from when the owner made the move's news, just after storing the move, so the time includes the
+trip through the database.
+Printed: each server's event-loop lag (how late a 10 ms sleep wakes; p50/p99/max), an update's delivery time to
+every watcher (p50/p95/p99), the updates seen, and the page server's memory per watcher (its resident memory
+before and after the watchers connect). All processes share this machine's cores with the search process.
 """
 
 from __future__ import annotations
@@ -40,90 +45,242 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-# --- the server process ------------------------------------------------------------------------------------------
+# --- the server processes ----------------------------------------------------------------------------------------
 
-async def serve(args: argparse.Namespace) -> None:
+class LagWatch:
+    """How late a 10 ms sleep wakes on this process's event loop, sampled all the time."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - start - 0.01)
+
+
+async def answer(lag: LagWatch, paths=None) -> None:
+    """Answer the bench on standard input until it closes: ``lag`` (the lags since the last ask), ``path N`` (the
+    page of game N)."""
+    reader = asyncio.StreamReader()
+    await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := (await reader.readline()).decode().strip():
+        if line == "lag":
+            print(json.dumps({"lags": lag.lags}), flush=True)
+            lag.lags = []
+        elif line.startswith("path "):
+            print(json.dumps({"path": paths(int(line.split()[1]))}), flush=True)
+    lag.task.cancel()
+
+
+def bench_config(args: argparse.Namespace, database: str = ":memory:"):
+    from bot.config import Config
+
+    return Config(database=database, workers=1, matches_per_server=args.games, games_per_user=args.games,
+                  queue_limit=10 * args.games)
+
+
+async def start_matches(args: argparse.Namespace, open_match) -> list[int]:
+    from bot.tables import User
+
+    ids = []
+    for k in range(args.games):
+        game = await open_match(User("bench", "bench"), f"watch english 1 1 delay {args.delay:g}", k)
+        if game is None:
+            raise SystemExit("a match did not start")
+        ids.append(game)
+    return ids
+
+
+async def listen_at(app) -> tuple[object, int]:
     from aiohttp import web
 
-    from bot.config import Config
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    return runner, runner.addresses[0][1]
+
+
+async def serve(args: argparse.Namespace) -> None:
+    """One process: the core, one search process and the web page."""
     from bot.core import Core
     from bot.pool import SearchPool
     from bot.store import SqliteStore
-    from bot.tables import User
     from bot.web.pages import Pages
     from bot.web.seats import SeatKeys
     from bot.web.server import make_app
 
-    config = Config(database=":memory:", workers=1, matches_per_server=args.games, games_per_user=args.games,
-                    queue_limit=10 * args.games)
+    config = bench_config(args)
     pool = SearchPool(1, config.queue_limit, 16)
     await asyncio.to_thread(pool.start)
     pages = Pages(SeatKeys(os.urandom(32)), "http://127.0.0.1")
     core = Core(config, SqliteStore(":memory:"), pool, pages.send_for(None))
     pages.attach(core)
-    runner = web.AppRunner(make_app(pages), access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+    runner, port = await listen_at(make_app(pages))
     gc.freeze()
-    lags: list[float] = []
+    lag = LagWatch()
 
-    async def watch_the_loop() -> None:
-        while True:
-            start = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - start - 0.01)
+    async def open_match(user, command: str, k: int) -> int | None:
+        game, _ = await pages.start(user, command)
+        return game
 
-    monitor = asyncio.create_task(watch_the_loop())
-    ids = []
-    starter = User("bench", "bench")
-    for _ in range(args.games):
-        game, notes = await pages.start(starter, f"watch english 1 1 delay {args.delay:g}")
-        if game is None:
-            raise SystemExit(f"a match did not start: {notes}")
-        ids.append(game)
-    print(json.dumps({"port": port, "pages": [pages.game_path(game) for game in ids]}), flush=True)
-    reader = asyncio.StreamReader()
-    await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    while line := (await reader.readline()).decode().strip():
-        if line == "lag":
-            print(json.dumps({"lags": lags}), flush=True)
-            lags.clear()
-    monitor.cancel()
+    ids = await start_matches(args, open_match)
+    print(json.dumps({"port": port, "games": ids}), flush=True)
+    await answer(lag, pages.game_path)
     await core.close()
     pages.close()
     await runner.cleanup()
     pool.close()
 
 
+async def serve_owner(args: argparse.Namespace) -> None:
+    """The web tier's chat process: the core, one search process and the relay (no page of its own)."""
+    from bot.core import Core
+    from bot.pool import SearchPool
+    from bot.store.exchange import Exchange
+    from bot.store.postgres import PostgresStore
+    from bot.tables import Message
+    from bot.web.relay import Relay
+
+    config = bench_config(args, args.database)
+    pool = SearchPool(1, config.queue_limit, 16)
+    await asyncio.to_thread(pool.start)
+    store = await PostgresStore.connect(args.database)
+    core = Core(config, store, pool)
+    relay = Relay(Exchange(store), core, "web")
+
+    async def nowhere(reply) -> None:  # no chat: the pages are on the web process
+        pass
+
+    core.connect(relay.send_for(nowhere, pages=False))
+    await core.start()
+    relaying = asyncio.create_task(relay.run())
+    gc.freeze()
+    lag = LagWatch()
+
+    async def open_match(user, command: str, k: int) -> int | None:
+        return await core.open(Message("bench", f"web-bench-{k}", user, command, channel_name="bench"))
+
+    ids = await start_matches(args, open_match)
+    print(json.dumps({"games": ids}), flush=True)
+    await answer(lag)
+    relaying.cancel()
+    await core.close()
+    await store.close()
+    pool.close()
+
+
+async def serve_web(args: argparse.Namespace) -> None:
+    """The web tier's web process: the pages of the owner's games (no search process: no analysis is asked)."""
+    from bot.core import Core
+    from bot.pool import SearchPool
+    from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
+    from bot.store.postgres import PostgresStore
+    from bot.web.pages import Pages
+    from bot.web.seats import SeatKeys, load_key
+    from bot.web.server import make_app
+    from bot.web.shared import SharedGames
+
+    store = await PostgresStore.connect(args.database)
+    exchange = Exchange(store)
+    games = SharedGames(exchange)
+    pages = Pages(SeatKeys(await load_key(store, args.database)), "http://127.0.0.1")
+    core = Core(bench_config(args, args.database), store, SearchPool(1, 1, 16))  # its pool never starts
+    core.connect(pages.send_for(None))
+    pages.attach(core, games)
+    games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+    runner, port = await listen_at(make_app(pages))
+    taking = asyncio.create_task(games.run())
+    ready = asyncio.Event()
+
+    async def connected() -> None:
+        await games.caught_up()
+        ready.set()
+
+    async with listening(exchange, (NEWS, ANSWERS), games.heard, connected):
+        await ready.wait()
+        gc.freeze()
+        lag = LagWatch()
+        print(json.dumps({"port": port}), flush=True)
+        await answer(lag, pages.game_path)
+    taking.cancel()
+    pages.close()
+    await runner.cleanup()
+    await store.close()
+
+
 # --- the watchers ------------------------------------------------------------------------------------------------
 
+class Server:
+    """A server process of the bench, asked over its standard input and output."""
+
+    def __init__(self, args: argparse.Namespace, role: str, database: str = ""):
+        self.role = role
+        self.process = subprocess.Popen([sys.executable, __file__, "--serve", role, "--games", str(args.games),
+                                         "--delay", str(args.delay), "--database", database],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def read(self) -> dict:
+        assert self.process.stdout is not None
+        return json.loads(self.process.stdout.readline())
+
+    def ask(self, line: str) -> dict:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.read()
+
+    def stop(self) -> None:
+        if self.process.stdin and not self.process.stdin.closed:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 async def watch(args: argparse.Namespace) -> None:
-    server = subprocess.Popen([sys.executable, __file__, "--serve", "--games", str(args.games),
-                               "--delay", str(args.delay)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert server.stdin is not None and server.stdout is not None
+    database, postgres = "", None
+    if args.tier:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres import start_server
+
+        postgres, database = start_server()
+    servers: list[Server] = []
     try:
-        started = json.loads(server.stdout.readline())
-        base = f"http://127.0.0.1:{started['port']}"
-        game = started["pages"][0]
-        await asyncio.sleep(1.0)
-        before = rss_mb(server.pid)
+        if args.tier:
+            owner = Server(args, "owner", database)
+            servers.append(owner)
+            ids = owner.read()["games"]
+            web_server = Server(args, "web", database)
+            servers.append(web_server)
+            port = web_server.read()["port"]
+        else:
+            web_server = Server(args, "single")
+            servers.append(web_server)
+            started = web_server.read()
+            port, ids = started["port"], started["games"]
+        base = f"http://127.0.0.1:{port}"
+        game = web_server.ask(f"path {ids[0]}")["path"]
         delays: list[float] = []
         updates = [0] * args.watchers
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as session:
-            sockets = []
-            for _ in range(args.watchers):
+            sockets = [await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0)]
+            assert (await sockets[0].receive_json())["type"] == "game"  # the first page loads what pages need
+            await asyncio.sleep(1.0)
+            before = rss_mb(web_server.process.pid)
+            for _ in range(args.watchers - 1):
                 sockets.append(await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0))
-            for ws in sockets:
+            for ws in sockets[1:]:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first
             gc.collect()
-            after = rss_mb(server.pid)
-            server.stdin.write("lag\n")
-            server.stdin.flush()
-            await asyncio.to_thread(server.stdout.readline)  # the lag while the watchers connected: not counted
+            after = rss_mb(web_server.process.pid)
+            for server in servers:  # the lag while the watchers connected: not counted
+                await asyncio.to_thread(server.ask, "lag")
 
             async def follow(k: int, ws: aiohttp.ClientWebSocketResponse) -> None:
                 async for message in ws:
@@ -135,32 +292,33 @@ async def watch(args: argparse.Namespace) -> None:
 
             followers = [asyncio.create_task(follow(k, ws)) for k, ws in enumerate(sockets)]
             await asyncio.sleep(args.seconds)
-            server.stdin.write("lag\n")
-            server.stdin.flush()
-            lags = json.loads(await asyncio.to_thread(server.stdout.readline))["lags"]
+            lags = {server.role: (await asyncio.to_thread(server.ask, "lag"))["lags"] for server in servers}
             for task in followers:
                 task.cancel()
             for ws in sockets:
                 await ws.close()
-        print(f"web page under load: {args.watchers} watchers on one game, {args.games} bot matches "
+        where = ("through the web tier: the games played by one process, their pages served by another, around "
+                 "one PostgreSQL" if args.tier else "one process")
+        print(f"web page under load, {where}: {args.watchers} watchers on one game, {args.games} bot matches "
               f"(level 1, {args.delay:g} s between moves), {args.seconds:g} s")
-        print(f"  server event-loop lag (10 ms sleeps, {len(lags)}): p50 {1000 * statistics.median(lags):.1f} ms, "
-              f"p99 {1000 * percentile(lags, 99):.1f} ms, max {1000 * max(lags):.1f} ms")
+        for role, values in lags.items():
+            print(f"  {role} process's event-loop lag (10 ms sleeps, {len(values)}): p50 "
+                  f"{1000 * statistics.median(values):.1f} ms, p99 {1000 * percentile(values, 99):.1f} ms, "
+                  f"max {1000 * max(values):.1f} ms")
+        since = "the move's news was made where it was played" if args.tier else "the update was made"
         if delays:
-            print(f"  update to every watcher ({len(delays)} deliveries, {min(updates)}-{max(updates)} updates a "
-                  f"watcher): p50 {1000 * statistics.median(delays):.1f} ms, p95 {1000 * percentile(delays, 95):.1f} ms, "
-                  f"p99 {1000 * percentile(delays, 99):.1f} ms")
+            print(f"  update to every watcher, from when {since} ({len(delays)} deliveries, {min(updates)}-"
+                  f"{max(updates)} updates a watcher): p50 {1000 * statistics.median(delays):.1f} ms, "
+                  f"p95 {1000 * percentile(delays, 95):.1f} ms, p99 {1000 * percentile(delays, 99):.1f} ms")
         else:
             print("  no update reached the watchers")
-        print(f"  server memory: {before:.1f} MB before the watchers, {after:.1f} MB with them: "
-              f"{1024 * (after - before) / args.watchers:.0f} KB a watcher")
+        print(f"  page server's memory: {before:.1f} MB with one watcher, {after:.1f} MB with them: "
+              f"{1024 * (after - before) / (args.watchers - 1):.0f} KB a watcher")
     finally:
-        if server.stdin and not server.stdin.closed:
-            server.stdin.close()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in reversed(servers):
+            server.stop()
+        if postgres is not None:
+            postgres.cleanup()
 
 
 def main() -> None:
@@ -169,9 +327,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--delay", type=float, default=0.5, help="seconds between a match's moves")
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tier", action="store_true",
+                        help="through the web tier: the matches played by one process, the pages served by a second "
+                             "(python -m bot web's parts), around a PostgreSQL server of its own (the pgserver wheel)")
+    parser.add_argument("--serve", choices=["single", "owner", "web"], help=argparse.SUPPRESS)
+    parser.add_argument("--database", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(serve(args) if args.serve else watch(args))
+    roles = {"single": serve, "owner": serve_owner, "web": serve_web}
+    asyncio.run(roles[args.serve](args) if args.serve else watch(args))
 
 
 if __name__ == "__main__":

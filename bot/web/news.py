@@ -4,6 +4,7 @@ the game (``Pages.apply``), so it travels between processes as JSON."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,9 +30,11 @@ class GameNews:
     live: LiveGame | None = None
     """The game as it is now, while it is on."""
     ended: Ended | None = None
+    at: float = 0.0
+    """When it was made (Unix time), where the game is played: pages time their updates from it."""
 
     def to_json(self) -> dict:
-        return {"game": self.game, "said": self.said, "about_game": self.about_game,
+        return {"game": self.game, "said": self.said, "about_game": self.about_game, "at": self.at,
                 "live": self.live.to_json() if self.live is not None else None,
                 "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn} if self.ended else None}
 
@@ -41,7 +44,7 @@ class GameNews:
         live = LiveGame.from_json(data["live"], known) if data["live"] is not None else None
         ended = (Ended(record_from_json(data["ended"], known), data["ended"]["pdn"]) if data["ended"] is not None
                  else None)
-        return cls(int(data["game"]), data["said"], bool(data["about_game"]), live, ended)
+        return cls(int(data["game"]), data["said"], bool(data["about_game"]), live, ended, float(data.get("at", 0.0)))
 
 
 class Games(Protocol):
@@ -51,11 +54,11 @@ class Games(Protocol):
 def news_of(core: Games, reply: Reply) -> GameNews | None:
     """What ``reply`` tells the pages of its game; None when it is about no game on (or is for one person)."""
     if reply.replay is not None and reply.game is not None:
-        return GameNews(reply.game, reply.text, True, ended=Ended(reply.replay, reply.pdn or ""))
+        return GameNews(reply.game, reply.text, True, ended=Ended(reply.replay, reply.pdn or ""), at=time.time())
     if reply.private:
         return None
     live = core.live(reply.channel)
     if live is None:
         return None
     about_game = reply.board is not None or (reply.controls is not None and reply.controls.game == live.id)
-    return GameNews(live.id, reply.text, about_game, live)
+    return GameNews(live.id, reply.text, about_game, live, at=time.time())

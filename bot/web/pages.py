@@ -219,7 +219,7 @@ class Pages:
     def apply(self, news: GameNews) -> None:
         """Bring the pages of ``news``'s game up to date."""
         if news.ended is not None:
-            self._end(news.game, news.ended.record, news.said, news.ended.pdn)
+            self._end(news.game, news.ended.record, news.said, news.ended.pdn, news.at)
             return
         table = news.live
         assert table is not None
@@ -228,9 +228,9 @@ class Pages:
         if not news.about_game and views.offer(table) == (sent.offer if sent else None):
             return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
-            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said)))
+            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said), news.at))
 
-    def _end(self, game_id: int, record: Any, said: str, pdn: str) -> None:
+    def _end(self, game_id: int, record: Any, said: str, pdn: str, at: float = 0.0) -> None:
         table = self._live.pop(game_id, None)
         players = ({c: s.name for c, s in table.seats.items()} if table is not None
                    else {c: str(c) for c in Color})
@@ -240,12 +240,13 @@ class Pages:
                                   people=_people(table.seats) if table is not None else {})
         self._keep(finished)
         if game_id in self._watchers:
-            self._broadcast(game_id, self._update(game_id, record, views.status(finished, said)))
+            self._broadcast(game_id, self._update(game_id, record, views.status(finished, said), at))
         self._sent.pop(game_id, None)
 
-    def _update(self, game_id: int, record: Any, status: dict) -> str:
+    def _update(self, game_id: int, record: Any, status: dict, at: float = 0.0) -> str:
         """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
-        first move that changed (a takeback rewinds), the status, and when it was made (``at``, for timing)."""
+        first move that changed (a takeback rewinds), the status, and when its news was made where the game is
+        played (``at``, for timing; now, if not given)."""
         sent = self._sent.get(game_id)
         first = 0  # the first position the pages have not seen as it is now
         if sent is not None:
@@ -255,7 +256,7 @@ class Pages:
             first = same + 1
         self._sent[game_id] = _Sent(list(record.moves), status["offer"])
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
-        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": time.time()})
+        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": at or time.time()})
 
     def _broadcast(self, game_id: int, text: str) -> None:
         for watcher in list(self._watchers.get(game_id, ())):
