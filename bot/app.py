@@ -68,7 +68,7 @@ async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncItera
     pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, local_chat,
               web_guild(config.shards))
     try:
-        runner = await serve(pages, config.web_host, config.web_port)
+        runner = await serve(pages, config.web_host, config.web_port, config.proxies)
     except OSError as error:
         print(f"The web page could not start on {config.web_host}:{config.web_port} ({error.strerror or error}). "
               "The chat runs without it; set BOT_WEB_PORT to a free port, or BOT_WEB=false.", file=sys.stderr)
@@ -165,7 +165,7 @@ async def run_web(config: Config) -> None:
         core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
         pages.attach(core, games)
         games.show(pages.apply, lambda game: pages.watchers(game) > 0)
-        runner = await serve(pages, config.web_host, config.web_port)
+        runner = await serve(pages, config.web_host, config.web_port, config.proxies)
         taking = asyncio.create_task(games.run(), name="web tier news")
         try:
             async with listening(exchange, (NEWS, ANSWERS), games.heard, games.caught_up):

@@ -87,11 +87,20 @@ class Config:
     """BOT_WEB_URL: the public address of the web page, for the links the chat gives (default: host and port)."""
     web_secret: str = field(default="", repr=False)
     """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept in the database)."""
+    web_proxies: str = ""
+    """BOT_WEB_PROXIES: addresses of the proxies in front of the web page, as '10.0.0.2,10.0.0.5': a request from one
+    is counted against the address its X-Forwarded-For names (the limits on new games and analyses are per
+    address)."""
 
     @property
     def web_base(self) -> str:
         """The web page's address as links give it."""
         return (self.web_url or f"http://{self.web_host}:{self.web_port}").rstrip("/")
+
+    @property
+    def proxies(self) -> frozenset[str]:
+        """The addresses of ``web_proxies``."""
+        return frozenset(part.strip() for part in self.web_proxies.split(",") if part.strip())
 
     @property
     def shards(self) -> tuple[int, ...]:
@@ -111,7 +120,7 @@ KEYS = {
     "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
     "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
     "analysis_nodes": "BOT_ANALYSIS_NODES", "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
-    "web_secret": "BOT_WEB_SECRET",
+    "web_secret": "BOT_WEB_SECRET", "web_proxies": "BOT_WEB_PROXIES",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")

@@ -439,3 +439,20 @@ async def test_a_games_news_travels_as_json_and_reads_back_the_same(pool):
             assert back.ended is not None and news.ended is not None
             assert back.ended.record.moves == news.ended.record.moves and back.ended.pdn == news.ended.pdn
     await chat.core.close()
+
+
+def test_behind_a_trusted_proxy_each_visitor_is_counted_by_their_own_address():
+    from aiohttp.test_utils import make_mocked_request
+
+    from bot.web.server import client
+
+    app = make_app(Pages(SeatKeys(b"k" * 32), "http://bot.example"), proxies=frozenset({"10.0.0.2", "10.0.0.3"}))
+
+    def address(remote: str, forwarded: str | None) -> str:
+        headers = {"X-Forwarded-For": forwarded} if forwarded is not None else {}
+        return client(make_mocked_request("POST", "/api/new", headers=headers, app=app).clone(remote=remote))
+
+    assert address("10.0.0.2", "203.0.113.7") == "203.0.113.7"
+    assert address("10.0.0.2", "198.51.100.1, 203.0.113.7, 10.0.0.3") == "203.0.113.7"  # the first hop is the client's
+    assert address("10.0.0.2", None) == "10.0.0.2"
+    assert address("192.0.2.9", "203.0.113.7") == "192.0.2.9"  # anyone else's header is not believed

@@ -77,6 +77,8 @@ class Site:
     """The server's state: the pages, and its limits' and caches' bookkeeping."""
 
     pages: Pages
+    proxies: frozenset[str] = frozenset()
+    """The proxies in front of the server, whose X-Forwarded-For is believed."""
     starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
     asks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it asked for analyses, last minute
     gifs: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
@@ -86,9 +88,10 @@ class Site:
 SITE: web.AppKey[Site] = web.AppKey("site", Site)
 
 
-def make_app(pages: Pages) -> web.Application:
+def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Application:
+    """The web page's server; ``proxies``: the addresses of the proxies in front of it (``client``)."""
     app = web.Application(client_max_size=4096, middlewares=[_guard])
-    app[SITE] = Site(pages)
+    app[SITE] = Site(pages, proxies)
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
@@ -224,7 +227,7 @@ async def _new(request: web.Request) -> web.Response:
         return web.json_response({"error": "Games are started from this site's own page."}, status=403)
     site = request.app[SITE]
     now = time.monotonic()
-    address = request.remote or "?"
+    address = client(request)
     recent = _recent(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
         return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
@@ -255,6 +258,18 @@ async def _new(request: web.Request) -> web.Response:
     return response
 
 
+def client(request: web.Request) -> str:
+    """The address a request came from: the connection's, or, from a proxy of ``Site.proxies``, the last address
+    before the proxies in its X-Forwarded-For (the earlier ones are the client's to write)."""
+    remote = request.remote or "?"
+    proxies = request.app[SITE].proxies
+    if remote in proxies:
+        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")):
+            if hop.strip() and hop.strip() not in proxies:
+                return hop.strip()[:64]
+    return remote
+
+
 def _guest(request: web.Request) -> str:
     """The page's guest id, from its cookie, or a new one (the answer sets the cookie)."""
     guest = request.cookies.get(GUEST_COOKIE, "")
@@ -282,7 +297,7 @@ async def _ask_analysis(request: web.Request) -> web.Response:
         return web.json_response({"error": "Analyses are asked for from this site's own page."}, status=403)
     game = _game(request)
     site = request.app[SITE]
-    now, address = time.monotonic(), request.remote or "?"
+    now, address = time.monotonic(), client(request)
     recent = _recent(site.asks, address, now)
     if len(recent) >= ANALYSES_PER_MINUTE:
         return web.json_response({"error": "That is many analyses at once: wait a minute."}, status=429)
@@ -513,9 +528,9 @@ class _RequestLog(logging.LoggerAdapter):
         super().exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
-async def serve(pages: Pages, host: str, port: int) -> web.AppRunner:
+async def serve(pages: Pages, host: str, port: int, proxies: frozenset[str] = frozenset()) -> web.AppRunner:
     """Start the server; the caller cleans the returned runner up."""
-    runner = web.AppRunner(make_app(pages), access_log=None,
+    runner = web.AppRunner(make_app(pages, proxies), access_log=None,
                            logger=_RequestLog(logging.getLogger("aiohttp.server"), {}))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
