@@ -183,6 +183,8 @@ async def test_two_shards_and_the_web_tier_a_killed_shard_takes_its_games_back_a
         assert set(games) == {str(here), str(there)}
         assert len(games[str(here)]) == 7 and len(games[str(there)]) == 5
         assert [entry["move"]["text"] for entry in state["entries"][1:]] == games[str(here)]  # the page's, too
+        web.process.terminate()  # as systemd stops it
+        assert web.process.wait(timeout=30) == 0 and "The web page stops." in web.lines
     finally:
         if browser is not None:
             await asyncio.to_thread(browser.close)

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from bot.store.base import SaveFailed
-from bot.store.postgres import PostgresStore
+from bot.store.postgres import PostgresStore, _without_password
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,7 @@ class Exchange:
             await db.execute("INSERT INTO page_owners (process, guild, beat) VALUES ($1, $2, $3) ON CONFLICT (process)"
                              " DO UPDATE SET guild = excluded.guild, beat = excluded.beat", process, guild, now)
             await db.execute("DELETE FROM page_news WHERE NOT live AND updated < $1", now - KEEP_ENDED)
+            await db.execute("DELETE FROM page_owners WHERE beat < $1", now - KEEP_ENDED)  # processes long gone
 
     async def leave(self, process: str) -> None:
         """``process`` is stopping: no page's new game should go to it."""
@@ -139,7 +140,7 @@ class Exchange:
                 raise
             except Exception as error:  # the server went away, froze or refused: connect again after a pause
                 log.warning("listening to the database stopped (%s: %s); connecting again in %.1f s",
-                            type(error).__name__, error, pause)
+                            type(error).__name__, _without_password(str(error), self.store.url), pause)
             finally:
                 if db is not None:
                     db.terminate()
