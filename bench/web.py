@@ -190,7 +190,7 @@ async def serve_web(args: argparse.Namespace) -> None:
     core = Core(bench_config(args, args.database), store, SearchPool(1, 1, 16))  # its pool never starts
     core.connect(pages.send_for(None))
     pages.attach(core, games)
-    games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
     runner, port = await listen_at(make_app(pages))
     taking = asyncio.create_task(games.run())
     ready = asyncio.Event()

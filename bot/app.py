@@ -164,7 +164,7 @@ async def run_web(config: Config) -> None:
                       guild=GUILD)
         core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
         pages.attach(core, games)
-        games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+        games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
         runner = await serve(pages, config.web_host, config.web_port, config.proxies)
         taking = asyncio.create_task(games.run(), name="web tier news")
         try:

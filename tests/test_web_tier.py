@@ -18,7 +18,9 @@ from bot.core import Core
 from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
 from bot.store.postgres import PostgresStore
 from bot.web import shared
-from bot.web.pages import Pages
+from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
+from bot.tables import Message
+from bot.web.pages import Pages, WebOrigin
 from bot.web.relay import Relay
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app
@@ -68,7 +70,7 @@ async def web_process(url: str, pool) -> AsyncIterator[WebProcess]:
     core = Core(CONFIG, store, pool)
     core.connect(pages.send_for(None))
     pages.attach(core, games)
-    games.show(pages.apply, lambda game: pages.watchers(game) > 0)
+    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
     client = TestClient(TestServer(make_app(pages)))
     await client.start_server()
     ready = asyncio.Event()
@@ -176,3 +178,32 @@ def test_the_web_process_needs_postgresql_and_says_so(monkeypatch, capsys, tmp_p
     monkeypatch.setenv("BOT_DATABASE", str(tmp_path / "games.db"))
     assert main(["web"]) == 2
     assert "postgresql://" in capsys.readouterr().err
+
+
+async def test_the_owner_refuses_a_page_move_made_on_a_board_that_is_out_of_date_and_forgets_lost_games(
+        pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    setup = await PostgresStore.connect(url)
+    try:  # the news of a game that ended while its last news could not be published
+        await Exchange(setup).publish(999, "web", True, {"game": 999})
+    finally:
+        await setup.close()
+    async with owner(url, pool) as chat, web_process(url, pool) as web:
+        await chat.relay.published()
+        assert 999 not in [game for game, _ in await web.games.exchange.live_games()]
+        await chat.say(ANA, "new english level 1 time 0.05 black")
+        table = chat.table()
+        game = table.game
+        first, second = [game.type.write_move(game.position, m, full=True) for m in game.legal_moves()[:2]]
+        await chat.play_any(ANA)
+        await chat.core.settle()
+        # a page whose copy of the game still shows ply 0 (its news is on the way) sends the move it shows
+        said: list[str] = []
+
+        async def notice(text: str) -> None:
+            said.append(text)
+
+        await web.games.handle(Message(table.guild, table.channel, ANA, second, channel_name=table.channel_name,
+                                       origin=WebOrigin(notice, (table.id, 0))))
+        assert said == [OUT_OF_DATE_BOARD]
+        assert len(chat.table().game.moves) == 2 and first != second

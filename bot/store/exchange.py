@@ -76,6 +76,17 @@ class Exchange:
                                   guild_prefix)
         return [json.loads(row["news"]) for row in rows]
 
+    async def live_games(self) -> list[tuple[int, str]]:
+        """(game, server name) of every game whose latest news has it on."""
+        async with self.store._using() as db:
+            rows = await db.fetch("SELECT game, guild FROM page_news WHERE live")
+        return [(row["game"], row["guild"]) for row in rows]
+
+    async def forget(self, games: list[int]) -> None:
+        """Drop the news of ``games``."""
+        async with self.store._using() as db:
+            await db.execute("DELETE FROM page_news WHERE game = ANY($1::bigint[])", games)
+
     # asks, answers and owners
 
     async def notify(self, channel: str, payload: dict) -> None:
@@ -117,22 +128,24 @@ class Exchange:
         pause = 0.5
         while True:
             db: asyncpg.Connection | None = None
+
+            def heard(_db: object, _pid: int, channel: str, text: str) -> None:
+                try:
+                    payload = json.loads(text)
+                except ValueError:
+                    log.warning("an unreadable notification on %s", channel)
+                    return
+                handler(channel, payload)
+
             try:
-                db = await asyncpg.connect(self.store.url, timeout=self.store.timeout)
-
-                def heard(_db: object, _pid: int, channel: str, text: str) -> None:
-                    try:
-                        payload = json.loads(text)
-                    except ValueError:
-                        log.warning("an unreadable notification on %s", channel)
-                        return
-                    handler(channel, payload)
-
-                for channel in channels:
-                    await db.add_listener(channel, heard)
+                async with asyncio.timeout(2 * self.store.timeout):  # a server that freezes now is let go of too
+                    db = await asyncpg.connect(self.store.url, timeout=self.store.timeout,
+                                               command_timeout=self.store.timeout)
+                    for channel in channels:
+                        await db.add_listener(channel, heard)
+                    if connected is not None:
+                        await connected()
                 pause = 0.5
-                if connected is not None:
-                    await connected()
                 while not db.is_closed():
                     await asyncio.sleep(CHECK_SECONDS)
                     await db.execute("SELECT 1", timeout=self.store.timeout)

@@ -77,6 +77,8 @@ class WebOrigin:
     """Marks a message sent from a page: the core hands it back in its replies, and private ones go to ``notice``."""
 
     notice: Callable[[str], Awaitable[None]]
+    at: tuple[int, int] | None = None
+    """For a move: the game and the ply the page showed (a process that plays the game from afar checks it)."""
 
 
 @dataclass(eq=False)
@@ -367,7 +369,7 @@ class Pages:
         elif ply is not None and ply != len(table.game.moves):
             await watcher.notice(OUT_OF_DATE)
         else:
-            await self._handle(watcher, table, user, text)
+            await self._handle(watcher, table, user, text, (table.id, ply) if ply is not None else None)
 
     async def command(self, watcher: Watcher, name: str) -> None:
         """One of ``COMMANDS`` from a seated page (``stop`` also from a bot match's starter), as that person's
@@ -391,10 +393,11 @@ class Pages:
             return None
         return found, watcher.seat[1]
 
-    async def _handle(self, watcher: Watcher, table: LiveGame, user: User, text: str) -> None:
+    async def _handle(self, watcher: Watcher, table: LiveGame, user: User, text: str,
+                      at: tuple[int, int] | None = None) -> None:
         assert self.games is not None
         await self.games.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
-                                       origin=WebOrigin(watcher.notice)))
+                                        origin=WebOrigin(watcher.notice, at)))
 
     async def start(self, user: User, command: str) -> tuple[int | None, list[str]]:
         """Start a game from the page with a chat command (``new ...`` or ``watch ...``) in a channel of its own:
@@ -476,6 +479,13 @@ class Pages:
         """Games on that were started on the page."""
         assert self.games is not None
         return len(await self.games.live_games(self.guild))
+
+    def forget(self, game_id: int) -> None:
+        """Stop keeping game ``game_id`` as last seen, when no page shows it (the web tier's pages no longer hear
+        of it)."""
+        if game_id not in self._watchers:
+            self._live.pop(game_id, None)
+            self._sent.pop(game_id, None)
 
     def close(self) -> None:
         for watchers in list(self._watchers.values()):

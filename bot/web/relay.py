@@ -15,6 +15,7 @@ import logging
 import os
 import secrets
 import socket
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from bot.core import Core, SaveFailed, Send
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 BEAT_SECONDS = 5.0
 """How often an owner says it is up; a web process counts it gone after ``3 * BEAT_SECONDS``."""
+RETRY_SECONDS = 1.0
+"""The pause before news the database did not take is published again."""
 
 
 def process_name() -> str:
@@ -51,7 +54,13 @@ class Relay:
         self.core = core
         self.guild = guild
         self.process = process or process_name()
-        self._news: asyncio.Queue[GameNews] = asyncio.Queue()
+        self._pending: OrderedDict[int, GameNews] = OrderedDict()  # by game, in the order they first waited
+        """Each game's latest news not yet published: a game that moves faster than the database takes its news
+        has its pages brought up to the latest, never to an older state, and what waits stays one per game."""
+        self._publishing: int | None = None
+        self._waiting = asyncio.Event()
+        self._published = asyncio.Condition()
+        self._failing = False
         self._asks: set[asyncio.Task] = set()
 
     def send_for(self, chat: Send, pages: bool) -> Send:
@@ -67,18 +76,24 @@ class Relay:
                 reply = replace(reply, to=None)  # the chat answers no message of its own
             news = news_of(self.core, reply)
             if news is not None:
-                self._news.put_nowait(news)
+                self._queue(news)
             if pages or not reply.channel.startswith(CHANNEL_PREFIX):
                 await chat(reply)
         return deliver
+
+    def _queue(self, news: GameNews) -> None:
+        self._pending[news.game] = news  # a game already waiting keeps its place
+        self._waiting.set()
 
     async def run(self) -> None:
         """Publish the news, answer pages' asks and beat, for ever (run as a task once the core is connected)."""
         publisher = asyncio.create_task(self._publish(), name="page news")
         try:
             await self.core.started()
-            for game in await self.core.live_games():  # games brought back: their pages follow them here
-                self._news.put_nowait(GameNews(game.id, "", True, game))
+            games = await self.core.live_games()
+            for game in games:  # games brought back: their pages follow them here
+                self._queue(GameNews(game.id, "", True, game))
+            await self._forget_lost({game.id for game in games})
             async with listening(self.exchange, (ASKS,), self._heard):
                 while True:
                     try:
@@ -93,23 +108,54 @@ class Relay:
             with contextlib.suppress(SaveFailed):
                 await self.exchange.leave(self.process)
 
-    async def published(self) -> None:
-        """Wait until every news so far is published."""
-        await self._news.join()
+    async def _forget_lost(self, games: set[int]) -> None:
+        """Forget the news of games of this process's servers that it did not bring back (they ended while their
+        last news could not be published): no page shows them as on."""
+        try:
+            lost = [game for game, guild in await self.exchange.live_games() if self.core.owns(guild)
+                    and game not in games]
+            if lost:
+                await self.exchange.forget(lost)
+        except SaveFailed as error:
+            log.warning("could not tidy the news of games no longer on: %s", error)
+
+    async def published(self, game: int | None = None) -> None:
+        """Wait until the news so far (of ``game``, if given) is published."""
+        def done() -> bool:
+            if game is None:
+                return not self._pending and self._publishing is None
+            return game not in self._pending and self._publishing != game
+
+        async with self._published:
+            await self._published.wait_for(done)
 
     async def _publish(self) -> None:
         while True:
-            news = await self._news.get()
-            try:
-                live = news.live is not None
-                guild = news.live.guild if news.live is not None else ""
-                await self.exchange.publish(news.game, guild, live, news.to_json())
-            except SaveFailed as error:  # the pages miss this one; the next news of the game is whole again
-                log.warning("could not publish the news of game %d: %s", news.game, error)
-            except Exception:
-                log.exception("could not publish the news of game %d", news.game)
-            finally:
-                self._news.task_done()
+            await self._waiting.wait()
+            while self._pending:
+                game, news = self._pending.popitem(last=False)
+                self._publishing = game
+                try:
+                    guild = news.live.guild if news.live is not None else ""
+                    await self.exchange.publish(game, guild, news.live is not None, news.to_json())
+                    if self._failing:
+                        log.info("the news of games is published again")
+                        self._failing = False
+                except SaveFailed as error:  # kept, unless newer news came meanwhile, and published again
+                    if not self._failing:
+                        log.warning("could not publish the news of game %d (%s): trying again every %g s",
+                                    game, error, RETRY_SECONDS)
+                        self._failing = True
+                    self._pending.setdefault(game, news)
+                    self._pending.move_to_end(game, last=False)
+                    await asyncio.sleep(RETRY_SECONDS)
+                except Exception:
+                    log.exception("could not publish the news of game %d", game)
+                finally:
+                    self._publishing = None
+                    async with self._published:
+                        self._published.notify_all()
+            self._waiting.clear()
 
     def _heard(self, channel: str, payload: dict) -> None:
         try:
@@ -120,17 +166,26 @@ class Relay:
             user = User(str(payload["user"][0]), str(payload["user"][1]))
             msg = Message(guild, str(payload["channel"]), user, str(payload["text"]),
                           channel_name=str(payload.get("channel_name", "")), origin=ask)
-        except (KeyError, IndexError, TypeError):
+            at = (int(payload["game"]), int(payload["ply"])) if payload.get("game") is not None else None
+        except (KeyError, IndexError, TypeError, ValueError):
             log.warning("an ask from a page that cannot be read: %.200r", payload)
             return
-        task = asyncio.create_task(self._play(msg, ask))
+        task = asyncio.create_task(self._play(msg, ask, at))
         self._asks.add(task)
         task.add_done_callback(self._asks.discard)
 
-    async def _play(self, msg: Message, ask: PageAsk) -> None:
-        await self.core.handle(msg)
-        await self.published()  # the page that asked for a new game finds it at once
-        await self._answer(ask, {"done": True, "game": self.core.game_in(msg.channel)})
+    async def _play(self, msg: Message, ask: PageAsk, at: tuple[int, int] | None) -> None:
+        """Play a page's ask; ``at``: the game and ply the page showed, for a move (which is refused if the game
+        has moved on since, as the chat's menus are)."""
+        refusal = self.core.may_press(msg.channel, msg.user, *at) if at is not None else None
+        if refusal:
+            await self._answer(ask, {"text": refusal})
+        else:
+            await self.core.handle(msg)
+        game = self.core.game_in(msg.channel)
+        if game is not None:
+            await self.published(game)  # the page that asked for a new game finds it at once
+        await self._answer(ask, {"done": True, "game": game})
 
     async def _answer(self, ask: PageAsk, payload: dict) -> None:
         try:

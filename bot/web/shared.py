@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 _LOAD = "load"
 """A page opened on a game not in the cache: read it in the order of the news (``_load``)."""
+LIST_SECONDS = 1.0
+"""How long the list of games on is kept for the front page (every visitor's page asks for it)."""
 KEEP_UNWATCHED = 60.0
 """Seconds a game read for a page stays in the cache with no page open on it (a page that opens it again, or one
 just opening, misses none of its news)."""
@@ -57,15 +59,19 @@ class SharedGames:
         self.process = process or process_name()
         self._apply: Callable[[GameNews], None] = lambda news: None
         self._watched: Callable[[int], bool] = lambda game: False
+        self._dropped: Callable[[int], None] = lambda game: None
+        self._listed: tuple[float, str | None, list[LiveGame]] | None = None  # the latest list, for LIST_SECONDS
         self._games: dict[int, tuple[int, LiveGame]] = {}  # by id: the latest news's number and the game it had
         self._since: dict[int, float] = {}  # by id: when it was read into ``_games``
         self._heard: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
         self._waiting: dict[str, _Waiting] = {}
         self._ids = itertools.count(1)
 
-    def show(self, apply: Callable[[GameNews], None], watched: Callable[[int], bool]) -> None:
-        """Hand each news to ``apply`` (``Pages.apply``), for the games ``watched`` says have pages open."""
-        self._apply, self._watched = apply, watched
+    def show(self, apply: Callable[[GameNews], None], watched: Callable[[int], bool],
+             dropped: Callable[[int], None]) -> None:
+        """Hand each news to ``apply`` (``Pages.apply``), for the games ``watched`` says have pages open, and say
+        which game is no longer followed to ``dropped`` (``Pages.forget``)."""
+        self._apply, self._watched, self._dropped = apply, watched, dropped
 
     # listening
 
@@ -78,7 +84,10 @@ class SharedGames:
     async def caught_up(self) -> None:
         """After the listener (re)connects: what its pages show may have moved on meanwhile."""
         for game in list(self._games):
-            self._heard.put_nowait((NEWS, {"game": game, "seq": None}))
+            if self._watched(game):
+                self._heard.put_nowait((NEWS, {"game": game, "seq": None}))
+            else:
+                self._forget(game)
 
     async def run(self) -> None:
         """Take the notifications in the order they came, for ever (run as a task)."""
@@ -97,6 +106,8 @@ class SharedGames:
                     payload["found"].set_exception(error)
             except Exception:
                 log.exception("a notification could not be taken: %.200r", payload)
+                if channel == _LOAD and not payload["found"].done():
+                    payload["found"].set_exception(SaveFailed("the game's news could not be read"))
 
     async def _news(self, payload: dict) -> None:
         game = int(payload["game"])
@@ -117,13 +128,14 @@ class SharedGames:
         news = GameNews.from_json(data, known[1].game if known is not None else None)
         if news.live is not None:
             self._games[game] = (seq, news.live)
-        else:
-            self._forget(game)
         self._apply(news)
+        if news.live is None:  # ended: its pages have been told, with its players' names
+            self._forget(game)
 
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
         self._since.pop(game, None)
+        self._dropped(game)
 
     async def _answer(self, payload: dict) -> None:
         waiting = self._waiting.get(str(payload.get("id")))
@@ -158,11 +170,22 @@ class SharedGames:
             return known[1]
         found: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
         self._heard.put_nowait((_LOAD, {"game": game, "found": found}))
-        return await found
+        try:
+            async with asyncio.timeout(2 * self.exchange.store.timeout):
+                await found
+        except TimeoutError:
+            raise SaveFailed("the game's news was not read in time") from None
+        # as the news stands now, not when it was read: news taken meanwhile is in the cache (the page that asked
+        # is seated before any more is taken), and a game that ended meanwhile has left it
+        known = self._games.get(game)
+        return known[1] if known is not None else None
 
     async def live_games(self, guild: str | None = None) -> list[LiveGame]:
         """The games on of ``guild`` (``GUILD``: those started on the page, whichever process plays them), or of
         every server."""
+        now = time.monotonic()
+        if self._listed is not None and self._listed[1] == guild and now - self._listed[0] < LIST_SECONDS:
+            return self._listed[2]
         prefix = "" if guild is None else GUILD if guild == GUILD else guild
         games = []
         for data in await self.exchange.live_news(prefix):
@@ -172,6 +195,7 @@ class SharedGames:
                 continue
             known = self._games.get(int(data["game"]))
             games.append(LiveGame.from_json(live, known[1].game if known is not None else None))
+        self._listed = (now, guild, games)
         return games
 
     async def handle(self, msg: Message) -> None:
@@ -186,7 +210,9 @@ class SharedGames:
         if not owners:
             await self._origin(msg).notice(NOT_SENT if owners is None else NO_OWNER)
             return None
-        return await self._ask(replace(msg, guild=random.choice(owners)))
+        game = await self._ask(replace(msg, guild=random.choice(owners)))
+        self._listed = None  # the new game is listed at once
+        return game
 
     async def _ask(self, msg: Message) -> int | None:
         """Ask the owner of ``msg``'s game to play it; the id of the game on in its channel once it has, or None
@@ -196,9 +222,11 @@ class SharedGames:
         waiting = _Waiting(origin, asyncio.get_running_loop().create_future())
         self._waiting[ask] = waiting
         try:
+            at = origin.at or (None, None)
             await self.exchange.notify(ASKS, {"from": self.process, "id": ask, "guild": msg.guild,
                                               "channel": msg.channel, "user": [msg.user.id, msg.user.name],
-                                              "text": msg.text, "channel_name": msg.channel_name})
+                                              "text": msg.text, "channel_name": msg.channel_name,
+                                              "game": at[0], "ply": at[1]})
             async with asyncio.timeout(ASK_SECONDS):
                 return await waiting.done
         except SaveFailed:
