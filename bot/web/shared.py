@@ -35,8 +35,8 @@ KEEP_UNWATCHED = 60.0
 just opening, misses none of its news)."""
 ASK_SECONDS = 10.0
 """How long a page's move waits for the game's owner to answer before the page is told that none did."""
-NO_ANSWER = ("The game's server did not answer, so that was not played. It may be starting again: try again in a "
-             "moment.")
+NO_ANSWER = ("The game's server did not answer in time (it may be starting again). If the board does not show it "
+             "in a moment, it was not played: try again then.")
 NO_OWNER = "No game server is running just now, so no game can start. Try again in a moment."
 NOT_SENT = "I could not pass that on: the database is not answering. Please try again in a moment."
 
