@@ -278,19 +278,24 @@ async def watch(args: argparse.Namespace) -> None:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first
             gc.collect()
+            gc.freeze()  # this process's own collections would stall its reading, and count as the server's delay
             after = rss_mb(web_server.process.pid)
-            for server in servers:  # the lag while the watchers connected: not counted
-                await asyncio.to_thread(server.ask, "lag")
+            start = float("inf")
 
             async def follow(k: int, ws: aiohttp.ClientWebSocketResponse) -> None:
                 async for message in ws:
                     now = time.time()
                     data = json.loads(message.data)
-                    if data["type"] == "update" and "at" in data:
+                    # only updates made once the measurement began: those that waited in the sockets while the
+                    # watchers connected would time this process's setting up, not the server
+                    if data["type"] == "update" and data.get("at", 0.0) >= start:
                         delays.append(now - data["at"])
                         updates[k] += 1
 
             followers = [asyncio.create_task(follow(k, ws)) for k, ws in enumerate(sockets)]
+            for server in servers:  # the lag while the watchers connected: not counted
+                await asyncio.to_thread(server.ask, "lag")
+            start = time.time()
             await asyncio.sleep(args.seconds)
             lags = {server.role: (await asyncio.to_thread(server.ask, "lag"))["lags"] for server in servers}
             for task in followers:
