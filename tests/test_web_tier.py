@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import asyncpg
 import pytest
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -25,7 +26,7 @@ from bot.web.relay import Relay
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app
 from bot.web.shared import SharedGames
-from chat import ANA, CONFIG, Chat
+from chat import ANA, BEN, CONFIG, Chat
 from postgres import fresh_database
 from test_web import receive
 
@@ -207,3 +208,26 @@ async def test_the_owner_refuses_a_page_move_made_on_a_board_that_is_out_of_date
                                        origin=WebOrigin(notice, (table.id, 0))))
         assert said == [OUT_OF_DATE_BOARD]
         assert len(chat.table().game.moves) == 2 and first != second
+
+
+async def test_a_page_catches_up_with_what_was_played_while_its_process_was_not_listening(pool, postgres_server):
+    url = await fresh_database(postgres_server)
+    async with owner(url, pool) as chat, web_process(url, pool) as web:
+        await chat.say(ANA, "challenge @ben english casual", mentions=(BEN,))
+        await chat.say(BEN, "accept")  # two people: nothing else is played after the move below
+        await chat.relay.published()
+        table = chat.table()
+        ws = await web.client.ws_connect(web.pages.game_path(table.id).replace("/g/", "/ws/"))
+        await receive(ws, "game")
+        # every listening connection is cut (a network blip, a proxy's idle timeout); a move is played meanwhile
+        admin = await asyncpg.connect(url)
+        try:
+            cut = await admin.fetch("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                                    "current_database() AND query LIKE 'LISTEN%'")
+        finally:
+            await admin.close()
+        assert len(cut) == 2  # the owner's and the web process's
+        await chat.play_any(ANA if table.colour_of(ANA) == table.game.turn else BEN)
+        await chat.relay.published(table.id)
+        update = await receive(ws, "update")  # told once the web process listens again
+        assert update["from"] == 1 and len(update["entries"]) >= 1
