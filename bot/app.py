@@ -17,6 +17,7 @@ from bot.core import Core, Send
 from bot.pool import SearchPool
 from bot.store import Store, is_postgres, open_store, where
 from bot.terminal import Terminal, chat
+from bot.translation import language_of
 from bot.web.pages import GUILD, Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
@@ -118,7 +119,7 @@ async def run_terminal(config: Config) -> None:
     image_dir.mkdir(parents=True, exist_ok=True)
     async with (services(config) as (store, core), web_page(config, store, local_chat=True) as pages,
                 web_tier(config, store, core) as relay):
-        terminal = Terminal(image_dir)
+        terminal = Terminal(image_dir, language=language_of(config.language))
         connect(core, terminal.send, pages, relay)
         clock = asyncio.create_task(core.run_clock())
         try:

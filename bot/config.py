@@ -12,6 +12,8 @@ from pathlib import Path
 
 from dotenv.parser import parse_stream
 
+from bot.translation import LANGUAGES
+
 from engine.analysis import NODES as ANALYSIS_NODES
 from engine.search import spare_threads
 
@@ -87,6 +89,8 @@ class Config:
     """BOT_WEB_URL: the public address of the web page, for the links the chat gives (default: host and port)."""
     web_secret: str = field(default="", repr=False)
     """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept in the database)."""
+    language: str = ""
+    """BOT_LANGUAGE: the terminal chat's language: en, nl, fr, ru or pt_BR (default English)."""
     web_proxies: str = ""
     """BOT_WEB_PROXIES: addresses of the proxies in front of the web page, as '10.0.0.2,10.0.0.5': a request from one
     is counted against the address its X-Forwarded-For names (the limits on new games and analyses are per
@@ -120,7 +124,7 @@ KEYS = {
     "image_dir": "BOT_IMAGE_DIR", "message_content": "BOT_MESSAGE_CONTENT", "threads": "BOT_THREADS",
     "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
     "analysis_nodes": "BOT_ANALYSIS_NODES", "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
-    "web_secret": "BOT_WEB_SECRET", "web_proxies": "BOT_WEB_PROXIES",
+    "web_secret": "BOT_WEB_SECRET", "web_proxies": "BOT_WEB_PROXIES", "language": "BOT_LANGUAGE",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -186,6 +190,8 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):
         raise ConfigError("BOT_WEB_URL must start with http:// or https://")
+    if config.language and config.language.replace("-", "_") not in LANGUAGES:
+        raise ConfigError(f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")
     return config

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from bot.translation import Text, tr
 from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis
 from engine.search.levels import level
@@ -110,6 +111,20 @@ class Message:
     """Whether the person may change the server's settings (Discord's Manage Server; the terminal's one person)."""
 
 
+def colour_name(colour: Color) -> Text:
+    """"White" or "Black", in the reader's language."""
+    return tr("White") if colour is Color.WHITE else tr("Black")
+
+
+GAME_NAMES = {"english": tr("English"), "international": tr("International"), "russian": tr("Russian"),
+              "brazilian": tr("Brazilian"), "tablut": tr("Tablut")}
+"""The games' names as a title starts with them, in the reader's language."""
+
+
+def game_name(name: str) -> str:
+    return GAME_NAMES.get(name, name.capitalize())
+
+
 @dataclass(frozen=True)
 class Board:
     """A position to show: the front end draws it as an image or as text."""
@@ -203,10 +218,11 @@ class Seated:
     def players(self) -> list[User]:
         return [s.user for s in self.seats.values() if s.user is not None]
 
-    def title(self) -> str:
+    def title(self) -> Text:
         first = self.game.type.first
-        return (f"{self.game.type.name.capitalize()}: {self.seats[first].name} ({first}) vs "
-                f"{self.seats[first.opponent].name} ({first.opponent})")
+        return tr("{game}: {first} ({first_colour}) vs {second} ({second_colour})", game=game_name(self.game.type.name),
+                  first=self.seats[first].name, first_colour=colour_name(first),
+                  second=self.seats[first.opponent].name, second_colour=colour_name(first.opponent))
 
 
 @dataclass

@@ -19,6 +19,7 @@ from typing import TextIO
 from bot.core import Core
 from bot.present import board_png, board_text, graph_png
 from bot.tables import Message, Reply, User
+from bot.translation import ENGLISH, render
 from bot.user_text import plain
 
 GUILD = "terminal"
@@ -30,13 +31,15 @@ _NAME = re.compile(r"^\w{1,32}$")
 class Terminal:
     """Prints replies and writes board images; reads lines as messages."""
 
-    def __init__(self, image_dir: Path, out: TextIO = sys.stdout):
+    def __init__(self, image_dir: Path, out: TextIO = sys.stdout, language: str = ENGLISH):
+        """``language``: what the replies are shown in (``bot.translation``)."""
         self.image_dir = image_dir
         self.out = out
+        self.language = language
         self.user = User("you", "you")
 
     async def send(self, reply: Reply) -> None:
-        text = plain(reply.text)
+        text = plain(render(reply.text, self.language))
         lines = [text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {text}"]
         if reply.board is not None:
             lines.append(board_text(reply.board))

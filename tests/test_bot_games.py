@@ -112,7 +112,7 @@ async def test_takebacks_and_hints_against_the_bot(pool):
     await chat.play_any(ANA)
     await chat.core.settle()
     refused = await chat.say(ANA, "takeback")
-    assert "used all 1 takebacks" in refused[0].text and len(table.game.moves) == 2
+    assert "used your 1 takeback" in refused[0].text and len(table.game.moves) == 2
     declined = await chat.say(ANA, "draw")  # level 6 at move 2 sees no reason to agree (a noisy level might)
     assert "decline" in declined[0].text and chat.on("c1")
 

@@ -7,9 +7,13 @@ import io
 import time
 from pathlib import Path
 
+import pytest
+
+from bot.config import ConfigError, load
 from bot.core import Core
 from bot.store import SqliteStore
 from bot.terminal import Terminal, chat
+from bot.translation import language_of
 from chat import config
 
 
@@ -52,3 +56,21 @@ async def test_help_typed_while_a_move_waits_on_the_database_is_answered_at_once
     assert text.index("Commands:") < text.index("ben played 9-13")
     assert time.monotonic() - started < 2 * SlowStore.delay  # one wait on the database, not one per line
     await core.close()
+
+
+async def test_with_bot_language_ru_the_terminal_answers_a_game_in_russian(pool, tmp_path):
+    out = io.StringIO()
+    terminal = Terminal(tmp_path, out=out, language=language_of(load({"BOT_LANGUAGE": "ru"}, dotenv=None).language))
+    core = Core(config(), SqliteStore(":memory:"), pool, terminal.send)
+    await chat(core, terminal, Typed((0, "challenge @ben white casual"), (0, "as ben"), (0, "accept"),
+                                     (0, "9-13"), (0, "moves"), (0, "resign")))
+    text = out.getvalue()
+    assert "ben: ход 9-13." in text and "you, ваш ход (Белые)." in text  # names and moves as typed
+    assert "(to ben) Возможные ходы (Белые): 21-17, 22-17" in text  # the moves of the side to move, privately
+    assert "ben сдаёт партию" in text and "Победа: you (Белые)" in text
+    await core.close()
+
+
+def test_bot_language_must_be_one_the_bot_speaks():
+    with pytest.raises(ConfigError, match="BOT_LANGUAGE must be one of en, nl, fr, ru, pt_BR"):
+        load({"BOT_LANGUAGE": "de"}, dotenv=None)

@@ -12,6 +12,7 @@ from bot.core.state import State, score_words, whose_turn, written
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
+from bot.translation import join, tr
 from bot.worker import Job
 from engine import GameRecord
 
@@ -124,10 +125,13 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
 
 
 async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, late: bool = False) -> None:
-    mover = seat.name if table.kind is Kind.MATCH else "I"
-    text = "Saved at last. " if late else ""
-    text += f"{mover} played {table.game.type.write_move(before, move)} ({score_words(score)})."
+    shown, evaluation = table.game.type.write_move(before, move), score_words(score)
+    parts = [tr("Saved at last.")] if late else []
+    parts.append(tr("{name} played {move} ({evaluation}).", name=seat.name, move=shown, evaluation=evaluation)
+                 if table.kind is Kind.MATCH else tr("I played {move} ({evaluation}).", move=shown,
+                                                      evaluation=evaluation))
     if table.game.result() is None:
-        text += f" {whose_turn(table)}"
+        parts.append(whose_turn(table))
+    text = join(parts)
     to_move = table.to_move.user
     await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else ())

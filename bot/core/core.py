@@ -21,6 +21,7 @@ from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
+from bot.translation import Text
 from bot.user_text import inert
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
@@ -133,7 +134,8 @@ class Core:
             else:
                 await play.move(s, msg)
         except (Refusal, CommandError) as error:
-            await s.private(msg, capital(str(error)))
+            said = error.args[0] if error.args else ""
+            await s.private(msg, said if isinstance(said, Text) else capital(str(error)))
         except MoveError as error:
             text = f"{capital(inert(str(error)))}."  # the engine's words quote the move as typed
             if error.legal:

@@ -10,7 +10,8 @@ from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words,
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
-from bot.tables import Kind, Message, Table
+from bot.tables import Kind, Message, Table, colour_name
+from bot.translation import join, plural, tr
 from bot.user_text import quoted
 from bot.worker import Job
 from engine import Color
@@ -22,20 +23,21 @@ DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much w
 async def move(s: State, msg: Message) -> None:
     """A message that is no command: a move in the channel's game."""
     if not any(c.isdigit() for c in msg.text):
-        raise Refusal(f"I don't know {quoted(msg.text)}. Type a move like 11-15, or `help` for the commands.")
+        raise Refusal(tr("I don't know {text}. Type a move like 11-15, or `help` for the commands.",
+                         text=quoted(msg.text)))
     table = s.tables.get(msg.channel)
     if table is None:
-        raise Refusal("No game is on here. `new` starts one against me; `help` lists the commands.")
+        raise Refusal(tr("No game is on here. `new` starts one against me; `help` lists the commands."))
     async with table.lock:
         colour = player(table, msg)
         if table.game.turn != colour:
             if not table.to_move.is_bot:
-                waiting = f"it is {table.to_move.name}'s move"
+                waiting = tr("it is {name}'s move", name=table.to_move.name)
             elif table.saving:
-                waiting = "my move is found, but the database is not taking it yet"
+                waiting = tr("my move is found, but the database is not taking it yet")
             else:
-                waiting = "I am thinking"
-            raise Refusal(f"Not your turn: {waiting}.")
+                waiting = tr("I am thinking")
+            raise Refusal(tr("Not your turn: {waiting}.", waiting=waiting))
         if table.kind is Kind.BOT and not s.pool.has_room():
             raise PoolBusy()
         before = table.game.position
@@ -59,9 +61,9 @@ async def move(s: State, msg: Message) -> None:
         table.unsure = None
         table.draw_offer = table.takeback_offer = None
         table.last_activity, table.reminded = s.clock(), False
-        text = f"{msg.user.name} played {table.game.type.write_move(before, played)}."
+        text = tr("{name} played {move}.", name=msg.user.name, move=table.game.type.write_move(before, played))
         if table.game.result() is None:
-            text += f" {whose_turn(table)}"
+            text = join([text, whose_turn(table)])
         await s.show(table, text, to=msg)
         if not await finish_by_rules(s, table):
             kick(s, table)
@@ -71,7 +73,7 @@ async def resign(s: State, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
-        await finish(s, table, colour.opponent, f"{msg.user.name} resigned", to=msg)
+        await finish(s, table, colour.opponent, tr("{name} resigned", name=msg.user.name), to=msg)
 
 
 async def draw(s: State, msg: Message, words: list[str]) -> None:
@@ -79,20 +81,21 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
     async with table.lock:
         colour = player(table, msg)
         if table.draw_offer == colour.opponent:
-            await finish(s, table, None, "agreed", to=msg)
+            await finish(s, table, None, tr("agreed"), to=msg)
         elif table.kind is Kind.BOT:
             score = table.bot_score or 0
             if score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40):
-                await finish(s, table, None, "agreed", to=msg)
+                await finish(s, table, None, tr("agreed"), to=msg)
             else:
-                await s.say(msg.channel, f"I decline the draw: I would rather play on ({score_words(score)}).",
-                            to=msg)
+                await s.say(msg.channel, tr("I decline the draw: I would rather play on ({evaluation}).",
+                                            evaluation=score_words(score)), to=msg)
         elif table.draw_offer == colour:
-            raise Refusal("You have offered a draw already; it stands until the next move.")
+            raise Refusal(tr("You have offered a draw already; it stands until the next move."))
         else:
             table.draw_offer = colour
             opponent = table.seats[colour.opponent]
-            await s.ask(msg.channel, f"{msg.user.name} offers a draw. {opponent.name}: `accept` or `decline`.",
+            await s.ask(msg.channel, tr("{name} offers a draw. {opponent}: `accept` or `decline`.",
+                                        name=msg.user.name, opponent=opponent.name),
                         msg, (opponent.user,) if opponent.user else ())
 
 
@@ -101,12 +104,13 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
     async with table.lock:
         colour = player(table, msg)
         if not any(table.game.positions[i].turn == colour for i in range(len(table.game.moves))):
-            raise Refusal("You have no move to take back.")
+            raise Refusal(tr("You have no move to take back."))
         if table.kind is Kind.BOT:
             if table.game.turn != colour:
-                raise Refusal("Wait for my move, then take back.")
+                raise Refusal(tr("Wait for my move, then take back."))
             if table.takebacks_used >= s.config.takebacks:
-                raise Refusal(f"You have used all {s.config.takebacks} takebacks of this game.")
+                raise Refusal(plural("You have used your {count} takeback of this game.",
+                                     "You have used all {count} takebacks of this game.", s.config.takebacks))
             table.takebacks_used += 1
             await take_back(s, table, colour, msg)
         elif table.takeback_offer == colour.opponent:
@@ -114,8 +118,9 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
         else:
             table.takeback_offer = colour
             opponent = table.seats[colour.opponent]
-            await s.ask(msg.channel, f"{msg.user.name} asks to take back their last move. {opponent.name}: "
-                        "`accept` or `decline`.", msg, (opponent.user,) if opponent.user else ())
+            await s.ask(msg.channel, tr("{name} asks to take back their last move. {opponent}: `accept` or "
+                                        "`decline`.", name=msg.user.name, opponent=opponent.name),
+                        msg, (opponent.user,) if opponent.user else ())
 
 
 async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None:
@@ -138,22 +143,24 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
         game.undo()
     table.draw_offer = table.takeback_offer = None
     table.last_activity, table.reminded = s.clock(), False
-    left = f" ({s.config.takebacks - table.takebacks_used} takebacks left)" if table.kind is Kind.BOT else ""
-    await s.show(table, f"Taken back{left}. {whose_turn(table)}", to=msg)
+    left = s.config.takebacks - table.takebacks_used
+    done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
+            if table.kind is Kind.BOT else tr("Taken back."))
+    await s.show(table, join([done, whose_turn(table)]), to=msg)
 
 
 async def hint(s: State, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     colour = player(table, msg)
     if table.rated:
-        raise Refusal("No hints in rated games.")
+        raise Refusal(tr("No hints in rated games."))
     if table.game.turn != colour:
-        raise Refusal("A hint is for your own move; wait for your turn.")
+        raise Refusal(tr("A hint is for your own move; wait for your turn."))
     game = table.game
     job = Job(game.type.name, game.type.write_position(game.position), game.history(), 6, HINT_TIME)
     text, score = await think(s, table, job)
     suggestion = game.type.write_move(game.position, game.type.parse_move(game.position, text))
-    await s.private(msg, f"Try {suggestion} ({score_words(score)}).")
+    await s.private(msg, tr("Try {move} ({evaluation}).", move=suggestion, evaluation=score_words(score)))
 
 
 async def moves(s: State, msg: Message, words: list[str]) -> None:
@@ -162,7 +169,8 @@ async def moves(s: State, msg: Message, words: list[str]) -> None:
         return
     table = s.table(msg)
     texts = table.game.type.legal_texts(table.game.position)
-    await s.private(msg, f"Legal moves for {table.game.turn}: {', '.join(texts)}.")
+    await s.private(msg, tr("Legal moves for {colour}: {moves}.", colour=colour_name(table.game.turn),
+                            moves=", ".join(texts)))
 
 
 async def board(s: State, msg: Message, words: list[str]) -> None:
@@ -170,9 +178,9 @@ async def board(s: State, msg: Message, words: list[str]) -> None:
         await puzzles.board(s, msg)
         return
     table = s.table(msg)
-    await s.show(table, f"{table.title()}. {whose_turn(table)}", to=msg)
+    await s.show(table, join([tr("{title}.", title=table.title()), whose_turn(table)]), to=msg)
 
 
 async def pdn(s: State, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
-    await s.say(msg.channel, "The game so far:", to=msg, pdn=pdn_text(table), game=table.id)
+    await s.say(msg.channel, tr("The game so far:"), to=msg, pdn=pdn_text(table), game=table.id)

@@ -13,7 +13,8 @@ from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import RatedGame, Rating, Side, level_rating
-from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User
+from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name
+from bot.translation import join, tr
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -37,7 +38,7 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     pdn = pdn_text(table, result)
     winner_name = None if winner is None else winner.name.lower()
     try:
-        changes = await s.store.finish_game(table.id, table.version, winner_name, reason, pdn,
+        changes = await s.store.finish_game(table.id, table.version, winner_name, str(reason), pdn,
                                             rated_game(table, winner) if table.rated and finished else None)
     except MoveConflict:
         await reload(s, table)  # another process moved or ended the game meanwhile
@@ -49,19 +50,21 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     if table.task and table.task is not asyncio.current_task():
         table.task.cancel()
     if outcome is Outcome.ABORTED:
-        text = f"Game aborted: {reason}. It does not count."
+        parts = [tr("Game aborted: {reason}. It does not count.", reason=reason)]
     elif outcome is Outcome.STOPPED:
-        text = "Bot match stopped."
+        parts = [tr("Bot match stopped.")]
     elif winner is None:
-        text = f"Draw ({reason})."
+        parts = [tr("Draw ({reason}).", reason=reason)]
     else:
-        text = f"{table.seats[winner].name} ({winner}) wins: {reason}."
+        parts = [tr("{name} ({colour}) wins: {reason}.", name=table.seats[winner].name, colour=colour_name(winner),
+                    reason=reason)]
     if changes:
-        text += " Ratings: " + ", ".join(f"{c.name} {c.after.rating:.0f} ({c.after.rating - c.before.rating:+.0f})"
-                                         for c in changes) + "."
+        parts.append(tr("Ratings: {changes}.", changes=", ".join(
+            f"{c.name} {c.after.rating:.0f} ({c.after.rating - c.before.rating:+.0f})" for c in changes)))
     analysable = finished and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
     if analysable:
-        text += " `analyse` judges every move of it."
+        parts.append(tr("`analyse` judges every move of it."))
+    text = join(parts)
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
                 game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
 

@@ -13,7 +13,8 @@ from bot.config import Config
 from bot.pool import SearchPool
 from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
-from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User
+from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name
+from bot.translation import Text, tr
 from engine import Color, GameRecord
 from engine.search import ENDING_BOUND, WIN_BOUND
 
@@ -147,25 +148,27 @@ def controls(table: Table) -> Controls | None:
     return Controls(Buttons.GAME, table.id, len(game.moves), moves)
 
 
-def whose_turn(table: Table) -> str:
+def whose_turn(table: Table) -> Text:
     seat = table.to_move
     if seat.is_bot:
-        return f"{table.game.turn} ({seat.name}) to move." if table.kind is Kind.MATCH else "My move."
-    return f"{seat.name}, your move ({table.game.turn})."
+        return (tr("{colour} ({name}) to move.", colour=colour_name(table.game.turn), name=seat.name)
+                if table.kind is Kind.MATCH else tr("My move."))
+    return tr("{name}, your move ({colour}).", name=seat.name, colour=colour_name(table.game.turn))
 
 
-def score_words(score: int) -> str:
+def score_words(score: int) -> Text:
     """A score from the mover's side, as a player reads it."""
     if score > WIN_BOUND:
-        return "evaluation: a forced win"
+        return tr("evaluation: a forced win")
     if score < -WIN_BOUND:
-        return "evaluation: a forced loss"
+        return tr("evaluation: a forced loss")
     if score > ENDING_BOUND:
-        return "evaluation: a won ending"
+        return tr("evaluation: a won ending")
     if score < -ENDING_BOUND:
-        return "evaluation: a lost ending"
-    return f"evaluation {score / 100:+.2f}"
+        return tr("evaluation: a lost ending")
+    return tr("evaluation {score}", score=f"{score / 100:+.2f}")
 
 
 def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    """``text`` with a capital first letter (a marked text is left as it is: its messages are written so)."""
+    return text if isinstance(text, Text) else text[:1].upper() + text[1:]

@@ -1,0 +1,148 @@
+"""What the bot says, in the players' languages, through gettext.
+
+Texts are written in English and marked where they are made: ``tr("{name} played {move}.", name=..., move=...)``
+(``plural(...)`` for a count). A marked text is a ``Text``: a ``str`` that reads as its English (so the core and
+its tests go on using it as a string) and remembers its message and values, so that a front end shows it in a
+reader's language with ``render(text, language)``. Values may be texts themselves (a colour's name); player
+names, moves and notation are values, never translated.
+
+The catalogs are gettext's ``.po`` files under ``bot/locale/LANG/LC_MESSAGES/bot.po``, made and kept up to date
+with Babel (README, "Translations"); they are compiled when first used. A text with no translation, a catalog
+that is missing or cannot be read, or a translation whose placeholders do not match its message, falls back to
+English: a translation never stops a reply.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "bot"
+ENGLISH = "en"
+LANGUAGES = {"en": "English", "nl": "Nederlands", "fr": "Français", "ru": "Русский", "pt_BR": "Português (Brasil)"}
+"""The languages the bot speaks, by gettext's code, with their names in themselves (for a chooser)."""
+
+
+class Text(str):
+    """A marked text: its English as the string, and what it was made from (``render`` reads it again)."""
+
+    message: str
+    plural_message: str | None
+    number: int | None
+    values: dict[str, object]
+
+    def __new__(cls, message: str, values: dict[str, object], plural_message: str | None = None,
+                count: int | None = None) -> Text:
+        template = plural_message if plural_message is not None and count != 1 else message
+        self = super().__new__(cls, template.format(**values))
+        self.message, self.plural_message, self.number, self.values = message, plural_message, count, values
+        return self
+
+
+class Joined(Text):
+    """Texts (or plain strings) one after another, with ``sep`` between them; each is rendered on its own."""
+
+    parts: tuple[str, ...]
+    sep: str
+
+    def __new__(cls, parts: Iterable[str], sep: str = " ") -> Joined:  # type: ignore[override]
+        items = tuple(parts)
+        self = str.__new__(cls, sep.join(items))
+        self.message, self.plural_message, self.number, self.values = "", None, None, {}
+        self.parts, self.sep = items, sep
+        return self
+
+
+def tr(message: str, **values: object) -> Text:
+    """``message`` (English, with ``{name}`` placeholders) filled with ``values``, to be shown in any language."""
+    return Text(message, values)
+
+
+def plural(message: str, plural_message: str, count: int, **values: object) -> Text:
+    """The singular or plural ``message`` for ``count`` (also given to the placeholders as ``{count}``), in each
+    language's own plural forms (Russian has three)."""
+    return Text(message, {"count": count, **values}, plural_message, count)
+
+
+def join(parts: Iterable[str], sep: str = " ") -> Text:
+    """Texts one after another: a text made of texts, each shown in the reader's language."""
+    return Joined(parts, sep)
+
+
+def language_of(code: str | None) -> str:
+    """The language the bot speaks that best fits ``code``: a Discord locale (``pt-BR``, ``nl``), a POSIX locale
+    (``ru_RU.UTF-8``) or an Accept-Language item (``fr-CA``); English when none fits."""
+    if not code:
+        return ENGLISH
+    code = re.split(r"[.@;]", code.strip(), maxsplit=1)[0].replace("-", "_")
+    language, _, region = code.partition("_")
+    exact = f"{language.lower()}_{region.upper()}" if region else language.lower()
+    if exact in LANGUAGES:
+        return exact
+    return next((known for known in LANGUAGES if known.split("_")[0] == language.lower()), ENGLISH)
+
+
+def accepted(header: str) -> str:
+    """The language to answer an HTTP ``Accept-Language`` header in (by its q-values; English when none fits)."""
+    ranked = []
+    for place, item in enumerate(header.split(",")):
+        code, _, weight = item.strip().partition(";q=")
+        try:
+            q = float(weight) if weight else 1.0
+        except ValueError:
+            q = 0.0
+        if code and code != "*" and q > 0:
+            ranked.append((-q, place, code))
+    for _, _, code in sorted(ranked):
+        if language_of(code) != ENGLISH or code.lower().startswith("en"):
+            return language_of(code)
+    return ENGLISH
+
+
+@functools.cache
+def catalog(language: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``language`` (no translation for English, or when its file is missing or broken)."""
+    if language == ENGLISH or language not in LANGUAGES:
+        return gettext.NullTranslations()
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        with path.open("rb") as stream:
+            messages = read_po(stream, locale=language, abort_invalid=True)
+        compiled = io.BytesIO()
+        write_mo(compiled, messages)
+        compiled.seek(0)
+        return gettext.GNUTranslations(compiled)
+    except Exception as error:  # a catalog that cannot be read: English, and the operator is told once
+        log.warning("the %s catalog (%s) cannot be read, so English is used: %s", language, path, error)
+        return gettext.NullTranslations()
+
+
+def render(text: str, language: str) -> str:
+    """``text`` in ``language``: a ``Text`` translated (its values too), a plain string as it is."""
+    if not isinstance(text, Text) or language == ENGLISH:
+        return str(text)
+    if isinstance(text, Joined):
+        return text.sep.join(render(part, language) for part in text.parts)
+    found = catalog(language)
+    if text.plural_message is not None:
+        assert text.number is not None
+        template = found.ngettext(text.message, text.plural_message, text.number)
+    else:
+        template = found.gettext(text.message)
+    values = {name: render(value, language) if isinstance(value, str) else value for name, value in text.values.items()}
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation with the wrong placeholders: English
+        log.warning("the %s translation of %r does not fit its values", language, text.message)
+        return str(text)

@@ -1,0 +1,132 @@
+"""The bot's languages: every marked text translated in every catalog with the same placeholders and the language's
+plural forms, the right language chosen from a locale, and English whenever a translation is missing or broken."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.plurals import get_plural
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from bot import translation
+from bot.translation import LANGUAGES, Text, accepted, join, language_of, plural, render, tr
+from chat import ANA, Chat
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"tr": None, "plural": (1, 2)}
+PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+
+
+def source_messages() -> set[str | tuple[str, str]]:
+    """Every text marked in the bot's source, as pybabel extracts it (README, "Translations")."""
+    found = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT / "bot"), keywords=KEYWORDS, comment_tags=()):
+        found.add(message if isinstance(message, str) else tuple(message[:2]))
+    return found
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_catalog_translates_every_marked_text_with_its_placeholders_and_plural_forms(language):
+    path = ROOT / "bot" / "locale" / language / "LC_MESSAGES" / "bot.po"
+    catalog = read_po(path.open("rb"), locale=language)
+    marked = source_messages()
+    assert len(marked) > 40
+    assert catalog.num_plurals == get_plural(language).num_plurals == (3 if language in ("ru", "fr", "pt_BR") else 2)
+    for message in marked:
+        entry = catalog.get(message if isinstance(message, str) else message[0])
+        assert entry is not None, f"{language} has no entry for {message!r}"
+        assert "fuzzy" not in entry.flags, f"{language}: {message!r} is fuzzy"
+        if isinstance(message, tuple):
+            assert isinstance(entry.string, tuple) and len(entry.string) == catalog.num_plurals
+            assert all(entry.string), f"{language}: a plural form of {message!r} is empty"
+            wanted = placeholders(message[0]) | placeholders(message[1])
+            for form in entry.string:
+                assert placeholders(form) <= wanted, f"{language}: {form!r}"
+        else:
+            assert entry.string, f"{language}: {message!r} is not translated"
+            assert placeholders(entry.string) == placeholders(message), f"{language}: {entry.string!r}"
+    # every entry still marked in the source: none is left over from a text since changed
+    kept = {m.id for m in catalog if m.id}
+    assert kept == marked, kept ^ marked
+
+
+def test_the_template_is_what_the_source_marks():
+    template = read_po((ROOT / "bot" / "locale" / "bot.pot").open("rb"))
+    assert {m.id for m in template if m.id} == source_messages()
+
+
+def test_a_marked_text_reads_as_english_and_renders_in_each_language():
+    text = join([tr("{name} played {move}.", name="ana", move="11-15"), tr("My move.")])
+    assert text == "ana played 11-15. My move." and isinstance(text, str)
+    assert render(text, "ru") == "ana: ход 11-15. Мой ход."
+    assert render(text, "nl") == "ana speelde 11-15. Ik ben aan zet."
+    assert render(text, "en") == str(text) and render("plain", "fr") == "plain"
+    # names and moves are values: never translated, even when they are words of the language
+    assert render(tr("{name} played {move}.", name="White", move="11-15"), "fr") == "White a joué 11-15."
+
+
+def test_russian_has_three_plural_forms_and_english_two():
+    def left(n: int, language: str) -> str:
+        return render(plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", n),
+                      language)
+
+    assert [left(n, "en") for n in (1, 2)] == ["Taken back (1 takeback left).", "Taken back (2 takebacks left)."]
+    assert [left(n, "ru") for n in (1, 3, 5, 21)] == [
+        "Ход возвращён (остался 1 возврат).", "Ход возвращён (осталось 3 возврата).",
+        "Ход возвращён (осталось 5 возвратов).", "Ход возвращён (остался 21 возврат)."]
+
+
+@pytest.mark.parametrize("code, language", [
+    ("pt-BR", "pt_BR"), ("pt_BR.UTF-8", "pt_BR"), ("pt-PT", "pt_BR"), ("ru_RU.UTF-8", "ru"), ("ru", "ru"),
+    ("fr-CA", "fr"), ("nl-BE", "nl"), ("en-GB", "en"), ("de", "en"), ("C", "en"), ("", "en"), (None, "en")])
+def test_the_language_that_fits_a_locale(code, language):
+    assert language_of(code) == language
+
+
+def test_the_accept_language_header_is_read_by_its_weights():
+    assert accepted("de-DE,de;q=0.9,nl;q=0.8,en;q=0.5") == "nl"
+    assert accepted("en-US,en;q=0.9,ru;q=0.8") == "en"
+    assert accepted("fr;q=0.2, ru;q=0.7") == "ru"
+    assert accepted("") == accepted("*") == accepted("xx;q=abc") == "en"
+
+
+def test_a_missing_or_broken_translation_falls_back_to_english(tmp_path, monkeypatch, caplog):
+    caplog.set_level(logging.WARNING)
+    broken = tmp_path / "locale"
+    (broken / "ru" / "LC_MESSAGES").mkdir(parents=True)
+    (broken / "ru" / "LC_MESSAGES" / "bot.po").write_text('a line pasted by mistake\nmsgid "My move."\nmsgstr "Мой ход."\n')
+    (broken / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (broken / "fr" / "LC_MESSAGES" / "bot.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "{name} played {move}."\nmsgstr "{nom} a joué {move}."\n')  # a placeholder renamed by mistake
+    monkeypatch.setattr(translation, "LOCALE_DIR", broken)
+    translation.catalog.cache_clear()
+    try:
+        assert render(tr("My move."), "ru") == "My move."
+        assert render(tr("{name} played {move}.", name="ana", move="11-15"), "fr") == "ana played 11-15."
+        assert render(tr("My move."), "nl") == "My move."  # no catalog at all
+        assert any("ru catalog" in r.getMessage() for r in caplog.records)
+        assert any("does not fit" in r.getMessage() for r in caplog.records)
+    finally:
+        translation.catalog.cache_clear()
+
+
+async def test_a_game_in_the_core_reads_in_russian_once_rendered(pool):
+    chat = Chat(__import__("bot.store", fromlist=["SqliteStore"]).SqliteStore(":memory:"), pool)
+    try:
+        await chat.say(ANA, "new english level 1 time 0.05 black")
+        played = await chat.say(ANA, "11-15")
+        assert isinstance(played[0].text, Text) and render(played[0].text, "ru").startswith("ana: ход 11-15.")
+        refused = await chat.say(ANA, "hello")
+        assert refused[0].private and isinstance(refused[0].text, Text)
+        assert render(refused[0].text, "pt_BR").startswith("Não conheço")
+    finally:
+        await chat.core.close()
