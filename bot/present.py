@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables import Board
+from bot.tables import Board, game_name
+from bot.translation import ENGLISH, render
 from engine import GameRecord, game_type
 from engine.games import GAMES
 from engine.analysis import Analysis
@@ -13,8 +14,10 @@ from renders import RenderOptions, render_gif, render_graph, render_png, text_di
 REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
 
-def board_png(board: Board, theme: str = "wood") -> bytes:
-    options = RenderOptions(theme=theme, flipped=board.flipped, caption=board.caption)
+def board_png(board: Board, theme: str = "wood", language: str = ENGLISH) -> bytes:
+    """The board as a PNG, its caption and status in ``language``."""
+    options = RenderOptions(theme=theme, flipped=board.flipped, caption=render(board.caption, language),
+                            status=render(board.status, language) if board.status else None)
     return render_png(game_type(board.game), board.position, options, last_move=board.last_move,
                       before=board.before)
 
@@ -28,9 +31,10 @@ def graph_png(analysis: Analysis) -> bytes:
     return render_graph(analysis)
 
 
-def replay_gif(game: GameRecord[Any, Any]) -> bytes:
-    """The whole game as an animated GIF."""
-    return render_gif(game, RenderOptions(width=REPLAY_WIDTH, caption=game.type.name.capitalize()))
+def replay_gif(game: GameRecord[Any, Any], language: str = ENGLISH) -> bytes:
+    """The whole game as an animated GIF, its caption in ``language`` (the line under each frame stays the
+    game's own)."""
+    return render_gif(game, RenderOptions(width=REPLAY_WIDTH, caption=render(game_name(game.type.name), language)))
 
 
 def warm_up() -> None:

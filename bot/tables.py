@@ -141,6 +141,8 @@ class Board:
     flipped: bool = False
     """Drawn from Black's side."""
     caption: str = ""
+    status: str = ""
+    """Whose turn it is, under the board ("": the game's own words, in English)."""
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ class Terminal:
         if reply.board is not None:
             lines.append(board_text(reply.board))
             path = self.image_dir / f"game-{reply.board.game_id}.png"
-            path.write_bytes(await asyncio.to_thread(board_png, reply.board))
+            path.write_bytes(await asyncio.to_thread(board_png, reply.board, "wood", self.language))
             lines.append(f"[board image: {path}]")
         if reply.pdn:
             lines.append(reply.pdn.rstrip())

@@ -49,6 +49,8 @@ class RenderOptions:
     """A line above the board: players, move number, result."""
     show_turn: bool = True
     """Say whose turn it is below the board."""
+    status: str | None = None
+    """The words below the board (a translation of them); None: the game's own, in English."""
 
     def __post_init__(self) -> None:
         theme(self.theme)  # raises on an unknown theme
@@ -75,7 +77,8 @@ def scene(game: GameType[Any, Any], position: Any, options: RenderOptions = Rend
         targets = frozenset(game.cell(m.end) for m in game.legal_moves(position) if m.start == destinations_of)
     turn = ("w" if position.turn == Color.WHITE else "b") if options.show_turn else ""
     return Scene(game.grid(options.labels), game.pieces(position), path, ghosts, targets, selected, turn,
-                 game.status(position) if options.show_turn else "", options.caption)
+                 (game.status(position) if options.status is None else options.status) if options.show_turn else "",
+                 options.caption)
 
 
 def render_image(game: GameType[Any, Any], position: Any, options: RenderOptions = RenderOptions(), *,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -60,6 +61,21 @@ def layout(grid: Grid, width: int, flipped: bool) -> Layout:
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font: nothing to install, the same on every machine."""
     return ImageFont.load_default(size=size)
+
+
+WIDE_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+"""A font with the scripts Pillow's built-in one lacks (Cyrillic, Greek), shipped with the package (fonts/LICENSE)."""
+
+
+@lru_cache(maxsize=32)
+def _wide(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(WIDE_FONT), size)
+
+
+def font_for(text: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font to write ``text`` in: the built-in one for the Latin alphabets, else one with the text's glyphs
+    (a Russian caption drawn in the built-in font would be a row of boxes)."""
+    return font(size) if all(ord(c) < 0x250 or c in "·…–—" for c in text) else _wide(size)
 
 
 @lru_cache(maxsize=64)
@@ -168,8 +184,9 @@ def draw_scene(scene: Scene, th: Theme, width: int, flipped: bool) -> Image.Imag
     for cell in scene.targets:
         x, y = lay.centre(cell)
         draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=th.target, outline=th.frame)
-    text = font(max(10, round(lay.bar * 0.5)))
+    size = max(10, round(lay.bar * 0.5))
     if scene.caption:
+        text = font_for(scene.caption, size)
         draw.text((lay.margin, lay.bar // 2), _fit(scene.caption, text, lay.width - 2 * lay.margin),
                   font=text, fill=th.frame_text, anchor="lm")
     if scene.turn:
@@ -178,7 +195,8 @@ def draw_scene(scene: Scene, th: Theme, width: int, flipped: bool) -> Image.Imag
         fill, edge = (th.white_piece, th.white_edge) if scene.turn == "w" else (th.black_piece, th.black_edge)
         draw.ellipse((lay.margin, y - r, lay.margin + 2 * r, y + r), fill=fill, outline=th.frame_text,
                      width=max(1, r // 5))
-        draw.text((lay.margin + 3 * r, y), scene.turn_text, font=text, fill=th.frame_text, anchor="lm")
+        draw.text((lay.margin + 3 * r, y), scene.turn_text, font=font_for(scene.turn_text, size), fill=th.frame_text,
+                  anchor="lm")
     return img
 
 

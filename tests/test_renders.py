@@ -181,3 +181,4 @@ def test_the_empty_board_is_drawn_once_per_theme_size_and_side():
     assert after[:2] == before[:2], "no board or palette drawn again"
     png(start_position(v), RenderOptions(theme="contrast", width=700, flipped=True))
     assert empty_board.cache_info().misses == before[0] + 1, "the other side is a board of its own"
+

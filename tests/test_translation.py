@@ -3,18 +3,21 @@ plural forms, the right language chosen from a locale, and English whenever a tr
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from pathlib import Path
 
 import pytest
 from babel.messages.plurals import get_plural
+from PIL import Image
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from bot import translation
 from bot.translation import LANGUAGES, Text, accepted, join, language_of, plural, render, tr
 from chat import ANA, Chat
+from engine import Color, game_type
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"tr": None, "plural": (1, 2)}
@@ -130,3 +133,28 @@ async def test_a_game_in_the_core_reads_in_russian_once_rendered(pool):
         assert render(refused[0].text, "pt_BR").startswith("Não conheço")
     finally:
         await chat.core.close()
+
+
+def _glyph(f, ch: str) -> tuple:
+    return f.getbbox(ch), bytes(f.getmask(ch))
+
+
+def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
+    from bot.core.state import board as board_of
+    from bot.present import board_png
+    from bot.tables import Kind, Seat, Table, User
+    from bot.translation import render
+    from renders.drawing import font, font_for
+
+    table = Table(1, "g", "c", "c", Kind.BOT, game_type("russian").new_game(),
+                  {Color.WHITE: Seat(User("1", "ana")), Color.BLACK: Seat(level=1)}, 1.0, False)
+    shown = board_of(table)
+    caption, status = render(shown.caption, "ru"), render(shown.status, "ru")
+    assert caption == "Русские шашки · ход 1 · Ход: Белые" and status == "Ход: Белые"
+    for text in (caption, status):
+        f = font_for(text, 20)
+        box = _glyph(f, "\ue000")  # a private-use character: no font draws it, so it is the missing glyph's box
+        assert all(_glyph(f, ch) != box for ch in set(text) - set(" ·:")), text
+    assert _glyph(font(20), "Ж") == _glyph(font(20), "\ue000")  # the built-in font has only boxes for it
+    english, russian = (Image.open(io.BytesIO(board_png(shown, language=language))) for language in ("en", "ru"))
+    assert english.size == russian.size and english.tobytes() != russian.tobytes()

@@ -13,7 +13,8 @@ from bot.config import Config
 from bot.pool import SearchPool
 from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
-from bot.tables import NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name
+from bot.tables import (NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name,
+                        game_name)
 from bot.translation import Text, tr
 from engine import Color, GameRecord
 from engine.search import ENDING_BOUND, WIN_BOUND
@@ -135,8 +136,11 @@ def board(table: Table, before=None, move=None) -> Board:
     if move is None and game.moves:
         move, before = game.moves[-1], game.positions[-2]
     number = len(game.moves) // 2 + 1
-    caption = f"{game.type.name.capitalize()} · move {number} · {game.turn} to move"
-    return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption)
+    colour = colour_name(game.turn)
+    status = (tr("{colour} to move", colour=colour) if game.legal_moves() else
+              tr("{colour} has no move", colour=colour))
+    caption = tr("{game} · move {number} · {status}", game=game_name(game.type.name), number=number, status=status)
+    return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption, status)
 
 
 def controls(table: Table) -> Controls | None:
