@@ -116,6 +116,9 @@ def colour_name(colour: Color) -> Text:
     return tr("White") if colour is Color.WHITE else tr("Black")
 
 
+LEVEL_NAMES = {1: tr("beginner"), 2: tr("novice"), 3: tr("casual"), 4: tr("club"), 5: tr("strong"), 6: tr("master")}
+"""The bot's levels' names (``engine.search.levels``), in the reader's language."""
+
 GAME_NAMES = {"english": tr("English"), "international": tr("International"), "russian": tr("Russian"),
               "brazilian": tr("Brazilian"), "tablut": tr("Tablut")}
 """The games' names as a title starts with them, in the reader's language."""
@@ -188,7 +191,7 @@ class Seat:
         if self.user is not None:
             return self.user.name
         assert self.level is not None
-        return f"Bot (level {self.level}, {level(self.level).name})"
+        return tr("Bot (level {level}, {name})", level=self.level, name=LEVEL_NAMES.get(self.level, level(self.level).name))
 
     def to_json(self) -> dict:
         return {"user": [self.user.id, self.user.name]} if self.user else {"level": self.level}

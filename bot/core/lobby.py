@@ -9,7 +9,8 @@ from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
-from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User
+from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User, game_name
+from bot.translation import join, plural, tr
 from engine import Color, game_type
 
 DEFAULT_LEVEL = 3
@@ -28,55 +29,63 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     colour = options.colour.colour() if options.colour else game_type(v).first
     seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
     table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
-    rated = "rated" if table.rated else "casual (hints allowed)"
-    await s.show(table, f"New game, {rated}. {table.title()}. I take {budget:g} s a move. {whose_turn(table)}",
-                 to=msg)
+    opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=f"{budget:g}")
+              if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
+                                     title=table.title(), seconds=f"{budget:g}"))
+    await s.show(table, join([opened, whose_turn(table)]), to=msg)
     kick(s, table)
 
 
 async def challenge(s: State, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("challenge", words)
     if options.levels or options.time is not None:
-        raise Refusal("A challenge is between people; to play me, use `new` with a level.")
+        raise Refusal(tr("A challenge is between people; to play me, use `new` with a level."))
     _check_free(s, msg)
     opponent = msg.mentions[0] if msg.mentions else None
     if opponent is not None and opponent.id == msg.user.id:
-        raise Refusal("You cannot challenge yourself; `new` plays me.")
+        raise Refusal(tr("You cannot challenge yourself; `new` plays me."))
     if msg.channel in s.challenges and not s.expired(s.challenges[msg.channel]):
-        raise Refusal("A challenge is already waiting for an answer here.")
+        raise Refusal(tr("A challenge is already waiting for an answer here."))
     v = options.variant or DEFAULT_VARIANT
     rated = True if options.rated is None else options.rated
     s.challenges[msg.channel] = Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated,
                                           s.clock(), msg)
-    who = opponent.name if opponent else "Anyone"
-    minutes = s.config.challenge_expiry / 60
-    await s.ask(msg.channel, f"{msg.user.name} challenges {who.lower() if not opponent else who} to a "
-                f"{'rated' if rated else 'casual'} game of {v}. {who}: `accept` or `decline` "
-                f"(open for {minutes:g} minutes).", msg, (opponent,) if opponent else ())
+    values = {"name": msg.user.name, "game": game_name(v), "minutes": f"{s.config.challenge_expiry / 60:g}"}
+    if opponent is not None:
+        text = (tr("{name} challenges {opponent} to a rated game of {game}. {opponent}: `accept` or `decline` (open "
+                   "for {minutes} minutes).", opponent=opponent.name, **values) if rated else
+                tr("{name} challenges {opponent} to a casual game of {game}. {opponent}: `accept` or `decline` (open "
+                   "for {minutes} minutes).", opponent=opponent.name, **values))
+    else:
+        text = (tr("{name} challenges anyone to a rated game of {game}. Anyone: `accept` or `decline` (open for "
+                   "{minutes} minutes).", **values) if rated else
+                tr("{name} challenges anyone to a casual game of {game}. Anyone: `accept` or `decline` (open for "
+                   "{minutes} minutes).", **values))
+    await s.ask(msg.channel, text, msg, (opponent,) if opponent else ())
 
 
 def _check_free(s: State, msg: Message, user: User | None = None) -> None:
     """Refuse a new game where one is on (or being opened), or for someone at their limit."""
     if msg.channel in s.opening:
-        raise Refusal("A game is being set up in this channel right now.")
+        raise Refusal(tr("A game is being set up in this channel right now."))
     if msg.channel in s.tables:
         table = s.tables[msg.channel]
-        raise Refusal(f"A game is on in this channel ({table.title()}). Finish it, or start yours in "
-                      "another channel or thread.")
+        raise Refusal(tr("A game is on in this channel ({title}). Finish it, or start yours in another channel or "
+                         "thread.", title=table.title()))
     user = user or msg.user
     mine = sum(1 for t in s.tables.values() if t.colour_of(user) is not None)
     mine += sum(1 for c in s.challenges.values() if c.challenger.id == user.id and not s.expired(c))
     if mine >= s.config.games_per_user:
-        raise Refusal(f"{user.name} already has {mine} games or challenges open; the limit is "
-                      f"{s.config.games_per_user}. Finish or resign one first.")
+        raise Refusal(tr("{name} already has {open} games or challenges open; the limit is {limit}. Finish or "
+                         "resign one first.", name=user.name, open=mine, limit=s.config.games_per_user))
 
 
 def _budget(s: State, asked: float | None) -> float:
     if asked is None:
         return s.config.move_time
     if not MIN_MOVE_TIME <= asked <= s.config.max_move_time:
-        raise Refusal(f"The time per move must be between {MIN_MOVE_TIME:g} and "
-                      f"{s.config.max_move_time:g} seconds.")
+        raise Refusal(tr("The time per move must be between {least} and {most} seconds.",
+                         least=f"{MIN_MOVE_TIME:g}", most=f"{s.config.max_move_time:g}"))
     return asked
 
 
@@ -105,27 +114,28 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
         async with table.lock:
             colour = player(table, msg)
             if table.draw_offer == colour.opponent:
-                await finish(s, table, None, "agreed", to=msg)
+                await finish(s, table, None, tr("agreed"), to=msg)
                 return
             if table.takeback_offer == colour.opponent:
                 await take_back(s, table, colour.opponent, msg)
                 return
-        raise Refusal("Nothing is waiting for your answer in this game.")
+        raise Refusal(tr("Nothing is waiting for your answer in this game."))
     offer = s.challenges.get(msg.channel)
     if offer is None or s.expired(offer):
-        raise Refusal("There is no challenge to accept here.")
+        raise Refusal(tr("There is no challenge to accept here."))
     if offer.challenger.id == msg.user.id:
-        raise Refusal("That is your own challenge; someone else has to accept it.")
+        raise Refusal(tr("That is your own challenge; someone else has to accept it."))
     if offer.challenged is not None and offer.challenged.id != msg.user.id:
-        raise Refusal(f"That challenge is for {offer.challenged.name}.")
+        raise Refusal(tr("That challenge is for {name}.", name=offer.challenged.name))
     _check_free(s, msg, offer.challenger)
     _check_free(s, msg)
     del s.challenges[msg.channel]
     mine = offer.colour.colour()
     seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
     table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
-    await s.show(table, f"{msg.user.name} accepts. New {'rated' if table.rated else 'casual'} game: "
-                 f"{table.title()}. {whose_turn(table)}", to=msg, mentions=(offer.challenger,))
+    accepted = (tr("{name} accepts. New rated game: {title}.", name=msg.user.name, title=table.title()) if table.rated
+                else tr("{name} accepts. New casual game: {title}.", name=msg.user.name, title=table.title()))
+    await s.show(table, join([accepted, whose_turn(table)]), to=msg, mentions=(offer.challenger,))
 
 
 async def decline(s: State, msg: Message, words: list[str]) -> None:
@@ -134,22 +144,27 @@ async def decline(s: State, msg: Message, words: list[str]) -> None:
         async with table.lock:
             colour = player(table, msg)
             if table.draw_offer is not None or table.takeback_offer is not None:
-                what = "draw offer" if table.draw_offer is not None else "takeback request"
                 mine = colour in (table.draw_offer, table.takeback_offer)
+                said = {(True, True): tr("{name} withdraws the draw offer.", name=msg.user.name),
+                        (True, False): tr("{name} declines the draw offer.", name=msg.user.name),
+                        (False, True): tr("{name} withdraws the takeback request.", name=msg.user.name),
+                        (False, False): tr("{name} declines the takeback request.", name=msg.user.name)}
+                text = said[table.draw_offer is not None, mine]
                 table.draw_offer = table.takeback_offer = None
-                await s.say(msg.channel, f"{msg.user.name} {'withdraws' if mine else 'declines'} the {what}.", to=msg)
+                await s.say(msg.channel, text, to=msg)
                 return
-        raise Refusal("Nothing is waiting for your answer in this game.")
+        raise Refusal(tr("Nothing is waiting for your answer in this game."))
     offer = s.challenges.get(msg.channel)
     if offer is None or s.expired(offer):
-        raise Refusal("There is no challenge to decline here.")
+        raise Refusal(tr("There is no challenge to decline here."))
     own = offer.challenger.id == msg.user.id
     if not own and offer.challenged is not None and offer.challenged.id != msg.user.id:
-        raise Refusal(f"That challenge is for {offer.challenged.name}.")
+        raise Refusal(tr("That challenge is for {name}.", name=offer.challenged.name))
     if not own and offer.challenged is None:
-        raise Refusal("That challenge is open to anyone; there is nothing to decline, just leave it.")
+        raise Refusal(tr("That challenge is open to anyone; there is nothing to decline, just leave it."))
     del s.challenges[msg.channel]
-    await s.say(msg.channel, f"{msg.user.name} {'withdraws' if own else 'declines'} the challenge.", to=msg)
+    await s.say(msg.channel, tr("{name} withdraws the challenge.", name=msg.user.name) if own else
+                tr("{name} declines the challenge.", name=msg.user.name), to=msg)
 
 
 async def watch(s: State, msg: Message, words: list[str]) -> None:
@@ -157,36 +172,40 @@ async def watch(s: State, msg: Message, words: list[str]) -> None:
     _check_free(s, msg)
     matches = sum(1 for t in s.tables.values() if t.guild == msg.guild and t.kind is Kind.MATCH)
     if matches >= s.config.matches_per_server:
-        raise Refusal(f"{matches} bot matches are running on this server already; the limit is "
-                      f"{s.config.matches_per_server}. `stop` one, or wait for one to end.")
+        raise Refusal(plural("{count} bot match is running on this server already; the limit is {limit}. `stop` it, "
+                             "or wait for it to end.", "{count} bot matches are running on this server already; the "
+                             "limit is {limit}. `stop` one, or wait for one to end.", matches,
+                             limit=s.config.matches_per_server))
     levels = options.levels + [6] * (2 - len(options.levels))
     delay = 2.0 if options.delay is None else options.delay
     if not 0 <= delay <= 60:
-        raise Refusal("The delay between moves must be between 0 and 60 seconds.")
+        raise Refusal(tr("The delay between moves must be between 0 and 60 seconds."))
     first = game_type(options.variant or DEFAULT_VARIANT).first
     seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
     table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
                         False, delay)
-    await s.show(table, f"Bot match: {table.title()}, {table.budget:g} s a move, {delay:g} s between "
-                 f"moves. {msg.user.name} can `stop` it.", to=msg)
+    await s.show(table, tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
+                           title=table.title(), seconds=f"{table.budget:g}", delay=f"{delay:g}", name=msg.user.name),
+                 to=msg)
     kick(s, table)
 
 
 async def stop(s: State, msg: Message, words: list[str]) -> None:
     table = s.tables.get(msg.channel)
     if table is None or table.kind is not Kind.MATCH:
-        raise Refusal("No bot match is running here.")
+        raise Refusal(tr("No bot match is running here."))
     if table.starter is not None and table.starter.id != msg.user.id:
-        raise Refusal(f"Only {table.starter.name}, who started this match, can stop it.")
+        raise Refusal(tr("Only {name}, who started this match, can stop it.", name=table.starter.name))
     async with table.lock:
-        await finish(s, table, None, "stopped", to=msg, outcome=Outcome.STOPPED)
+        await finish(s, table, None, tr("stopped"), to=msg, outcome=Outcome.STOPPED)
 
 
 async def listing(s: State, msg: Message, words: list[str]) -> None:
     """The `games` command: the games on the message's server."""
     here = [t for t in s.tables.values() if t.guild == msg.guild]
     if not here:
-        await s.say(msg.channel, "No games are being played on this server.", to=msg)
+        await s.say(msg.channel, tr("No games are being played on this server."), to=msg)
         return
-    lines = [f"#{t.channel_name}: {t.title()}, move {len(t.game.moves) // 2 + 1}" for t in here]
-    await s.say(msg.channel, "Games on this server:\n" + "\n".join(lines), to=msg)
+    lines = [tr("#{channel}: {title}, move {number}", channel=t.channel_name, title=t.title(),
+                number=len(t.game.moves) // 2 + 1) for t in here]
+    await s.say(msg.channel, join([tr("Games on this server:"), *lines], "\n"), to=msg)
