@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
-from bot.translation import Text, tr
+from bot.translation import ENGLISH, Text, render, tr
 from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis
 from engine.search.levels import level
@@ -173,6 +173,15 @@ class Reply:
     update: str | None = None
     """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
     a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""
+
+    def in_language(self, language: str) -> Reply:
+        """This reply as a front end shows it to readers of ``language``: its words and its board's captions."""
+        if language == ENGLISH:
+            return self
+        board = self.board
+        if board is not None:
+            board = replace(board, caption=render(board.caption, language), status=render(board.status, language))
+        return replace(self, text=render(self.text, language), board=board)
 
 
 @dataclass(frozen=True)

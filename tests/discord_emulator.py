@@ -127,6 +127,10 @@ class DiscordEmulator:
         self.commands: list[dict] = []
         self.requests: list[tuple[str, str]] = []
         self.identifies = self.resumes = self.limited = self.hung_up = 0
+        self.guild_locale = "en-US"
+        """The servers' preferred language (Server Settings, Community, Overview), set before the bot connects."""
+        self.locales: dict[str, str] = {}
+        """Each person's Discord language, by user id, sent with their interactions (default en-US)."""
         self._limits: list[tuple[str, re.Pattern, float]] = []
         self._hang_ups: list[tuple[str, re.Pattern]] = []
         self.people = {int(u["id"]): u for u in (BOT, ANA, BEN, EVE)}
@@ -280,7 +284,7 @@ class DiscordEmulator:
                            "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
                 "emojis": [], "stickers": [], "features": [], "mfa_level": 0, "system_channel_id": None,
                 "system_channel_flags": 0, "rules_channel_id": None, "vanity_url_code": None, "description": None,
-                "banner": None, "premium_tier": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
+                "banner": None, "premium_tier": 0, "preferred_locale": self.guild_locale, "public_updates_channel_id": None,
                 "nsfw_level": 0, "premium_progress_bar_enabled": False, "joined_at": now(), "large": False,
                 "unavailable": False, "member_count": len(self.people), "voice_states": [], "presences": [],
                 "members": [self._member(u) for u in self.people.values()],
@@ -354,8 +358,8 @@ class DiscordEmulator:
                              message=int(message["id"]) if message else None)
         self.interactions[id] = record
         payload = {"id": str(id), "application_id": str(APP), "type": kind, "data": data, "token": record.token,
-                   "version": 1, "channel_id": str(channel), "channel": self.channels[channel], "locale": "en-US",
-                   "guild_locale": "en-US", "guild_id": str(self.guild_of(channel)),
+                   "version": 1, "channel_id": str(channel), "channel": self.channels[channel],
+                   "locale": self.locales.get(person["id"], "en-US"), "guild_locale": self.guild_locale, "guild_id": str(self.guild_of(channel)),
                    "app_permissions": str(self.permissions(channel)),
                    "member": {**self._member(person), "permissions": str(self.member_permissions(person))},
                    "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],

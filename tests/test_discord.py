@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.core import Core
 from bot.discord.views import pages_of
 from bot.store import SqliteStore
+from bot.tables import Kind
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
@@ -81,7 +82,14 @@ async def until(condition, timeout: float = 10.0) -> None:
 
 
 async def bot_to_answer(bot) -> None:
-    await bot.core.settle()
+    """Wait until no game against the bot waits on it. (A person's move is posted before the bot starts to think:
+    a test that saw the post may ask before there is a search to wait for.)"""
+    for _ in range(1200):
+        await bot.core.settle(matches=False)
+        if all(not t.to_move.is_bot or t.game.result() is not None for t in bot.core.state.tables.values()
+               if t.kind is Kind.BOT):
+            break
+        await asyncio.sleep(0.05)
     await asyncio.sleep(0.05)  # the reply's HTTP round trip
 
 
@@ -537,3 +545,20 @@ async def test_games_started_on_a_shards_web_page_belong_to_that_shards_process(
     one = DraughtsBot(config, Core(config, store, pool), store)  # never started: only asked
     assert one.owns("web:1") and not one.owns("web:0")
     assert one.owns(str(GUILD + (1 << 22))) and not one.owns(str(GUILD))
+
+
+async def test_a_person_is_answered_in_their_language_and_the_channel_in_the_servers(emulator, store, pool):
+    games = emulator.channel("games")
+    emulator.guild_locale, emulator.locales[ANA["id"]] = "ru", "pt-BR"
+    try:
+        async with running(emulator, store, pool):
+            opened = await emulator.answer(await emulator.slash(ANA, games, "new", variant="russian", level=1,
+                                                                time=0.05))
+            assert not opened["flags"] & EPHEMERAL and "Новая партия, товарищеская" in text_of(opened)
+            assert opened["embeds"][0]["footer"]["text"].startswith("Русские шашки · ход 1")
+            again = await emulator.answer(await emulator.slash(ANA, games, "new", level=1))
+            assert again["flags"] & EPHEMERAL and text_of(again).startswith("Há uma partida neste canal")
+            assert "ana" in text_of(again)  # her name as it is
+    finally:
+        emulator.guild_locale = "en-US"
+        emulator.locales.clear()

@@ -45,6 +45,7 @@ from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu
                                analyse_view, answer_view, game_view, puzzle_view, watch_view)
 from bot.store import Store
 from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
+from bot.translation import ENGLISH, language_of
 from bot.web.pages import Pages, web_shard
 
 log = logging.getLogger(__name__)
@@ -308,6 +309,7 @@ class DraughtsBot(ext.AutoShardedBot):
         origin = reply.to.origin if reply.to is not None else None
         answerer = origin if isinstance(origin, Answerer) and (
             reply.private or str(origin.interaction.channel_id) == reply.channel) else None
+        reply = reply.in_language(self._language(reply, answerer))
         if reply.private:
             if answerer is not None:
                 await answerer.send(True, content=cut(reply.text))
@@ -326,6 +328,19 @@ class DraughtsBot(ext.AutoShardedBot):
                     return
                 answerer = None  # its interaction was answered long ago: a new message goes in the channel
             updated.message = await self._show(reply, answerer, origin)
+
+    def _language(self, reply: Reply, answerer: Answerer | None) -> str:
+        """What ``reply`` is shown in: an answer for one person in their Discord's language, what the channel
+        sees in its server's (as the server's settings prefer it)."""
+        if reply.private and answerer is not None:
+            return language_of(str(answerer.interaction.locale))
+        channel = self.get_channel(int(reply.channel))
+        guild = getattr(channel, "guild", None)
+        if guild is not None:
+            return language_of(str(guild.preferred_locale))
+        if answerer is not None and answerer.interaction.guild_locale is not None:
+            return language_of(str(answerer.interaction.guild_locale))
+        return ENGLISH
 
     async def _show(self, reply: Reply, answerer: Answerer | None, origin: object) -> discord.Message | None:
         """Post a public reply (as the answer to its interaction, if any); the message, where Discord says it."""
