@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.tables import ColourChoice
+from bot.translation import Text, join, tr
 from bot.user_text import quoted
 from engine.games import GAMES
 
@@ -22,49 +23,64 @@ class CommandError(ValueError):
 _GAME_WORDS = ", ".join(f"{g.name} ({g.aliases[0]})" if g.aliases else g.name for g in GAMES.values())
 
 # name -> (usage, what it does)
-HELP = {
+HELP: dict[str, tuple[str, Text]] = {
     "new": ("new [variant] [level 1-6] [white|black|random] [time SECONDS] [rated|casual] [@user]",
-            f"Start a game against me here (or challenge @user). Variants: {_GAME_WORDS}. "
-            "Defaults: english, level 3, you move first, casual."),
+               tr("Start a game against me here (or challenge @user). Variants: {variants}. Defaults: english, "
+                  "level 3, you move first, casual.", variants=_GAME_WORDS)),
     "challenge": ("challenge [@user] [variant] [white|black|random] [rated|casual]",
-                  "Challenge someone (or anyone, without @user) to a game here; rated by default. "
-                  "The challenge expires after 5 minutes."),
-    "accept": ("accept", "Accept a challenge, a draw offer or a takeback request."),
-    "decline": ("decline", "Decline a challenge, a draw offer or a takeback request (or withdraw your own)."),
-    "move": ("11-15, 11x18x25, c3-d4, e3-e6", "Type a move on its own to play it (e3-e6 in Tablut)."),
-    "resign": ("resign", "Give up the game."),
-    "draw": ("draw", "Offer a draw, or accept the one offered to you."),
-    "takeback": ("takeback", "Ask to take your last move back (against me: a few per game)."),
-    "hint": ("hint", "A quick suggestion from the engine (not in rated games)."),
-    "moves": ("moves", "The legal moves."),
-    "board": ("board", "Show the board."),
-    "pdn": ("pdn", "The game so far in PDN, to save or study."),
+               tr("Challenge someone (or anyone, without @user) to a game here; rated by default. The challenge "
+                  "expires after 5 minutes.")),
+    "accept": ("accept",
+               tr("Accept a challenge, a draw offer or a takeback request.")),
+    "decline": ("decline",
+               tr("Decline a challenge, a draw offer or a takeback request (or withdraw your own).")),
+    "move": ("11-15, 11x18x25, c3-d4, e3-e6",
+               tr("Type a move on its own to play it (e3-e6 in Tablut).")),
+    "resign": ("resign",
+               tr("Give up the game.")),
+    "draw": ("draw",
+               tr("Offer a draw, or accept the one offered to you.")),
+    "takeback": ("takeback",
+               tr("Ask to take your last move back (against me: a few per game).")),
+    "hint": ("hint",
+               tr("A quick suggestion from the engine (not in rated games).")),
+    "moves": ("moves",
+               tr("The legal moves.")),
+    "board": ("board",
+               tr("Show the board.")),
+    "pdn": ("pdn",
+               tr("The game so far in PDN, to save or study.")),
     "analyse": ("analyse [game number]",
-                "Every move of this channel's last finished game (or the one numbered) judged by the engine: "
-                "inaccuracies, mistakes and blunders, each side's accuracy, the costliest moves with the better "
-                "line, and a graph. Also `analyze`. Only finished games: never one still being played."),
+               tr("Every move of this channel's last finished game (or the one numbered) judged by the engine: "
+                  "inaccuracies, mistakes and blunders, each side's accuracy, the costliest moves with the better "
+                  "line, and a graph. Also `analyze`. Only finished games: never one still being played.")),
     "puzzle": ("puzzle [variant]",
-               "A puzzle here, near your puzzle rating: the side to move has one way to win. Anyone may answer "
-               "with moves; I play the other side's replies. A wrong move ends it with the answer. A channel with "
-               "a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started here "
-               "ends the puzzle."),
-    "solution": ("solution", "End the puzzle here and show its answer (nobody's puzzle rating changes)."),
+               tr("A puzzle here, near your puzzle rating: the side to move has one way to win. Anyone may answer "
+                  "with moves; I play the other side's replies. A wrong move ends it with the answer. A channel "
+                  "with a game on keeps its moves for the game: ask when it is over, or elsewhere; a game started "
+                  "here ends the puzzle.")),
+    "solution": ("solution",
+               tr("End the puzzle here and show its answer (nobody's puzzle rating changes).")),
     "practice": ("practice",
-                 "A position from your own analysed games (`analyse`) where you made a mistake or a blunder: find "
-                 "the better move. The engine's move counts, and so does any move within an inaccuracy of it. Not "
-                 "rated."),
+               tr("A position from your own analysed games (`analyse`) where you made a mistake or a blunder: find "
+                  "the better move. The engine's move counts, and so does any move within an inaccuracy of it. Not "
+                  "rated.")),
     "daily": ("daily [here [hour 0-23] [variant] | off]",
-              "Where and when this server's daily puzzle is posted, and who solved today's. The server's "
-              "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here every day "
-              "at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day."),
-    "games": ("games", "The games being played on this server."),
-    "rating": ("rating [@user]", "Ratings on this server, one per variant, and puzzle ratings."),
+               tr("Where and when this server's daily puzzle is posted, and who solved today's. The server's "
+                  "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here "
+                  "every day at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day.")),
+    "games": ("games",
+               tr("The games being played on this server.")),
+    "rating": ("rating [@user]",
+               tr("Ratings on this server, one per variant, and puzzle ratings.")),
     "leaderboard": ("leaderboard [puzzles] [variant]",
-                    "The best rated players on this server (with `puzzles`: the best puzzle solvers)."),
+               tr("The best rated players on this server (with `puzzles`: the best puzzle solvers).")),
     "watch": ("watch [variant] [level] [level] [delay SECONDS] [time SECONDS]",
-              "Start a match between two bots here, to watch move by move."),
-    "stop": ("stop", "End the bot match you started here."),
-    "help": ("help [command]", "This list, or more about one command."),
+               tr("Start a match between two bots here, to watch move by move.")),
+    "stop": ("stop",
+               tr("End the bot match you started here.")),
+    "help": ("help [command]",
+               tr("This list, or more about one command.")),
 }
 
 ALIASES = {word: game.name for game in GAMES.values() for word in (game.name, *game.aliases)}
@@ -101,9 +117,8 @@ def help_text(command: str | None = None) -> str:
         if name not in HELP:
             raise CommandError(f"there is no command {quoted(name, 20)}; `help` lists them")
         usage, what = HELP[name]
-        return f"`{usage}`: {what}"
-    lines = [f"`{usage}`: {what}" for usage, what in HELP.values()]
-    return "Commands:\n" + "\n".join(lines)
+        return join([f"`{usage}`:", what])
+    return join([tr("Commands:"), *(join([f"`{usage}`:", what]) for usage, what in HELP.values())], "\n")
 
 
 def parse_options(command: str, words: list[str]) -> Options:

@@ -562,3 +562,17 @@ async def test_a_person_is_answered_in_their_language_and_the_channel_in_the_ser
     finally:
         emulator.guild_locale = "en-US"
         emulator.locales.clear()
+
+
+async def test_the_slash_commands_are_registered_with_their_names_and_descriptions_in_each_language(
+        emulator, store, pool):
+    async with running(emulator, store, pool):
+        [group] = [c for c in emulator.commands if c["name"] == "draughts"]
+    assert group["description_localizations"]["ru"] == "Играйте в шашки с ботом или с друзьями."
+    commands = {c["name"]: c for c in group["options"]}
+    assert {lang: commands["new"]["name_localizations"].get(lang) for lang in ("nl", "fr", "ru", "pt-BR")} == {
+        "nl": "nieuw", "fr": "nouvelle", "ru": "новая", "pt-BR": "nova"}
+    assert commands["resign"]["description_localizations"]["pt-BR"] == "Desista da partida."
+    assert len(commands["practice"]["description"]) <= 100
+    assert all(len(d) <= 100 for c in commands.values() for d in c["description_localizations"].values())
+    assert "en-US" not in commands["new"]["name_localizations"]  # English is the command's own name

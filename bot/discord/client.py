@@ -102,6 +102,7 @@ class DraughtsBot(ext.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton, PuzzleMenu, SolutionButton)
         self.tree.add_command(slash_commands.group)
+        await self.tree.set_translator(slash_commands.Translations())
         await self.tree.sync()
         restored = await self.core.start(self.owns)
         shards = ",".join(map(str, self.config.shards)) or "all"

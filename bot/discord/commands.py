@@ -7,12 +7,15 @@ So `/draughts new variant:russian level:5` reaches the core as
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, cast
 
 import discord
 from discord import app_commands
+from discord.app_commands import TranslationContextLocation, locale_str
 
 from bot.commands import HELP
+from bot.translation import ENGLISH, catalog, language_of, tr
 from bot.core import PUZZLE_GAMES
 from engine.games import GAMES
 from engine.search.levels import level
@@ -24,6 +27,9 @@ LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in ra
 COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
+DESCRIPTION_LIMIT = 100  # letters in a command's description
+NAME = re.compile(r"[-_'\w]{1,32}")
+"""What Discord takes as a command's name in any language: one word, lower case, at most 32 letters."""
 
 
 class Slash(Protocol):
@@ -40,7 +46,7 @@ def _client(interaction: discord.Interaction) -> Slash:
     return cast(Slash, interaction.client)
 
 
-group = app_commands.Group(name="draughts", description="Play draughts against the bot or your friends.")
+group = app_commands.Group(name="draughts", description=tr("Play draughts against the bot or your friends."))
 
 
 async def run(interaction: discord.Interaction, *words: object, mentions: tuple[discord.abc.User, ...] = ()) -> None:
@@ -53,7 +59,7 @@ def _rated(rated: bool | None) -> str | None:
     return None if rated is None else ("rated" if rated else "casual")
 
 
-@group.command(name="new", description="Start a game against me here (or challenge someone).")
+@group.command(name=tr("new"), description=tr("Start a game against me here (or challenge someone)."))
 @app_commands.describe(variant="Which draughts (default: English)", level="My strength (default: 3)",
                        colour="Your colour (default: you move first)", time="My seconds a move",
                        rated="Rated against my level's rating (default: casual, hints allowed)",
@@ -69,7 +75,7 @@ async def new(interaction: discord.Interaction, variant: str | None = None, leve
                   _rated(rated))
 
 
-@group.command(name="move", description="Play a move: 11-15, 11x18x25, c3-d4 (e3-e6 in Tablut).")
+@group.command(name=tr("move"), description=tr("Play a move: 11-15, 11x18x25, c3-d4 (e3-e6 in Tablut)."))
 @app_commands.describe(move="Your move; start typing to see the legal ones")
 async def move(interaction: discord.Interaction, move: str) -> None:
     await run(interaction, move)
@@ -83,7 +89,7 @@ async def move_autocomplete(interaction: discord.Interaction, current: str) -> l
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 
 
-@group.command(name="challenge", description="Challenge someone (or anyone) to a game here.")
+@group.command(name=tr("challenge"), description=tr("Challenge someone (or anyone) to a game here."))
 @app_commands.describe(opponent="Who you challenge (default: anyone)", variant="Which draughts",
                        colour="Your colour", rated="Rated (default) or casual")
 @app_commands.choices(variant=VARIANTS, colour=COLOURS)
@@ -93,7 +99,7 @@ async def challenge(interaction: discord.Interaction, opponent: discord.User | N
               mentions=(opponent,) if opponent else ())
 
 
-@group.command(name="watch", description="Start a match between two bots here, to watch move by move.")
+@group.command(name=tr("watch"), description=tr("Start a match between two bots here, to watch move by move."))
 @app_commands.describe(variant="Which draughts", first="The first bot's level", second="The second bot's level",
                        delay="Seconds between moves (default 2)", time="Seconds each bot thinks a move")
 @app_commands.choices(variant=VARIANTS, first=LEVELS, second=LEVELS)  # type: ignore[misc]
@@ -105,35 +111,37 @@ async def watch(interaction: discord.Interaction, variant: str | None = None, fi
               time and f"time {time:g}")
 
 
-@group.command(name="rating", description="Ratings on this server, one per variant.")
+@group.command(name=tr("rating"), description=tr("Ratings on this server, one per variant."))
 @app_commands.describe(user="Whose ratings (default: yours)")
 async def rating(interaction: discord.Interaction, user: discord.User | None = None) -> None:
     await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
 
 
-@group.command(name="leaderboard", description="The best rated players on this server (or puzzle solvers).")
+@group.command(name=tr("leaderboard"),
+               description=tr("The best rated players on this server (or puzzle solvers)."))
 @app_commands.describe(variant="Which draughts (default: English)", puzzles="The best puzzle solvers instead")
 @app_commands.choices(variant=VARIANTS)
 async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False) -> None:
     await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant)
 
 
-@group.command(name="analyse", description="Every move of a finished game judged, with a graph (default: the last "
-                                           "game that ended here).")
+@group.command(name=tr("analyse"), description=tr("Every move of a finished game judged, with a graph (default: the "
+                                                  "last game that ended here)."))
 @app_commands.describe(game="The game's number (default: this channel's last finished game)")
 async def analyse(interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
     await run(interaction, "analyse", game)
 
 
-@group.command(name="puzzle", description="A puzzle here, near your puzzle rating: one way to win. Anyone may "
-                                          "answer.")
+@group.command(name=tr("puzzle"), description=tr("A puzzle here, near your puzzle rating: one way to win. Anyone may "
+                                                 "answer."))
 @app_commands.describe(variant="Which draughts (default: English)")
 @app_commands.choices(variant=PUZZLE_VARIANTS)
 async def puzzle(interaction: discord.Interaction, variant: str | None = None) -> None:
     await run(interaction, "puzzle", variant)
 
 
-@group.command(name="daily", description="This server's daily puzzle: where and when (Manage Server to change it).")
+@group.command(name=tr("daily"),
+               description=tr("This server's daily puzzle: where and when (Manage Server to change it)."))
 @app_commands.describe(action="show it (default), post it here every day, or stop it (here and off: Manage Server)",
                        hour="With here: the hour of the post, in UTC (default 0)",
                        variant="With here: which draughts (default: English)")
@@ -148,20 +156,49 @@ async def daily(interaction: discord.Interaction, action: str | None = None,
         await run(interaction, "daily", "off" if action == "off" else None)
 
 
-@group.command(name="help", description="The commands, or more about one.")
+@group.command(name=tr("help"), description=tr("The commands, or more about one."))
 @app_commands.describe(command="One command to explain")
 @app_commands.choices(command=COMMANDS)
 async def help_(interaction: discord.Interaction, command: str | None = None) -> None:
     await run(interaction, "help", command)
 
 
+def short(text: str) -> str:
+    """``text`` cut to Discord's 100 letters for a description."""
+    return text if len(text) <= DESCRIPTION_LIMIT else text[:DESCRIPTION_LIMIT - 1] + "…"
+
+
 def _simple(name: str) -> None:
-    """A command without options: the word alone."""
+    """A command without options: the word alone, described as `help` does (in at most Discord's 100 letters)."""
     async def callback(interaction: discord.Interaction) -> None:
         await run(interaction, name)
-    group.add_command(app_commands.Command(name=name, description=HELP[name][1][:100], callback=callback))
+    what = HELP[name][1]
+    group.add_command(app_commands.Command(name=name, description=locale_str(short(what), source=what.message),
+                                           callback=callback))
 
 
-for _name in ("accept", "decline", "resign", "draw", "takeback", "hint", "moves", "board", "pdn", "games", "stop",
-              "solution", "practice"):
+SIMPLE = (tr("accept"), tr("decline"), tr("resign"), tr("draw"), tr("takeback"), tr("hint"), tr("moves"), tr("board"),
+          tr("pdn"), tr("games"), tr("stop"), tr("solution"), tr("practice"))
+"""The commands without options (their names marked, so that each language names them)."""
+for _name in SIMPLE:
     _simple(_name)
+
+
+class Translations(app_commands.Translator):
+    """The commands' names and descriptions in Discord's languages, from the bot's catalogs
+    (``bot.translation``): Discord shows each person the ones of their language."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        language = language_of(locale.value)
+        if language == ENGLISH:
+            return None
+        source = string.extras.get("source", string.message)
+        translated = catalog(language).gettext(source)
+        if translated == source:
+            return None
+        if context.location in (TranslationContextLocation.command_name, TranslationContextLocation.group_name,
+                                TranslationContextLocation.parameter_name):
+            # Discord refuses the whole tree for one name it does not take
+            return translated if NAME.fullmatch(translated) and translated == translated.lower() else None
+        return short(translated)
