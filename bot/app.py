@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.core import Core, Send
 from bot.pool import SearchPool
 from bot.store import Store, is_postgres, open_store, where
-from bot.terminal import Terminal, chat
+from bot.terminal import GUILD as TERMINAL_GUILD, Terminal, chat
 from bot.translation import language_of
 from bot.web.pages import GUILD, Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
@@ -119,7 +119,8 @@ async def run_terminal(config: Config) -> None:
     image_dir.mkdir(parents=True, exist_ok=True)
     async with (services(config) as (store, core), web_page(config, store, local_chat=True) as pages,
                 web_tier(config, store, core) as relay):
-        terminal = Terminal(image_dir, language=language_of(config.language))
+        terminal = Terminal(image_dir, language=language_of(config.language),
+                            chosen=lambda: core.language(TERMINAL_GUILD))
         connect(core, terminal.send, pages, relay)
         clock = asyncio.create_task(core.run_clock())
         try:

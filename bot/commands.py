@@ -79,6 +79,10 @@ HELP: dict[str, tuple[str, Text]] = {
                tr("Start a match between two bots here, to watch move by move.")),
     "stop": ("stop",
                tr("End the bot match you started here.")),
+    "language": ("language [en|nl|fr|ru|pt_BR|default]",
+                 tr("The language I speak to this server's channels (its administrators choose it; `language default` "
+                    "follows the server's Discord setting). What I say to one person follows their own Discord "
+                    "language.")),
     "help": ("help [command]",
                tr("This list, or more about one command.")),
 }

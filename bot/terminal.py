@@ -13,6 +13,7 @@ import asyncio
 import re
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -31,12 +32,19 @@ _NAME = re.compile(r"^\w{1,32}$")
 class Terminal:
     """Prints replies and writes board images; reads lines as messages."""
 
-    def __init__(self, image_dir: Path, out: TextIO = sys.stdout, language: str = ENGLISH):
-        """``language``: what the replies are shown in (``bot.translation``)."""
+    def __init__(self, image_dir: Path, out: TextIO = sys.stdout, language: str = ENGLISH,
+                 chosen: Callable[[], str | None] = lambda: None):
+        """``language``: what the replies are shown in (``bot.translation``), unless ``chosen`` gives one (the
+        `language` command's choice)."""
         self.image_dir = image_dir
         self.out = out
-        self.language = language
+        self._language = language
+        self._chosen = chosen
         self.user = User("you", "you")
+
+    @property
+    def language(self) -> str:
+        return self._chosen() or self._language
 
     async def send(self, reply: Reply) -> None:
         text = plain(render(reply.text, self.language))

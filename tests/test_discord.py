@@ -576,3 +576,20 @@ async def test_the_slash_commands_are_registered_with_their_names_and_descriptio
     assert len(commands["practice"]["description"]) <= 100
     assert all(len(d) <= 100 for c in commands.values() for d in c["description_localizations"].values())
     assert "en-US" not in commands["new"]["name_localizations"]  # English is the command's own name
+
+
+async def test_a_servers_administrators_choose_the_language_of_its_channels(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool):
+        refused = await emulator.answer(await emulator.slash(BEN, games, "language", language="fr"))
+        assert refused["flags"] & EPHEMERAL and "administrators" in text_of(refused)
+        chosen = await emulator.answer(await emulator.slash(ANA, games, "language", language="fr"))  # the owner
+        assert text_of(chosen) == "La langue de ce serveur est désormais : Français."
+        opened = await emulator.answer(await emulator.slash(BEN, games, "new", level=1, time=0.05))
+        assert "Nouvelle partie, amicale" in text_of(opened)  # though the server's Discord setting is English
+    async with running(emulator, store, pool):  # kept in the database
+        await emulator.answer(await emulator.slash(BEN, games, "resign"))
+        shown = await emulator.answer(await emulator.slash(EVE, games, "language"))
+        assert text_of(shown) == "Langue de ce serveur : Français."
+        back = await emulator.answer(await emulator.slash(ANA, games, "language", language="default"))
+        assert text_of(back) == "This server's language follows its Discord setting again."

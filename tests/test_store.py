@@ -230,3 +230,14 @@ async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its
     assert (await store.finished_game(1)).game.moves == ["11-15"]
     await store.save_analysis(1, 20000, ANALYSIS)
     assert await store.analysis(1, 20000) == ANALYSIS
+
+
+async def test_a_servers_chosen_language_is_kept_and_can_be_dropped(opener):
+    store = await opener()
+    await store.set_language("g1", "ru")
+    await store.set_language("g2", "fr")
+    await store.set_language("g1", "nl")  # chosen again
+    again = await opener()
+    assert await again.languages() == {"g1": "nl", "g2": "fr"}
+    await again.set_language("g2", None)
+    assert await store.languages() == {"g1": "nl"}

@@ -13,7 +13,7 @@ from typing import Any
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, daily, lobby, play, practice, puzzles, results
+from bot.core import analyses, clock, daily, languages, lobby, play, practice, puzzles, results
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
@@ -50,7 +50,7 @@ COMMANDS: dict[str, Command] = {
     "analyse": analyses.command, "analyze": analyses.command,
     "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
     "practice": practice.command,
-    "rating": results.rating, "leaderboard": results.leaderboard, "help": _help,
+    "rating": results.rating, "leaderboard": results.leaderboard, "language": languages.command, "help": _help,
 }
 
 
@@ -76,6 +76,7 @@ class Core:
         tables = await restore(self.state, owns)
         await puzzles.restore(self.state, owns)
         await daily.load(self.state, owns)
+        await languages.load(self.state, owns)
         self._owns = owns
         self._started.set()
         return tables
@@ -268,6 +269,11 @@ class Core:
     def game_pdn(self, game: LiveGame) -> str:
         """The record of a game on so far (as a front end last saw it), with its tags."""
         return results.pdn_text(game)
+
+    def language(self, guild: str) -> str | None:
+        """The language the administrators of ``guild`` chose for its channels (``language``), or None: the chat
+        service's setting for it."""
+        return self.state.languages.get(guild)
 
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""

@@ -81,6 +81,7 @@ class State:
         self.analyses: dict[int, Running] = {}  # by game: the analyses under way
         self.puzzles: dict[str, Solving] = {}  # by channel: the puzzles on
         self.dailies: dict[str, Daily] = {}  # by server: the daily puzzles of the servers this process serves
+        self.languages: dict[str, str] = {}  # by server: the language its administrators chose (bot.core.languages)
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

@@ -338,7 +338,7 @@ class DraughtsBot(ext.AutoShardedBot):
         channel = self.get_channel(int(reply.channel))
         guild = getattr(channel, "guild", None)
         if guild is not None:
-            return language_of(str(guild.preferred_locale))
+            return self.core.language(str(guild.id)) or language_of(str(guild.preferred_locale))
         if answerer is not None and answerer.interaction.guild_locale is not None:
             return language_of(str(answerer.interaction.guild_locale))
         return ENGLISH

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation, locale_str
 
 from bot.commands import HELP
-from bot.translation import ENGLISH, catalog, language_of, tr
+from bot.translation import ENGLISH, LANGUAGES, catalog, language_of, tr
 from bot.core import PUZZLE_GAMES
 from engine.games import GAMES
 from engine.search.levels import level
@@ -154,6 +154,17 @@ async def daily(interaction: discord.Interaction, action: str | None = None,
         await run(interaction, "daily", "here", f"hour {hour}" if hour is not None else None, variant)
     else:  # show and off take no hour or variant: those are left out
         await run(interaction, "daily", "off" if action == "off" else None)
+
+
+LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()] + [
+    app_commands.Choice(name="Discord", value="default")]
+
+
+@group.command(name=tr("language"), description=tr("The language I speak to this server's channels."))
+@app_commands.describe(language="Administrators: the one to speak (Discord: the server's Discord setting)")
+@app_commands.choices(language=LANGUAGE_CHOICES)
+async def language(interaction: discord.Interaction, language: str | None = None) -> None:
+    await run(interaction, "language", language)
 
 
 @group.command(name=tr("help"), description=tr("The commands, or more about one."))

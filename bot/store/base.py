@@ -270,6 +270,16 @@ class Store(ABC):
     @abstractmethod
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...
 
+    # languages
+
+    @abstractmethod
+    async def set_language(self, guild: str, language: str | None) -> None:
+        """The language the bot speaks on ``guild``, as its administrators chose it; None: its chat service's."""
+
+    @abstractmethod
+    async def languages(self) -> dict[str, str]:
+        """Every server's chosen language, by server."""
+
     # the daily puzzle
 
     @abstractmethod

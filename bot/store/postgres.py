@@ -425,6 +425,20 @@ class PostgresStore(Store):
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
         return await self._leaderboard(_PUZZLES, guild, variant, limit)
 
+    # languages
+
+    async def set_language(self, guild: str, language: str | None) -> None:
+        async with self._using() as db:
+            if language is None:
+                await db.execute("DELETE FROM guild_languages WHERE guild = $1", guild)
+            else:
+                await db.execute("INSERT INTO guild_languages (guild, language) VALUES ($1, $2) ON CONFLICT (guild)"
+                                 " DO UPDATE SET language = excluded.language", guild, language)
+
+    async def languages(self) -> dict[str, str]:
+        async with self._using() as db:
+            return {row["guild"]: row["language"] for row in await db.fetch("SELECT guild, language FROM guild_languages")}
+
     # the daily puzzle
 
     async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:

@@ -149,6 +149,12 @@ _PAGES = """
         beat DOUBLE PRECISION NOT NULL
     );
 """
+_LANGUAGES = """
+    CREATE TABLE guild_languages (
+        guild TEXT PRIMARY KEY,
+        language TEXT NOT NULL        -- a gettext code the bot speaks (bot.translation.LANGUAGES)
+    );
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -168,5 +174,6 @@ MIGRATIONS = (
               _KEYS, _KEYS),
     Migration("the web tier: each game's latest news for its pages, and the processes that answer the pages' moves"
               " (PostgreSQL only: with SQLite one process serves the page itself)", "", _PAGES),
+    Migration("the language each server's administrators chose for the bot", _LANGUAGES, _LANGUAGES),
 )
 VERSION = len(MIGRATIONS)

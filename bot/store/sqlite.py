@@ -330,6 +330,20 @@ class SqliteStore(Store):
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
         return self._leaderboard(_PUZZLES, guild, variant, limit)
 
+    # languages
+
+    async def set_language(self, guild: str, language: str | None) -> None:
+        with self._transaction():
+            if language is None:
+                self.db.execute("DELETE FROM guild_languages WHERE guild = ?", (guild,))
+            else:
+                self.db.execute("INSERT INTO guild_languages (guild, language) VALUES (?, ?) ON CONFLICT (guild)"
+                                " DO UPDATE SET language = excluded.language", (guild, language))
+
+    async def languages(self) -> dict[str, str]:
+        with self._reading():
+            return dict(self.db.execute("SELECT guild, language FROM guild_languages").fetchall())
+
     # the daily puzzle
 
     async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:
