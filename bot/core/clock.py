@@ -9,6 +9,7 @@ from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State
 from bot.tables import Outcome
+from bot.translation import plural, tr
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +21,7 @@ async def tick(s: State) -> None:
     for channel, challenge in list(s.challenges.items()):
         if s.expired(challenge):
             del s.challenges[channel]
-            await s.say(channel, f"{challenge.challenger.name}'s challenge expired unanswered.",
+            await s.say(channel, tr("{name}'s challenge expired unanswered.", name=challenge.challenger.name),
                         mentions=(challenge.challenger,))
     for table in list(s.tables.values()):
         if table.game.result() is not None:  # its end could not be saved before
@@ -40,14 +41,17 @@ async def tick(s: State) -> None:
                 colour = table.game.turn
                 moved = any(p.turn == colour for p in table.game.positions[:-1])
                 if moved:
-                    await finish(s, table, colour.opponent, f"{seat.name} abandoned the game")
+                    await finish(s, table, colour.opponent, tr("{name} abandoned the game", name=seat.name))
                 else:
-                    await finish(s, table, None, f"{seat.name} never made a first move", outcome=Outcome.ABORTED)
+                    await finish(s, table, None, tr("{name} never made a first move", name=seat.name),
+                                 outcome=Outcome.ABORTED)
             elif idle >= s.config.remind_after and not table.reminded:
                 table.reminded = True
-                left = (s.config.abandon_after - idle) / 60
-                await s.say(table.channel, f"{seat.name}, it is your move in {table.title()}. "
-                            f"The game is given up in {left:.0f} minutes without one.", mentions=(seat.user,))
+                left = round((s.config.abandon_after - idle) / 60)
+                await s.say(table.channel, plural(
+                    "{name}, it is your move in {title}. The game is given up in {count} minute without one.",
+                    "{name}, it is your move in {title}. The game is given up in {count} minutes without one.", left,
+                    name=seat.name, title=table.title()), mentions=(seat.user,))
     try:
         await daily.tick(s)
     except Exception:  # the games' duties above are done whatever befalls the daily puzzles

@@ -13,8 +13,8 @@ from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import RatedGame, Rating, Side, level_rating
-from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name
-from bot.translation import join, tr
+from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, game_name
+from bot.translation import join, plural, tr
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -92,7 +92,7 @@ def pdn_text(table: Table | LiveGame, result: str | None = None) -> str:
     return table.game.type.record_text(table.game, tags)
 
 
-UNREADABLE = "I could not read the ratings: the database is not answering. Please try again in a moment."
+UNREADABLE = tr("I could not read the ratings: the database is not answering. Please try again in a moment.")
 
 
 @contextlib.contextmanager
@@ -112,18 +112,20 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
         with _reading_ratings():
             r, played = await s.store.rating(msg.guild, name, user.id)
         if played:
-            lines.append(f"{name}: {r} ({played} games)")
-    text = (f"{user.name}'s ratings here: " + "; ".join(lines) + ".") if lines else \
-        f"{user.name} has no rated games here yet."
+            lines.append(plural("{game}: {rating} ({count} game)", "{game}: {rating} ({count} games)", played,
+                                game=game_name(name), rating=str(r)))
+    parts = [tr("{name}'s ratings here: {ratings}.", name=user.name, ratings=join(lines, "; ")) if lines else
+             tr("{name} has no rated games here yet.", name=user.name)]
     solved = []
     for name in NAMES:
         with _reading_ratings():
             r, tried = await s.store.puzzle_rating(msg.guild, name, user.id)
         if tried:
-            solved.append(f"{name}: {r} ({tried} {'puzzle' if tried == 1 else 'puzzles'})")
+            solved.append(plural("{game}: {rating} ({count} puzzle)", "{game}: {rating} ({count} puzzles)", tried,
+                                 game=game_name(name), rating=str(r)))
     if solved:
-        text += " Puzzle ratings: " + "; ".join(solved) + "."
-    await s.say(msg.channel, text, to=msg)
+        parts.append(tr("Puzzle ratings: {ratings}.", ratings=join(solved, "; ")))
+    await s.say(msg.channel, join(parts), to=msg)
 
 
 async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
@@ -135,10 +137,11 @@ async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     with _reading_ratings():
         rows = await s.store.leaderboard(msg.guild, v)
     if not rows:
-        await s.say(msg.channel, f"No rated {v} games on this server yet.", to=msg)
+        await s.say(msg.channel, tr("No rated games of {game} on this server yet.", game=game_name(v)), to=msg)
         return
-    lines = [f"{i}. {row.name}: {row.rating} ({row.games} games)" for i, row in enumerate(rows, 1)]
-    await s.say(msg.channel, f"Best {v} players here:\n" + "\n".join(lines), to=msg)
+    lines = [plural("{place}. {name}: {rating} ({count} game)", "{place}. {name}: {rating} ({count} games)", row.games,
+                    place=i, name=row.name, rating=str(row.rating)) for i, row in enumerate(rows, 1)]
+    await s.say(msg.channel, join([tr("Best players of {game} here:", game=game_name(v)), *lines], "\n"), to=msg)
 
 
 async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
@@ -147,7 +150,10 @@ async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
     with _reading_ratings():
         rows = await s.store.puzzle_leaderboard(msg.guild, v)
     if not rows:
-        await s.say(msg.channel, f"Nobody has tried a {v} puzzle on this server yet.", to=msg)
+        await s.say(msg.channel, tr("Nobody has tried a puzzle of {game} on this server yet.", game=game_name(v)),
+                    to=msg)
         return
-    lines = [f"{i}. {row.name}: {row.rating} ({row.games} puzzles)" for i, row in enumerate(rows, 1)]
-    await s.say(msg.channel, f"Best {v} puzzle solvers here:\n" + "\n".join(lines), to=msg)
+    lines = [plural("{place}. {name}: {rating} ({count} puzzle)", "{place}. {name}: {rating} ({count} puzzles)",
+                    row.games, place=i, name=row.name, rating=str(row.rating)) for i, row in enumerate(rows, 1)]
+    await s.say(msg.channel, join([tr("Best puzzle solvers of {game} here:", game=game_name(v)), *lines], "\n"),
+                to=msg)
