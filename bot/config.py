@@ -190,7 +190,7 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):
         raise ConfigError("BOT_WEB_URL must start with http:// or https://")
-    if config.language and config.language.replace("-", "_") not in LANGUAGES:
+    if config.language and config.language.replace("-", "_").lower() not in {code.lower() for code in LANGUAGES}:
         raise ConfigError(f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     if shards and not all(0 <= s < config.shard_count for s in shards):
         raise ConfigError("BOT_SHARD_IDS needs BOT_SHARD_COUNT, and each id must be below it")

@@ -46,6 +46,9 @@ class Text(str):
         self.message, self.plural_message, self.number, self.values = message, plural_message, count, values
         return self
 
+    def __reduce__(self) -> tuple:  # copied and pickled as what it was made from
+        return Text, (self.message, self.values, self.plural_message, self.number)
+
 
 class Joined(Text):
     """Texts (or plain strings) one after another, with ``sep`` between them; each is rendered on its own."""
@@ -59,6 +62,9 @@ class Joined(Text):
         self.message, self.plural_message, self.number, self.values = "", None, None, {}
         self.parts, self.sep = items, sep
         return self
+
+    def __reduce__(self) -> tuple:
+        return Joined, (self.parts, self.sep)
 
 
 def tr(message: str, **values: object) -> Text:

@@ -73,9 +73,9 @@ def _wide(size: int) -> ImageFont.FreeTypeFont:
 
 
 def font_for(text: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The font to write ``text`` in: the built-in one for the Latin alphabets, else one with the text's glyphs
-    (a Russian caption drawn in the built-in font would be a row of boxes)."""
-    return font(size) if all(ord(c) < 0x250 or c in "·…–—" for c in text) else _wide(size)
+    """The font to write ``text`` in: the built-in one for plain ASCII (and "·", "…"), else one with the text's
+    glyphs (the built-in font has no accented letters nor Cyrillic: they would be boxes)."""
+    return font(size) if all(c.isascii() or c in "·…" for c in text) else _wide(size)
 
 
 @lru_cache(maxsize=64)

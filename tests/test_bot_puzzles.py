@@ -75,7 +75,7 @@ async def test_a_puzzle_solved_move_by_move_by_two_people(pool, monkeypatch):
         assert rating.rating > 1500 and count == 1
     assert re.search(r"Puzzle ratings: English: 1[5-9]\d\d ± \d+ \(1 puzzle\)\.$", (await chat.say(BEN, "rating"))[0].text)
     board = (await chat.say(BEN, "leaderboard puzzles checkers"))[0].text
-    assert board.startswith("Best puzzle solvers of English here:\n1. ") and "ana" in board and "ben" in board
+    assert board.startswith("Best English puzzle solvers here:\n1. ") and "ana" in board and "ben" in board
     strength, attempts = (await chat.store.puzzle_strengths("english"))[puzzle.id]
     assert strength.rating < starting_strength(puzzle).rating and attempts == 1  # one time it was played
     assert not chat.core.state.puzzles

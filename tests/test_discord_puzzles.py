@@ -65,7 +65,7 @@ async def test_a_puzzle_asked_with_the_slash_command_and_solved_from_the_menu(em
         assert components(answer) == [] and live(emulator, games) == []  # over: nothing left to press
         assert await store.board_message(0) is None and not bot.core.state.puzzles
         top = await emulator.answer(await emulator.slash(EVE, games, "leaderboard", variant="english", puzzles=True))
-        assert text_of(top).startswith("Best english puzzle solvers here:")
+        assert text_of(top).startswith("Best English puzzle solvers here:")
         practice = await emulator.answer(await emulator.slash(EVE, games, "practice"))
         assert practice["flags"] & EPHEMERAL and "nothing to practise yet" in text_of(practice)
 

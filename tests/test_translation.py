@@ -158,3 +158,34 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
     assert _glyph(font(20), "Ж") == _glyph(font(20), "\ue000")  # the built-in font has only boxes for it
     english, russian = (Image.open(io.BytesIO(board_png(shown, language=language))) for language in ("en", "ru"))
     assert english.size == russian.size and english.tobytes() != russian.tobytes()
+
+
+def test_the_rules_reasons_for_an_end_are_said_in_each_language():
+    from bot.core.results import reason_words
+
+    assert render(reason_words("Black has no legal move"), "ru") == "у стороны «Чёрные» нет ходов"
+    assert render(reason_words("25 moves each with only kings moving and nothing taken"), "nl") == (
+        "25 zetten elk met alleen dammen die zetten en niets geslagen")
+    assert render(reason_words("the king escaped to a4"), "pt_BR") == "o rei escapou para a4"
+    assert reason_words("Black has no legal move") == "Black has no legal move"  # the same English
+    assert reason_words("a reason the bot does not know") == "a reason the bot does not know"
+
+
+def test_accented_captions_are_drawn_with_glyphs_and_english_ones_as_before():
+    from renders.drawing import font, font_for
+
+    assert font_for("English · move 1 · Black to move", 20) is font(20)  # English images unchanged
+    for caption in ("Dames brésiliennes", "As Pretas não têm lance", "Ход: Белые"):
+        f = font_for(caption, 20)
+        assert all(_glyph(f, ch) != _glyph(f, "\ue000") for ch in set(caption) - set(" ·:")), caption
+    assert _glyph(font(20), "é") == _glyph(font(20), "\ue000")  # the built-in font has no accented letters
+
+
+def test_a_marked_text_survives_a_copy_and_a_pickle():
+    import copy
+    import pickle
+
+    text = join([tr("{name} played {move}.", name="ana", move="11-15"), plural("{count} takeback left.",
+                                                                             "{count} takebacks left.", 2)])
+    for again in (copy.copy(text), copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
+        assert again == text and render(again, "ru") == render(text, "ru")

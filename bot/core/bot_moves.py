@@ -12,7 +12,7 @@ from bot.core.state import State, score_words, whose_turn, written
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
-from bot.translation import join, tr
+from bot.translation import join, plural, tr
 from bot.worker import Job
 from engine import GameRecord
 
@@ -109,7 +109,8 @@ async def _played(s: State, table: Table, seat: Seat, before, move, score: int) 
     table.last_activity, table.reminded = s.clock(), False
     await _announce(s, table, seat, before, move, score, late=table.saving)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
-        await finish(s, table, None, f"{MATCH_PLY_LIMIT // 2} moves each played")
+        await finish(s, table, None, plural("{count} move each played", "{count} moves each played",
+                                            MATCH_PLY_LIMIT // 2))
 
 
 async def think(s: State, table: Table, job: Job) -> tuple[str, int]:

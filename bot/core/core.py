@@ -21,7 +21,7 @@ from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
-from bot.translation import Text
+from bot.translation import Text, join, tr
 from bot.user_text import inert
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
@@ -29,8 +29,8 @@ from engine import GameRecord, MoveError
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
-SAVE_FAILED = "I could not save that, so nothing changed. Please try again in a moment."
-OUT_OF_DATE = "That board is out of date: the game has moved on. Use the menu under the latest board."
+SAVE_FAILED = tr("I could not save that, so nothing changed. Please try again in a moment.")
+OUT_OF_DATE = tr("That board is out of date: the game has moved on. Use the menu under the latest board.")
 
 
 async def _unconnected(reply: Reply) -> None:
@@ -123,11 +123,11 @@ class Core:
         s = self.state
         try:
             if len(msg.text) > s.config.input_limit:
-                raise Refusal(f"That message is {len(msg.text)} characters long; I read at most "
-                              f"{s.config.input_limit}.")
+                raise Refusal(tr("That message is {length} characters long; I read at most {limit}.",
+                                 length=len(msg.text), limit=s.config.input_limit))
             name, words = commands.split(msg.text)
             if not name:
-                raise Refusal("Type a move or a command (`help` lists them).")
+                raise Refusal(tr("Type a move or a command (`help` lists them)."))
             if name in COMMANDS:
                 await COMMANDS[name](s, msg, words)
             elif msg.channel in s.puzzles and msg.channel not in s.tables:
@@ -138,18 +138,17 @@ class Core:
             said = error.args[0] if error.args else ""
             await s.private(msg, said if isinstance(said, Text) else capital(str(error)))
         except MoveError as error:
-            text = f"{capital(inert(str(error)))}."  # the engine's words quote the move as typed
-            if error.legal:
-                text += f" Legal moves: {', '.join(error.legal)}."
-            await s.private(msg, text)
+            text = f"{capital(inert(str(error)))}."  # the engine's words quote the move as typed (English)
+            await s.private(msg, join([text, tr("Legal moves: {moves}.", moves=", ".join(error.legal))])
+                            if error.legal else text)
         except PoolBusy:
-            await s.private(msg, "I am thinking in many games at once right now. Try again in a minute.")
+            await s.private(msg, tr("I am thinking in many games at once right now. Try again in a minute."))
         except SaveFailed as error:  # the database is down or refused: one line, not a traceback, per message
             log.warning("database error on %r: %s", msg.text[:80], error)
             await s.private(msg, SAVE_FAILED)
         except Exception:
             log.exception("unexpected error on %r", msg.text[:80])
-            await s.private(msg, "Something went wrong on my side; it is logged. Type `board` to see the game.")
+            await s.private(msg, tr("Something went wrong on my side; it is logged. Type `board` to see the game."))
 
     # questions a front end asks
 
@@ -167,9 +166,9 @@ class Core:
             return None
         table = self.state.tables.get(channel)
         if table is None or table.id != game:
-            return "That game is over."
+            return tr("That game is over.")
         if table.colour_of(user) is None:
-            return "You are not in this game."
+            return tr("You are not in this game.")
         if ply is not None and len(table.game.moves) != ply:
             return OUT_OF_DATE
         return None
@@ -178,9 +177,9 @@ class Core:
         """Why a control of puzzle ``served`` shown at ``ply`` cannot be used now, or None (anyone may)."""
         solving = self.state.puzzles.get(channel)
         if solving is None or solving.served.id != served:
-            return "That puzzle is over."
+            return tr("That puzzle is over.")
         if len(solving.record.moves) != ply:
-            return "That board is out of date: the puzzle has moved on. Use the menu under the latest board."
+            return tr("That board is out of date: the puzzle has moved on. Use the menu under the latest board.")
         return None
 
     def puzzle(self, variant: str, puzzle: str) -> Puzzle | None:

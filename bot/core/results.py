@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from bot import commands
 from bot.commands import Options
@@ -14,7 +15,7 @@ from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, game_name
-from bot.translation import join, plural, tr
+from bot.translation import Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color
 
@@ -26,8 +27,33 @@ async def finish_by_rules(s: State, table: Table) -> bool:
     result = table.game.result()
     if result is None:
         return False
-    await finish(s, table, result.winner, result.reason)
+    await finish(s, table, result.winner, reason_words(result.reason))
     return not s.current(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
+
+
+_REASONS: list[tuple[re.Pattern, Callable[[re.Match], Text]]] = [
+    (re.compile(r"(White|Black) has no legal move"),
+     lambda m: tr("{colour} has no legal move", colour=colour_name(Color[m[1].upper()]))),
+    (re.compile(r"the same position came up three times"), lambda m: tr("the same position came up three times")),
+    (re.compile(r"(\d+) moves each with only kings moving and nothing taken"),
+     lambda m: plural("{count} move each with only kings moving and nothing taken",
+                      "{count} moves each with only kings moving and nothing taken", int(m[1]))),
+    (re.compile(r"(\d+) moves each in this ending against a lone king"),
+     lambda m: plural("{count} move each in this ending against a lone king",
+                      "{count} moves each in this ending against a lone king", int(m[1]))),
+    (re.compile(r"the king is captured"), lambda m: tr("the king is captured")),
+    (re.compile(r"the king escaped to (\w+)"), lambda m: tr("the king escaped to {square}", square=m[1])),
+    (re.compile(r"the same position came up again"), lambda m: tr("the same position came up again")),
+]
+"""The rules' reasons for an end, as the engine words them, and as the bot says them in any language."""
+
+
+def reason_words(reason: str) -> str:
+    """The engine's reason for a game's end, to be shown in the reader's language (as it is, if not known)."""
+    for pattern, words in _REASONS:
+        if (m := pattern.fullmatch(reason)) is not None:
+            return words(m)
+    return reason
 
 
 async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,
@@ -137,11 +163,11 @@ async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     with _reading_ratings():
         rows = await s.store.leaderboard(msg.guild, v)
     if not rows:
-        await s.say(msg.channel, tr("No rated games of {game} on this server yet.", game=game_name(v)), to=msg)
+        await s.say(msg.channel, tr("No rated {game} games on this server yet.", game=game_name(v)), to=msg)
         return
     lines = [plural("{place}. {name}: {rating} ({count} game)", "{place}. {name}: {rating} ({count} games)", row.games,
                     place=i, name=row.name, rating=str(row.rating)) for i, row in enumerate(rows, 1)]
-    await s.say(msg.channel, join([tr("Best players of {game} here:", game=game_name(v)), *lines], "\n"), to=msg)
+    await s.say(msg.channel, join([tr("Best {game} players here:", game=game_name(v)), *lines], "\n"), to=msg)
 
 
 async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
@@ -150,10 +176,8 @@ async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
     with _reading_ratings():
         rows = await s.store.puzzle_leaderboard(msg.guild, v)
     if not rows:
-        await s.say(msg.channel, tr("Nobody has tried a puzzle of {game} on this server yet.", game=game_name(v)),
-                    to=msg)
+        await s.say(msg.channel, tr("Nobody has tried {game} puzzles on this server yet.", game=game_name(v)), to=msg)
         return
     lines = [plural("{place}. {name}: {rating} ({count} puzzle)", "{place}. {name}: {rating} ({count} puzzles)",
                     row.games, place=i, name=row.name, rating=str(row.rating)) for i, row in enumerate(rows, 1)]
-    await s.say(msg.channel, join([tr("Best puzzle solvers of {game} here:", game=game_name(v)), *lines], "\n"),
-                to=msg)
+    await s.say(msg.channel, join([tr("Best {game} puzzle solvers here:", game=game_name(v)), *lines], "\n"), to=msg)

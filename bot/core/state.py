@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 Send = Callable[[Reply], Awaitable[None]]
 DEFAULT_VARIANT = "english"
-MOVED_ELSEWHERE = ("That was not done: the game had changed meanwhile (another bot process moved in it or ended "
-                   "it). `board` shows it as it is now.")
+MOVED_ELSEWHERE = tr("That was not done: the game had changed meanwhile (another bot process moved in it or ended "
+                     "it). `board` shows it as it is now.")
 
 
 class Refusal(Exception):
@@ -90,7 +90,7 @@ class State:
         """The game in the message's channel; refused if there is none."""
         table = self.tables.get(msg.channel)
         if table is None:
-            raise Refusal("No game is on here. `new` starts one.")
+            raise Refusal(tr("No game is on here. `new` starts one."))
         return table
 
     def current(self, table: Table) -> bool:
@@ -120,7 +120,7 @@ def player(table: Table, msg: Message) -> Color:
     """The colour the message's author plays; refused if they are not playing."""
     colour = table.colour_of(msg.user)
     if colour is None:
-        raise Refusal("You are not playing in this game.")
+        raise Refusal(tr("You are not playing in this game."))
     return colour
 
 
@@ -138,8 +138,12 @@ def board(table: Table, before=None, move=None) -> Board:
         move, before = game.moves[-1], game.positions[-2]
     number = len(game.moves) // 2 + 1
     colour = colour_name(game.turn)
-    status = (tr("{colour} to move", colour=colour) if game.legal_moves() else
-              tr("{colour} has no move", colour=colour))
+    if game.legal_moves():
+        status = tr("{colour} to move", colour=colour)
+    elif game.type.status(game.position) == "game over":  # Tablut's words for a position after its end
+        status = tr("game over")
+    else:
+        status = tr("{colour} has no move", colour=colour)
     caption = tr("{game} · move {number} · {status}", game=game_name(game.type.name), number=number, status=status)
     return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption, status)
 

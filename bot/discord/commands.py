@@ -156,8 +156,9 @@ async def daily(interaction: discord.Interaction, action: str | None = None,
         await run(interaction, "daily", "off" if action == "off" else None)
 
 
-LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()] + [
-    app_commands.Choice(name="Discord", value="default")]
+LANGUAGE_CHOICES = [app_commands.Choice(name=locale_str(name, untranslated=True), value=code)
+                    for code, name in LANGUAGES.items()] + [app_commands.Choice(name="Discord", value="default")]
+"""Each language by its own name, in every language (so "English" is not read as the game's name)."""
 
 
 @group.command(name=tr("language"), description=tr("The language I speak to this server's channels."))
@@ -202,7 +203,7 @@ class Translations(app_commands.Translator):
     async def translate(self, string: locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         language = language_of(locale.value)
-        if language == ENGLISH:
+        if language == ENGLISH or string.extras.get("untranslated"):
             return None
         source = string.extras.get("source", string.message)
         translated = catalog(language).gettext(source)
