@@ -53,6 +53,8 @@ async def owner(url: str, pool) -> AsyncIterator[OwnerChat]:
     await chat.core.start()
     task = asyncio.create_task(chat.relay.run())
     try:
+        async with asyncio.timeout(10):
+            await chat.relay.ready.wait()  # its games announced, and its asks heard
         yield chat
     finally:
         task.cancel()

@@ -62,6 +62,8 @@ class Relay:
         self._published = asyncio.Condition()
         self._failing = False
         self._asks: set[asyncio.Task] = set()
+        self.ready = asyncio.Event()
+        """Set once the games brought back are announced and the relay hears pages' asks."""
 
     def send_for(self, chat: Send, pages: bool) -> Send:
         """The ``send`` to give the core: replies reach ``chat`` (which is the process's own pages in front of its
@@ -94,7 +96,7 @@ class Relay:
             for game in games:  # games brought back: their pages follow them here
                 self._queue(GameNews(game.id, "", True, game))
             await self._forget_lost({game.id for game in games})
-            async with listening(self.exchange, (ASKS,), self._heard):
+            async with listening(self.exchange, (ASKS,), self._heard, self._listening):
                 while True:
                     try:
                         await self.exchange.beat(self.process, self.guild)
@@ -118,6 +120,9 @@ class Relay:
                 await self.exchange.forget(lost)
         except SaveFailed as error:
             log.warning("could not tidy the news of games no longer on: %s", error)
+
+    async def _listening(self) -> None:
+        self.ready.set()
 
     async def published(self, game: int | None = None) -> None:
         """Wait until the news so far (of ``game``, if given) is published."""
