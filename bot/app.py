@@ -17,7 +17,7 @@ from bot.core import Core, Send
 from bot.pool import SearchPool
 from bot.store import Store, is_postgres, open_store, where
 from bot.terminal import GUILD as TERMINAL_GUILD, Terminal, chat
-from bot.translation import language_of
+from bot.translation import language_of, plural, tr
 from bot.web.pages import GUILD, Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
@@ -124,15 +124,19 @@ async def run_terminal(config: Config) -> None:
         connect(core, terminal.send, pages, relay)
         clock = asyncio.create_task(core.run_clock())
         try:
-            print(f"Draughts bot, terminal chat. Games are kept in {where(config.database)}; board images go to "
-                  f"{image_dir}.\nType `help` for the commands, `new` to play me, `as NAME` to type as someone "
-                  "else.", flush=True)
+            print(terminal.say(tr("Draughts bot, terminal chat. Games are kept in {database}; board images go to "
+                                  "{images}.", database=where(config.database), images=str(image_dir))), flush=True)
+            print(terminal.say(tr("Type `help` for the commands, `new` to play me, `as NAME` to type as someone "
+                                  "else.")), flush=True)
             if pages:
-                print(f"Web page: {config.web_base}/ (play by clicking, watch games live).", flush=True)
+                print(terminal.say(tr("Web page: {address}/ (play by clicking, watch games live).",
+                                      address=config.web_base)), flush=True)
             print(flush=True)
             restored = await core.start()
             for table in restored:
-                print(f"Restored game {table.id}: {table.title()}, {len(table.game.moves)} moves played.", flush=True)
+                print(terminal.say(plural("Restored game {game}: {title}, {count} move played.",
+                                          "Restored game {game}: {title}, {count} moves played.",
+                                          len(table.game.moves), game=table.id, title=table.title())), flush=True)
             await chat(core, terminal)
         finally:
             clock.cancel()

@@ -22,8 +22,11 @@ def board_png(board: Board, theme: str = "wood", language: str = ENGLISH) -> byt
                       before=board.before)
 
 
-def board_text(board: Board) -> str:
-    return text_diagram(game_type(board.game), board.position, last_move=board.last_move, flipped=board.flipped)
+def board_text(board: Board, language: str = ENGLISH) -> str:
+    """The board as a text diagram, its last line in ``language``."""
+    status = render(board.status, language) if board.status and language != ENGLISH else None
+    return text_diagram(game_type(board.game), board.position, last_move=board.last_move, flipped=board.flipped,
+                        status=status)
 
 
 def graph_png(analysis: Analysis) -> bytes:

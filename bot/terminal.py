@@ -20,7 +20,7 @@ from typing import TextIO
 from bot.core import Core
 from bot.present import board_png, board_text, graph_png
 from bot.tables import Message, Reply, User
-from bot.translation import ENGLISH, render
+from bot.translation import ENGLISH, render, tr
 from bot.user_text import plain
 
 GUILD = "terminal"
@@ -46,20 +46,25 @@ class Terminal:
     def language(self) -> str:
         return self._chosen() or self._language
 
+    def say(self, text: str) -> str:
+        """``text`` in the terminal's language."""
+        return render(text, self.language)
+
     async def send(self, reply: Reply) -> None:
         text = plain(render(reply.text, self.language))
-        lines = [text if not reply.private else f"(to {reply.to.user.name if reply.to else 'you'}) {text}"]
+        lines = [text if not reply.private else self.say(tr("(to {name}) {text}", text=text,
+                                                            name=reply.to.user.name if reply.to else "you"))]
         if reply.board is not None:
-            lines.append(board_text(reply.board))
+            lines.append(board_text(reply.board, self.language))
             path = self.image_dir / f"game-{reply.board.game_id}.png"
             path.write_bytes(await asyncio.to_thread(board_png, reply.board, "wood", self.language))
-            lines.append(f"[board image: {path}]")
+            lines.append(self.say(tr("[board image: {path}]", path=str(path))))
         if reply.pdn:
             lines.append(reply.pdn.rstrip())
         if reply.analysis is not None:
             path = self.image_dir / f"analysis-{reply.game}.png"
             path.write_bytes(await asyncio.to_thread(graph_png, reply.analysis))
-            lines.append(f"[evaluation graph: {path}]")
+            lines.append(self.say(tr("[evaluation graph: {path}]", path=str(path))))
         print("\n".join(lines) + "\n", file=self.out, flush=True)
 
     def message(self, line: str) -> Message | None:
@@ -67,10 +72,10 @@ class Terminal:
         words = line.split()
         if len(words) == 2 and words[0].lower() == "as":
             if not _NAME.match(words[1]):
-                print("A name is one word of letters and digits.", file=self.out, flush=True)
+                print(self.say(tr("A name is one word of letters and digits.")), file=self.out, flush=True)
             else:
                 self.user = User(words[1].lower(), words[1])
-                print(f"You are now {self.user.name}.", file=self.out, flush=True)
+                print(self.say(tr("You are now {name}.", name=self.user.name)), file=self.out, flush=True)
             return None
         mentions = tuple(User(name.lower(), name) for name in _MENTION.findall(line))
         return Message(GUILD, CHANNEL, self.user, line, mentions, channel_name=CHANNEL, manager=True)

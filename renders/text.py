@@ -15,9 +15,10 @@ MARKS = {"throne": "+", "camp": "#", "escape": ":"}
 
 
 def text_diagram(game: GameType[Any, Any], position: Any, *, last_move: Any = None, labels: str | None = None,
-                 flipped: bool = False) -> str:
+                 flipped: bool = False, status: str | None = None) -> str:
     """A diagram of the position; ``labels`` 'numbers' (empty dark squares show their number) or 'coordinates'
-    where the game has the choice."""
+    where the game has the choice; ``status``: the last line (a translation of it; default: whose turn it is, in
+    English)."""
     grid = game.grid(labels)
     letters = dict(grid.letters)
     width = max((len(text) for _, text in grid.labels), default=len(str(len(grid.playable))) if grid.playable else 1)
@@ -44,5 +45,5 @@ def text_diagram(game: GameType[Any, Any], position: Any, *, last_move: Any = No
         lines.append((f"{grid.ranks[row]:>{width}} {line}" if grid.ranks else line).rstrip())
     if grid.files:
         lines.append(" " * (width + 1) + "".join(f" {grid.files[c].rjust(width)} " for c in order).rstrip())
-    lines.append(f"{position.turn} to move")
+    lines.append(status if status is not None else f"{position.turn} to move")
     return "\n".join(lines)

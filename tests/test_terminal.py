@@ -66,7 +66,8 @@ async def test_with_bot_language_ru_the_terminal_answers_a_game_in_russian(pool,
                                      (0, "9-13"), (0, "moves"), (0, "resign")))
     text = out.getvalue()
     assert "ben: ход 9-13." in text and "you, ваш ход (Белые)." in text  # names and moves as typed
-    assert "(to ben) Возможные ходы (Белые): 21-17, 22-17" in text  # the moves of the side to move, privately
+    assert "\nХод: Белые\n" in text and "White to move" not in text  # the diagram's last line too
+    assert "(для ben) Возможные ходы (Белые): 21-17, 22-17" in text  # the moves of the side to move, privately
     assert "ben сдаёт партию" in text and "Победа: you (Белые)" in text
     await core.close()
 
