@@ -206,9 +206,10 @@ class Searcher(Generic[P, M]):
             tables = self._scratch
             tables.clear()
         if len(moves) == 1 and (limits.time is not None or limits.depth is None):
-            # forced: play it at once, with a quick look for the score
-            quick = self._run(position, Limits(depth=4, nodes=2000, time=0.01), history, t0, None, moves,
-                              tables, noise, seed)
+            # forced: play it at once, with a quick look for the score (cut by time only when the search was: a
+            # search bound by nodes alone gives the same score and count however busy the machine is)
+            quick = self._run(position, Limits(depth=4, nodes=2000, time=0.01 if limits.time is not None else None),
+                              history, t0, None, moves, tables, noise, seed)
             return SearchResult(moves[0], quick.score, 0, (moves[0],) + quick.pv[1:], quick.nodes,
                                 time.perf_counter() - t0, quick.seldepth)
         return self._run(position, limits, history, t0, on_iteration, moves, tables, noise, seed)
