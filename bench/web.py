@@ -176,37 +176,22 @@ async def serve_web(args: argparse.Namespace) -> None:
     """The web tier's web process: the pages of the owner's games (no search process: no analysis is asked)."""
     from bot.core import Core
     from bot.pool import SearchPool
-    from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
     from bot.store.postgres import PostgresStore
     from bot.web.pages import Pages
     from bot.web.seats import SeatKeys, load_key
     from bot.web.server import make_app
-    from bot.web.shared import SharedGames
+    from bot.web.shared import sharing
 
     store = await PostgresStore.connect(args.database)
-    exchange = Exchange(store)
-    games = SharedGames(exchange)
     pages = Pages(SeatKeys(await load_key(store, args.database)), "http://127.0.0.1")
     core = Core(bench_config(args, args.database), store, SearchPool(1, 1, 16))  # its pool never starts
-    core.connect(pages.send_for(None))
-    pages.attach(core, games)
-    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
     runner, port = await listen_at(make_app(pages))
-    taking = asyncio.create_task(games.run())
-    ready = asyncio.Event()
-
-    async def connected() -> None:
-        await games.caught_up()
-        ready.set()
-
-    async with listening(exchange, (NEWS, ANSWERS), games.heard, connected):
-        await ready.wait()
+    async with sharing(store, core, pages) as games:
+        await games.ready.wait()
         gc.freeze()
         lag = LagWatch()
         print(json.dumps({"port": port}), flush=True)
         await answer(lag, pages.game_path)
-    taking.cancel()
-    pages.close()
     await runner.cleanup()
     await store.close()
 

@@ -158,27 +158,18 @@ async def run_discord(config: Config) -> None:
 async def run_web(config: Config) -> None:
     """``python -m bot web``: the web page alone, for the games of every chat process around one PostgreSQL
     database, until it is stopped. ``OSError`` if it cannot listen."""
-    from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
     from bot.store.postgres import PostgresStore
-    from bot.web.shared import SharedGames
+    from bot.web.shared import sharing
 
     async with services(config) as (store, core):
         assert isinstance(store, PostgresStore), "python -m bot web needs PostgreSQL"
-        exchange = Exchange(store)
-        games = SharedGames(exchange)
         pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base,
                       guild=GUILD)
-        core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
-        pages.attach(core, games)
-        games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
-        runner = await serve(pages, config.web_host, config.web_port, config.proxies)
-        taking = asyncio.create_task(games.run(), name="web tier news")
-        try:
-            async with listening(exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
+        async with sharing(store, core, pages):
+            runner = await serve(pages, config.web_host, config.web_port, config.proxies)
+            try:
                 print(f"Web page: {config.web_base}/ for the games of every chat process around "
                       f"{where(config.database)}.", flush=True)
                 await asyncio.Event().wait()
-        finally:
-            taking.cancel()
-            pages.close()
-            await runner.cleanup()
+            finally:
+                await runner.cleanup()

@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.__main__ import main
 from bot.core import Core
-from bot.store.exchange import ANSWERS, NEWS, Exchange, listening
+from bot.store.exchange import Exchange
 from bot.store.postgres import PostgresStore
 from bot.web import shared
 from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
@@ -25,7 +25,7 @@ from bot.web.pages import Pages, WebOrigin
 from bot.web.relay import Relay
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app
-from bot.web.shared import SharedGames
+from bot.web.shared import SharedGames, sharing
 from chat import ANA, BEN, CONFIG, Chat
 from postgres import fresh_database
 from test_web import receive
@@ -67,29 +67,14 @@ async def owner(url: str, pool) -> AsyncIterator[OwnerChat]:
 @contextlib.asynccontextmanager
 async def web_process(url: str, pool) -> AsyncIterator[WebProcess]:
     store = await PostgresStore.connect(url)
-    exchange = Exchange(store)
-    games = SharedGames(exchange)
     pages = Pages(SeatKeys(await load_key(store, url)), "http://bot.example")
-    core = Core(CONFIG, store, pool)
-    core.connect(pages.send_for(None))
-    pages.attach(core, games)
-    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
     client = TestClient(TestServer(make_app(pages)))
     await client.start_server()
-    ready = asyncio.Event()
-
-    async def connected() -> None:
-        await games.caught_up()
-        ready.set()
-
-    taking = asyncio.create_task(games.run())
     try:
-        async with listening(exchange, (NEWS, ANSWERS), games.heard, connected):
-            await ready.wait()
+        async with sharing(store, Core(CONFIG, store, pool), pages) as games:
+            await games.ready.wait()
             yield WebProcess(pages, client, games)
     finally:
-        taking.cancel()
-        pages.close()
         await client.close()
         await store.close()
 

@@ -10,18 +10,20 @@ pages in order; a move or a command from a page is asked of the game's owner, wh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
-from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange
-from bot.core import SaveFailed
+from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
+from bot.store.postgres import PostgresStore
+from bot.core import Core, SaveFailed
 from bot.tables import LiveGame, Message
 from bot.web.news import GameNews
-from bot.web.pages import GUILD, WebOrigin, web_shard
+from bot.web.pages import GUILD, Pages, WebOrigin, web_shard
 from bot.web.relay import BEAT_SECONDS, process_name
 
 log = logging.getLogger(__name__)
@@ -66,6 +68,8 @@ class SharedGames:
         self._heard: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
         self._waiting: dict[str, _Waiting] = {}
         self._ids = itertools.count(1)
+        self.ready = asyncio.Event()
+        """Set once the listener has connected (and caught up): the pages hear every news from then on."""
 
     def show(self, apply: Callable[[GameNews], None], watched: Callable[[int], bool],
              dropped: Callable[[int], None]) -> None:
@@ -88,6 +92,7 @@ class SharedGames:
                 self._heard.put_nowait((NEWS, {"game": game, "seq": None}))
             else:
                 self._forget(game)
+        self.ready.set()
 
     async def run(self) -> None:
         """Take the notifications in the order they came, for ever (run as a task)."""
@@ -241,3 +246,21 @@ class SharedGames:
     def _origin(msg: Message) -> WebOrigin:
         assert isinstance(msg.origin, WebOrigin), "only a page's messages are asked of another process"
         return msg.origin
+
+
+@contextlib.asynccontextmanager
+async def sharing(store: PostgresStore, core: Core, pages: Pages) -> AsyncIterator[SharedGames]:
+    """``pages`` showing the games of every chat process around ``store``'s database (a web process's), for the
+    length of the block; ``core``, this process's own, answers for finished games, analyses and puzzles."""
+    exchange = Exchange(store)
+    games = SharedGames(exchange)
+    core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
+    pages.attach(core, games)
+    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
+    taking = asyncio.create_task(games.run(), name="web tier news")
+    try:
+        async with listening(exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
+            yield games
+    finally:
+        taking.cancel()
+        pages.close()
