@@ -172,4 +172,5 @@ async def run_web(config: Config) -> None:
                       f"{where(config.database)}.", flush=True)
                 await asyncio.Event().wait()
             finally:
+                pages.close()  # the pages' sockets end first, or the server waits for them to stop
                 await runner.cleanup()
