@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, phrase
 
 if TYPE_CHECKING:
     from engine.search.hooks import SearchHooks
@@ -303,12 +303,13 @@ class GameRecord(ABC, Generic[P, M]):
     def _refuse_if_over(self, text: str) -> None:
         over = self.result()
         if over is not None:
-            raise IllegalMoveError(f"the game is over ({over})", text, self.type.write_position(self.position))
+            raise IllegalMoveError(phrase("the game is over ({result})", result=over), text,
+                                   self.type.write_position(self.position))
 
     def undo(self) -> M:
         """Take the last move back."""
         if not self.moves:
-            raise IllegalMoveError("there is no move to take back", "", self.type.write_position(self.position))
+            raise IllegalMoveError(phrase("there is no move to take back"), "", self.type.write_position(self.position))
         for history in self._per_position():
             history.pop()
         self._legal = None

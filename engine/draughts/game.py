@@ -21,7 +21,7 @@ from engine.draughts.pdn import game_to_pdn, score_text
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import key, make, start_position
 from engine.draughts.variants import VARIANTS, Variant
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, phrase
 from engine.game import LABELS, Cell, Color, GameRecord, GameType, Grid, History, Result
 
 # International's endgame rules (FMJD 6.4 and 6.5), in plies: each player moves this often.
@@ -139,7 +139,7 @@ class Game(GameRecord[Position, Move]):
         if move not in legal:
             name = self.variant.square_name
             text = f"{name(move.start)}-{name(move.end)}"
-            raise IllegalMoveError(f"{text} is not a legal move here", text, to_fen(self.position),
+            raise IllegalMoveError(phrase("{move} is not a legal move here", move=text), text, to_fen(self.position),
                                    legal_move_texts(self.position))
         move = legal[legal.index(move)]  # the generated move, with its path
         before = self.position

@@ -20,7 +20,7 @@ from engine.draughts.fen import to_fen
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import generate, legal_moves
 from engine.draughts.variants import Variant
-from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Words, phrase
 from engine.game import Color
 
 _SQUARE = r"(?:[a-j](?:10|[1-9])|\d{1,2})"
@@ -75,13 +75,14 @@ def parse_move(position: Position, text: str) -> Move:
     fen = to_fen(position)
     found = _MOVE_TEXT.search(text)
     if not found:
-        raise InvalidMoveError(f"I could not read a move in '{text.strip()[:40]}': write it like {example_move(v)}",
-                               text, fen,
-                               legal_move_texts(position))
+        raise InvalidMoveError(phrase("I could not read a move in '{text}': write it like {example}",
+                                     text=text.strip()[:40], example=example_move(v)),
+                               text, fen, legal_move_texts(position))
     try:
         squares = [v.parse_square(s) for s in _SQUARE_TEXT.findall(found.group(0))]
     except ValueError as e:
-        raise InvalidMoveError(str(e), text, fen, legal_move_texts(position)) from None
+        why = e.args[0] if e.args and isinstance(e.args[0], Words) else str(e)  # parse_square's words
+        raise InvalidMoveError(why, text, fen, legal_move_texts(position)) from None
 
     # Every path of every legal move, so that any of a capture's paths is understood.
     paths: dict[Move, list[tuple[int, ...]]] = {}
@@ -93,8 +94,8 @@ def parse_move(position: Position, text: str) -> Move:
     legal = legal_move_texts(position)
     if matches:
         candidates = tuple(format_move(position, m, full=True) for m in matches)
-        raise AmbiguousMoveError(f"{found.group(0)} could be {_or(candidates)}; write the whole path", text, fen,
-                                 legal, candidates)
+        raise AmbiguousMoveError(phrase("{move} could be {moves}; write the whole path", move=found.group(0),
+                                       moves=_or(candidates)), text, fen, legal, candidates)
     raise IllegalMoveError(_why_illegal(position, squares, found.group(0), paths), text, fen, legal)
 
 
@@ -106,35 +107,37 @@ def _fits(squares: list[int], path: tuple[int, ...]) -> bool:
     return all(any(sq == p for p in rest) for sq in squares[1:-1])
 
 
-def _why_illegal(position: Position, squares: list[int], typed: str, paths: dict[Move, list[tuple[int, ...]]]) -> str:
+def _why_illegal(position: Position, squares: list[int], typed: str,
+                 paths: dict[Move, list[tuple[int, ...]]]) -> Words:
     v = position.variant
-    name = v.square_name
+    square = v.square_name(squares[0])
     if not paths:
-        return "there is no legal move: the game is over"
+        return phrase("there is no legal move: the game is over")
     piece = position.piece_at(squares[0])
     if piece is None:
-        return f"there is no piece on {name(squares[0])}"
+        return phrase("there is no piece on {square}", square=square)
     owner = Color.WHITE if piece in "wW" else Color.BLACK
     if owner != position.turn:
-        return f"the piece on {name(squares[0])} is not yours: {position.turn} is to move"
+        return phrase("the piece on {square} is not yours: {colour} is to move", square=square, colour=position.turn)
     legal = list(paths)
     if legal[0].is_capture:
         if any(_fits(squares, m.path) for m in generate(position, kernel.MODE_QUIET_ONLY)):
-            return f"capture is compulsory: you must take with {_or(_texts(position, legal))}"
+            return phrase("capture is compulsory: you must take with {moves}", moves=_or(_texts(position, legal)))
         unfinished = [m for m, ps in paths.items() if any(_starts(squares, p) for p in ps)]
         if unfinished:
-            return f"the capture must go on to the end: {_or(_texts(position, unfinished))}"
+            return phrase("the capture must go on to the end: {moves}", moves=_or(_texts(position, unfinished)))
         if v.majority:
             fewer = [m for m in generate(position, kernel.MODE_NO_MAJORITY | kernel.MODE_ALL_PATHS)
                      if _fits(squares, m.path)]
             if fewer:
-                most = len(legal[0].captures)
-                return (f"majority rule: {typed} takes {len(fewer[0].captures)} but you must take the most "
-                        f"pieces ({most}) with {_or(_texts(position, legal))}")
+                return phrase("majority rule: {move} takes {taken} but you must take the most pieces ({most}) with "
+                             "{moves}", move=typed, taken=len(fewer[0].captures), most=len(legal[0].captures),
+                             moves=_or(_texts(position, legal)))
     own = [m for m in legal if m.start == squares[0]]
     if not own:
-        return f"the piece on {name(squares[0])} has no legal move"
-    return f"the piece on {name(squares[0])} cannot play {typed}; it can play {_or(_texts(position, own))}"
+        return phrase("the piece on {square} has no legal move", square=square)
+    return phrase("the piece on {square} cannot play {move}; it can play {moves}", square=square, move=typed,
+                 moves=_or(_texts(position, own)))
 
 
 def _starts(squares: list[int], path: tuple[int, ...]) -> bool:
@@ -149,6 +152,7 @@ def _texts(position: Position, moves: list[Move]) -> list[str]:
     return [_write(position, m, legal, False, None) for m in sorted(moves, key=lambda m: (m.start, m.end, m.captures))]
 
 
-def _or(texts) -> str:
+def _or(texts) -> str | Words:
+    """Moves as a choice: 'a', 'a or b', 'a, b or c'."""
     texts = list(texts)
-    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+    return texts[0] if len(texts) == 1 else phrase("{moves} or {last}", moves=", ".join(texts[:-1]), last=texts[-1])

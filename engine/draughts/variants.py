@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.draughts import kernel
+from engine.errors import phrase
 from engine.game import Color
 
 
@@ -143,24 +144,27 @@ class Variant:
     def parse_square(self, text: str) -> int:
         """A square from its number ('11') or coordinate ('c3', any case).
 
-        Raises ValueError with a message fit to show a player.
+        Raises ValueError with ``Words`` fit to show a player (its ``str`` the English).
         """
         t = text.strip().lower()
         if t.isdigit():
             n = int(t)
             if 1 <= n <= self.squares:
                 return n
-            raise ValueError(f"there is no square {t}: {self.name} squares are numbered 1-{self.squares}")
+            raise ValueError(phrase("there is no square {square}: the squares are numbered 1-{last}", square=t,
+                                   last=self.squares))
         if len(t) >= 2 and t[0] in "abcdefghij" and t[1:].isdigit():
             col, rank = "abcdefghij".index(t[0]), int(t[1:])
             if col < self.size and 1 <= rank <= self.size:
                 sq = self.square_at(self.size - rank, col)
                 if sq is None:
-                    raise ValueError(f"{t} is a light square; pieces stand on the dark squares")
+                    raise ValueError(phrase("{square} is a light square; pieces stand on the dark squares", square=t))
                 return sq
             last = "abcdefghij"[self.size - 1]
-            raise ValueError(f"there is no square {t} on the {self.size}x{self.size} board (a1-{last}{self.size})")
-        raise ValueError(f"{text.strip()!r} is not a square: write a number such as 11 or a coordinate such as c3")
+            raise ValueError(phrase("there is no square {square} on the {size}x{size} board (a1-{last})", square=t,
+                                   size=self.size, last=f"{last}{self.size}"))
+        raise ValueError(phrase("'{text}' is not a square: write a number such as 11 or a coordinate such as c3",
+                               text=text.strip()))
 
 
 ENGLISH = Variant(

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import FenError, IllegalMoveError, InvalidMoveError
+from engine.errors import FenError, IllegalMoveError, InvalidMoveError, Words, phrase
 from engine.game import Color
 from engine.tablut import kernel as tablut_kernel
 
@@ -196,7 +196,8 @@ def parse_move(position: TablutPosition, text: str) -> TablutMove:
     fen = to_string(position)
     match = _MOVE_TEXT.search(text)
     if not match:
-        raise InvalidMoveError(f"I could not read a move in '{text.strip()[:40]}': write it like e3-e6", text, fen, texts)
+        raise InvalidMoveError(phrase("I could not read a move in '{text}': write it like {example}",
+                                     text=text.strip()[:40], example="e3-e6"), text, fen, texts)
     start, end = square(match.group(1)), square(match.group(2))
     for move in legal:
         if (move.start, move.end) == (start, end):
@@ -204,28 +205,33 @@ def parse_move(position: TablutPosition, text: str) -> TablutMove:
     raise IllegalMoveError(why_illegal(position, start, end), text, fen, texts)
 
 
-def why_illegal(position: TablutPosition, start: int, end: int) -> str:
-    written = f"{square_name(start)}-{square_name(end)}"
+def why_illegal(position: TablutPosition, start: int, end: int) -> Words:
+    move = f"{square_name(start)}-{square_name(end)}"
     piece = position.piece_at(start)
     own = "KW" if position.turn == Color.WHITE else "B"
     if not legal_moves(position):
-        return "the game is over"
+        return phrase("the game is over")
     if piece is None or piece not in own:
-        return f"{written}: there is no {position.turn} piece on {square_name(start)}"
+        if position.turn == Color.WHITE:
+            return phrase("{move}: there is no White piece on {square}", move=move, square=square_name(start))
+        return phrase("{move}: there is no Black piece on {square}", move=move, square=square_name(start))
     (r1, c1), (r2, c2) = divmod(start, SIZE), divmod(end, SIZE)
     if start == end or (r1 != r2 and c1 != c2):
-        return f"{written}: pieces move in a straight line along a row or a column"
+        return phrase("{move}: pieces move in a straight line along a row or a column", move=move)
     dr, dc = (r2 > r1) - (r2 < r1), (c2 > c1) - (c2 < c1)
     sq = start
     while sq != end:
         sq = _step(sq, dr, dc)
         if position.occupied >> sq & 1:
-            return f"{written}: {square_name(sq)} is in the way" if sq != end else f"{written}: {square_name(sq)} is taken"
+            if sq != end:
+                return phrase("{move}: {square} is in the way", move=move, square=square_name(sq))
+            return phrase("{move}: {square} is taken", move=move, square=square_name(sq))
         if sq == THRONE:
-            return f"{written}: no piece may stop on or cross the throne (e5)"
+            return phrase("{move}: no piece may stop on or cross the throne (e5)", move=move)
         if CAMP[sq] >= 0:
-            return f"{written}: {square_name(sq)} is a camp; only Black pieces still in that camp may move in it"
-    return f"{written} is not a legal move here"
+            return phrase("{move}: {square} is a camp; only Black pieces still in that camp may move in it", move=move,
+                         square=square_name(sq))
+    return phrase("{move} is not a legal move here", move=move)
 
 
 # --- position strings -------------------------------------------------------------
