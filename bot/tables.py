@@ -128,6 +128,16 @@ def game_name(name: str) -> str:
     return GAME_NAMES.get(name, name.capitalize())
 
 
+GAME_TITLES = {"english": tr("English draughts / checkers (8x8)"), "international": tr("International (10x10)"),
+               "brazilian": tr("Brazilian (8x8)"), "russian": tr("Russian (8x8)"),
+               "tablut": tr("Tablut (9x9, Ashton rules)")}
+"""The games' titles (``GameType.title``), in the reader's language."""
+
+
+def game_title(name: str) -> str:
+    return GAME_TITLES.get(name) or game_type(name).title
+
+
 @dataclass(frozen=True)
 class Board:
     """A position to show: the front end draws it as an image or as text."""

@@ -593,3 +593,45 @@ async def test_a_servers_administrators_choose_the_language_of_its_channels(emul
         assert text_of(shown) == "Langue de ce serveur : Français."
         back = await emulator.answer(await emulator.slash(ANA, games, "language", language="default"))
         assert text_of(back) == "This server's language follows its Discord setting again."
+
+
+async def test_buttons_and_menus_follow_the_channels_language_and_refusals_the_persons(emulator, store, pool):
+    games = emulator.channel("games")
+    emulator.guild_locale, emulator.locales[ANA["id"]], emulator.locales[BEN["id"]] = "nl", "pt-BR", "fr"
+    try:
+        async with running(emulator, store, pool) as bot:
+            opened = await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
+            assert {"Opgeven", "Remise aanbieden", "Terugnemen"} <= set(buttons(opened))
+            assert menu(opened)["placeholder"].startswith("Kies een zet (")
+            refused = await emulator.answer(await emulator.slash(ANA, games, "move", move="22-18"))
+            assert refused["flags"] & EPHEMERAL
+            assert text_of(refused).startswith("A peça na casa 22 não é sua: é a vez das Pretas. Lances válidos: ")
+            pressed = await emulator.answer(await emulator.press(BEN, opened, "Opgeven"))
+            assert pressed["flags"] & EPHEMERAL and text_of(pressed) == "Vous n'êtes pas dans cette partie."
+            await emulator.answer(await emulator.slash(ANA, games, "move", move="11-15"))
+            await bot_to_answer(bot)
+            since = len(emulator.posts)
+            await emulator.answer(await emulator.slash(ANA, games, "resign"))
+            ended = await emulator.wait_for(lambda m: "Analyseren" in buttons(m), since, what="the end of the game")
+            assert int(ended["channel_id"]) == games
+    finally:
+        emulator.guild_locale = "en-US"
+        emulator.locales.clear()
+
+
+async def test_the_slash_commands_options_and_choices_are_described_in_each_language(emulator, store, pool):
+    async with running(emulator, store, pool):
+        [group] = [c for c in emulator.commands if c["name"] == "draughts"]
+    commands = {c["name"]: c for c in group["options"]}
+    new = {o["name"]: o for o in commands["new"]["options"]}
+    assert new["variant"]["description"] == "Which draughts (default: English)"
+    assert new["variant"]["description_localizations"]["fr"] == "Quelles dames (par défaut : anglaises)"
+    english = next(c for c in new["variant"]["choices"] if c["value"] == "english")
+    assert english["name"] == "English draughts / checkers (8x8)"
+    assert english["name_localizations"]["ru"] == "Английские шашки / чекерс (8x8)"
+    assert new["level"]["choices"][0]["name_localizations"]["pt-BR"] == "1: iniciante"
+    assert next(c for c in new["colour"]["choices"] if c["value"] == "white")["name_localizations"]["nl"] == "wit"
+    daily = {o["name"]: o for o in commands["daily"]["options"]}
+    assert next(c for c in daily["action"]["choices"] if c["value"] == "here")["name_localizations"]["fr"] == "ici"
+    assert all(len(d) <= 100 for c in commands.values() for o in c.get("options", [])
+               for d in o.get("description_localizations", {}).values())

@@ -16,19 +16,21 @@ from babel.messages.pofile import read_po
 
 from bot import translation
 from bot.translation import LANGUAGES, Text, accepted, join, language_of, plural, render, tr
-from chat import ANA, Chat
+from chat import ANA, BEN, Chat
 from engine import Color, game_type
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"tr": None, "plural": (1, 2)}
+KEYWORDS = {"tr": None, "plural": (1, 2), "phrase": None}
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 
 def source_messages() -> set[str | tuple[str, str]]:
-    """Every text marked in the bot's source, as pybabel extracts it (README, "Translations")."""
+    """Every text marked in the bot's source, and the engine's words, as pybabel extracts them (README,
+    "Languages")."""
     found = set()
-    for _, _, message, _, _ in extract_from_dir(str(ROOT / "bot"), keywords=KEYWORDS, comment_tags=()):
-        found.add(message if isinstance(message, str) else tuple(message[:2]))
+    for part in ("bot", "engine"):
+        for _, _, message, _, _ in extract_from_dir(str(ROOT / part), keywords=KEYWORDS, comment_tags=()):
+            found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
 
 
@@ -189,3 +191,70 @@ def test_a_marked_text_survives_a_copy_and_a_pickle():
                                                                              "{count} takebacks left.", 2)])
     for again in (copy.copy(text), copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
         assert again == text and render(again, "ru") == render(text, "ru")
+
+
+def test_the_engines_words_for_a_refused_move_keep_their_english_and_are_said_in_each_language():
+    from bot.core.results import refusal
+    from engine import IllegalMoveError, InvalidMoveError
+
+    english = game_type("english")
+
+    def refused(kind, text: str, record=None):
+        with pytest.raises(kind) as error:
+            record.play_text(text) if record is not None else english.parse_move(english.start(), text)
+        return error.value
+
+    error = refused(IllegalMoveError, "22-18")
+    assert error.words.template == "the piece on {square} is not yours: {colour} is to move"
+    assert str(error) == "the piece on 22 is not yours: Black is to move"  # the engine's English, as before
+    assert refusal(error).startswith("The piece on 22 is not yours: Black is to move. Legal moves: 9-13, 9-14")
+    assert render(refusal(error), "fr").startswith(
+        "La pièce sur 22 n'est pas à vous : c'est aux Noirs de jouer. Coups légaux : 9-13, 9-14")
+    # words inside the words (a choice of moves), and what the person typed, in the reader's language around them
+    assert render(refusal(refused(IllegalMoveError, "10-19")), "ru").startswith(
+        "Шашка на поле 10 не может сыграть 10-19; она может сыграть 10-14 или 10-15. Возможные ходы")
+    assert render(refusal(refused(InvalidMoveError, "99-98")), "nl").startswith(
+        "Er is geen veld 99: de velden zijn genummerd van 1 tot en met 32. Geldige zetten: ")
+    # the game's result, and the rules' reason in it
+    over = refused(IllegalMoveError, "28-32", english.new_game("B:W32:B28"))
+    assert str(over) == "the game is over (White wins: Black has no legal move)"
+    assert render(refusal(over), "pt_BR") == "A partida acabou (As Brancas vencem: as Pretas não têm lance válido)."
+    tablut = refused(IllegalMoveError, "a1-a2", game_type("tablut").new_game())
+    assert render(refusal(tablut), "fr").startswith("a1-a2 : il n'y a pas de pièce blanche sur a1.")
+
+
+async def test_a_puzzle_posted_answered_and_refused_reads_in_each_language(pool, monkeypatch):
+    from bot.core import puzzles
+    from bot.store import SqliteStore
+
+    puzzle = max(puzzles.puzzle_set("english").values(), key=lambda p: (p.solver_moves, p.id))
+    monkeypatch.setattr(puzzles, "pick", lambda *args: puzzle)
+    gt = game_type("english")
+    here = gt.read_position(puzzle.position)
+    right = gt.parse_move(here, puzzle.solution[0])
+    wrong = next(gt.write_move(here, m) for m in gt.legal_moves(here) if m != right)
+    solver = {"W": ("Белые", "Wit"), "B": ("Чёрные", "Zwart")}[puzzle.position[0]]
+    chat = Chat(SqliteStore(":memory:"), pool)
+    try:
+        [posted] = await chat.say(ANA, "puzzle")
+        assert render(posted.text, "ru").startswith(
+            f"Задача {puzzle.id} (Английские шашки / чекерс (8x8), рейтинг ")
+        assert f"{solver[0]} начинают и выигрывают" in render(posted.text, "ru")
+        assert render(posted.board.caption, "nl") == f"Engels dammen · puzzel {puzzle.id} · {solver[1]} speelt en wint"
+        [typo] = await chat.say(BEN, "99-98")
+        assert typo.private and render(typo.text, "fr").startswith("Il n'y a pas de case 99 : les cases sont numérotées")
+        [failed] = await chat.say(BEN, wrong)
+        assert failed.text.startswith(f"{wrong} is not it. The answer was ")  # the English as before
+        shown = render(failed.text, "ru")
+        assert shown.startswith(f"{wrong} — не то. Ответ был {gt.write_move(here, right)}; весь вариант: ")
+        assert "Рейтинг ben в задачах: 1500 → " in shown
+    finally:
+        await chat.core.close()
+
+
+def test_every_game_has_its_title_translated():
+    from bot.tables import GAME_TITLES
+    from engine.games import GAMES
+
+    assert {name: str(GAME_TITLES[name]) for name in GAMES} == {name: game.title for name, game in GAMES.items()}
+    assert render(GAME_TITLES["russian"], "pt_BR") == "Russas (8x8)"

@@ -25,7 +25,8 @@ from bot.core.replay import replayed_record
 from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
-from bot.tables import Message, Reply, User
+from bot.tables import Message, Reply, User, colour_name, game_name
+from bot.translation import join, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
@@ -39,6 +40,7 @@ MAX_PER_SERVER = 5
 PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
 STILL_ON = "Game {game} is still being played. I analyse a game once it is over."
+"""(The web page's words; the chat's are the same, marked where they are said.)"""
 _NUMBER = re.compile(r"^#?(\d{1,12})$")
 
 
@@ -70,15 +72,29 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
         return
     running = s.analyses.get(finished.game.id)
     if running is not None and any(m.user == msg.user and m.channel == msg.channel for m in running.asked):
-        raise Refusal(f"You asked already: the analysis of game {running.game} is {_percent(running)}, and I will "
-                      "post it here.")
+        raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it here.",
+                         game=running.game, done=_percent(running)))
     others = len(s.analyses) - (running is not None)
     running = await request(s, finished, msg.user, msg)
-    before = [words for words, wait in (("the moves being played", s.pool.waiting),
-                                        (_count(others, "other analysis", "other analyses"), others)) if wait]
-    await s.send(Reply(msg.channel, f"Analysing game {finished.game.id}: {running.total} positions"
-                       + (f", after {' and '.join(before)}" if before else "")
-                       + ". I will post it here.", to=msg, update=progress_key(finished.game.id)))
+    await s.send(Reply(msg.channel, _analysing(finished.game.id, running.total, bool(s.pool.waiting), others), to=msg,
+                       update=progress_key(finished.game.id)))
+
+
+def _analysing(game: int, total: int, moves: bool, others: int) -> str:
+    """The first progress line: how many positions, and what goes first (the moves being played, other analyses)."""
+    if moves and others:
+        after: str | None = plural("the moves being played and {count} other analysis",
+                                   "the moves being played and {count} other analyses", others)
+    elif moves:
+        after = tr("the moves being played")
+    else:
+        after = plural("{count} other analysis", "{count} other analyses", others) if others else None
+    if after is None:
+        return plural("Analysing game {game}: {count} position. I will post it here.",
+                      "Analysing game {game}: {count} positions. I will post it here.", total, game=game)
+    return plural("Analysing game {game}: {count} position, after {after}. I will post it here.",
+                  "Analysing game {game}: {count} positions, after {after}. I will post it here.", total, game=game,
+                  after=after)
 
 
 async def progress(s: State, game: int, guild: str) -> Progress:
@@ -113,21 +129,24 @@ async def request(s: State, finished: FinishedGame, asker: User, msg: Message | 
     if game not in s.analyses:
         record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
         if record is None:
-            raise Refusal(f"Game {game} cannot be replayed, so I cannot analyse it.")
+            raise Refusal(tr("Game {game} cannot be replayed, so I cannot analyse it.", game=game))
     running = s.analyses.get(game)  # (looked at again: someone may have asked meanwhile)
     if running is None:
         if record is None:  # the analysis under way a moment ago has ended: it is stored now, or failed
             return await request(s, finished, asker, msg)
         mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
         if mine is not None:
-            raise Refusal(f"Your analysis of game {mine.game} is still under way ({_percent(mine)}); "
-                          "one at a time, please.")
+            raise Refusal(tr("Your analysis of game {game} is still under way ({done}); one at a time, please.",
+                             game=mine.game, done=_percent(mine)))
         if len(s.analyses) >= MAX_ANALYSES:
-            raise Refusal(f"{len(s.analyses)} analyses are waiting for me already. Ask again in a few minutes.")
+            raise Refusal(plural("{count} analysis is waiting for me already. Ask again in a few minutes.",
+                                 "{count} analyses are waiting for me already. Ask again in a few minutes.",
+                                 len(s.analyses)))
         here = sum(1 for r in s.analyses.values() if r.guild == finished.game.guild)
         if here >= MAX_PER_SERVER:
-            raise Refusal(f"{here} analyses of this server's games are waiting for me already. Ask again when one "
-                          "is done.")
+            raise Refusal(plural("{count} analysis of this server's games is waiting for me already. Ask again when "
+                                 "one is done.", "{count} analyses of this server's games are waiting for me already. "
+                                 "Ask again when one is done.", here))
         running = s.analyses[game] = Running(game, asker.id, finished.game.guild, len(record.moves) + 1)
         running.task = asyncio.create_task(_run(s, running, finished, record))
     if msg is not None:
@@ -149,8 +168,9 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
         else:
             log.exception("the analysis of game %d failed", running.game)
         for msg in running.asked:  # in place of the progress line, which everyone saw
-            await s.send(Reply(msg.channel, f"The analysis of game {running.game} failed on my side; it is logged. "
-                               "Ask again in a while.", to=msg, update=progress_key(running.game)))
+            await s.send(Reply(msg.channel, tr("The analysis of game {game} failed on my side; it is logged. Ask "
+                                               "again in a while.", game=running.game), to=msg,
+                               update=progress_key(running.game)))
         return
     finally:
         if s.analyses.get(running.game) is running:
@@ -180,7 +200,8 @@ async def _searched(s: State, running: Running, record: GameRecord[Any, Any], no
             if time.monotonic() - told >= PROGRESS_EVERY and running.done < running.total:
                 told = time.monotonic()
                 for msg in running.asked:
-                    await s.send(Reply(msg.channel, f"Analysing game {running.game}: {_percent(running)}.", to=msg,
+                    await s.send(Reply(msg.channel, tr("Analysing game {game}: {done}.", game=running.game,
+                                                       done=_percent(running)), to=msg,
                                        update=progress_key(running.game)))
     finally:
         for job in jobs:
@@ -197,18 +218,22 @@ def summary(finished: FinishedGame, analysis: Analysis) -> str:
     """The analysis in a few lines: each side's figures, then the costliest moves with the better line."""
     stored = finished.game
     names = {Color.WHITE: _name(stored.seats["white"]), Color.BLACK: _name(stored.seats["black"])}
-    lines = [f"Analysis of game {stored.id} ({stored.variant.capitalize()}, {analysis.nodes:,} nodes a position):"]
+    lines: list[str] = [tr("Analysis of game {game} ({variant}, {nodes} nodes a position):", game=stored.id,
+                variant=game_name(stored.variant), nodes=f"{analysis.nodes:,}")]
     for colour, p in analysis.players.items():
-        lines.append(f"{colour} ({names[colour]}): {_count(p.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
-                     f"{_count(p.mistakes, 'mistake', 'mistakes')}, {_count(p.blunders, 'blunder', 'blunders')}; "
-                     f"average loss {p.average_loss / 100:.2f} of a man a move; accuracy {p.accuracy:.0f}%.")
+        lines.append(tr("{colour} ({name}): {inaccuracies}, {mistakes}, {blunders}; average loss {loss} of a man a "
+                        "move; accuracy {accuracy}%.", colour=colour_name(colour), name=names[colour],
+                        inaccuracies=plural("{count} inaccuracy", "{count} inaccuracies", p.inaccuracies),
+                        mistakes=plural("{count} mistake", "{count} mistakes", p.mistakes),
+                        blunders=plural("{count} blunder", "{count} blunders", p.blunders),
+                        loss=f"{p.average_loss / 100:.2f}", accuracy=f"{p.accuracy:.0f}"))
     costly = analysis.costliest(3)
     if costly:
-        lines.append("Costliest moves:")
+        lines.append(tr("Costliest moves:"))
         lines += [_costly(analysis, m) for m in costly]
     else:
-        lines.append("No inaccuracy, mistake or blunder: well played.")
-    return "\n".join(lines)
+        lines.append(tr("No inaccuracy, mistake or blunder: well played."))
+    return join(lines, "\n")
 
 
 def _costly(analysis: Analysis, m: Judged) -> str:
@@ -216,40 +241,47 @@ def _costly(analysis: Analysis, m: Judged) -> str:
     first = game_type(analysis.game).first
     opened_by = m.mover if m.ply % 2 == 0 else m.mover.opponent  # who made the game's first move
     number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
-    held = f" The endgame databases: a {m.database} before it." if m.database else ""
-    return (f"{number}{'.' if m.mover == first else '...'} {m.played} ({m.judgement}, "
-            f"{_score(m.before)} → {_score(m.after)}). Better {m.best}: {' '.join(m.line)}.{held}")
+    said = tr("{number} {move} ({judgement}, {before} → {after}). Better {best}: {line}.",
+              number=f"{number}{'.' if m.mover == first else '...'}", move=m.played,
+              judgement=JUDGEMENTS.get(m.judgement or "", m.judgement or ""), before=_score(m.before),
+              after=_score(m.after), best=m.best, line=" ".join(m.line))
+    held = DATABASES.get(m.database or "")
+    return join([said, held]) if held else said
+
+
+JUDGEMENTS = {"inaccuracy": tr("inaccuracy"), "mistake": tr("mistake"), "blunder": tr("blunder")}
+"""The analysis's judgements of a move, by their names in ``engine.analysis``."""
+DATABASES = {"win": tr("The endgame databases: a win before it."),
+             "draw": tr("The endgame databases: a draw before it."),
+             "loss": tr("The endgame databases: a loss before it.")}
+"""What the endgame databases say of the position before a costly move, by their value."""
 
 
 def _score(score: int) -> str:
     if decisive(score):
-        return "won" if score > 0 else "lost"
+        return tr("won") if score > 0 else tr("lost")
     return f"{score / 100:+.2f}"
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def _name(seat: dict) -> str:
     if "user" in seat:
         return seat["user"][1]
-    return f"Bot level {seat['level']}"
+    return tr("Bot level {level}", level=seat["level"])
 
 
 def _percent(running: Running) -> str:
-    return f"{100 * running.done // max(1, running.total)}% done"
+    return tr("{percent}% done", percent=100 * running.done // max(1, running.total))
 
 
 async def _game_named(s: State, msg: Message, words: list[str]) -> int:
     if words:
         number = _NUMBER.match(words[0])
         if number is None or len(words) > 1:
-            raise Refusal("`analyse` takes a game's number, or nothing for this channel's last finished game.")
+            raise Refusal(tr("`analyse` takes a game's number, or nothing for this channel's last finished game."))
         return int(number[1])
     game = await s.store.last_finished(msg.guild, msg.channel)
     if game is None:
-        raise Refusal("No game has finished in this channel yet; `analyse NUMBER` names another game.")
+        raise Refusal(tr("No game has finished in this channel yet; `analyse NUMBER` names another game."))
     return game
 
 
@@ -259,8 +291,8 @@ async def _finished(s: State, guild: str, game: int) -> FinishedGame:
     if finished is None or finished.game.guild != guild:
         active = await s.store.game(game)
         if active is not None and active.guild == guild:
-            raise Refusal(STILL_ON.format(game=game))
-        raise Refusal(f"There is no game {game} on this server.")
+            raise Refusal(tr("Game {game} is still being played. I analyse a game once it is over.", game=game))
+        raise Refusal(tr("There is no game {game} on this server.", game=game))
     if not finished.game.moves:
-        raise Refusal(f"Game {game} ended before its first move: there is nothing to analyse.")
+        raise Refusal(tr("Game {game} ended before its first move: there is nothing to analyse.", game=game))
     return finished

@@ -21,8 +21,7 @@ from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
-from bot.translation import Text, join, tr
-from bot.user_text import inert
+from bot.translation import Text, tr
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
 
@@ -138,9 +137,7 @@ class Core:
             said = error.args[0] if error.args else ""
             await s.private(msg, said if isinstance(said, Text) else capital(str(error)))
         except MoveError as error:
-            text = f"{capital(inert(str(error)))}."  # the engine's words quote the move as typed (English)
-            await s.private(msg, join([text, tr("Legal moves: {moves}.", moves=", ".join(error.legal))])
-                            if error.legal else text)
+            await s.private(msg, results.refusal(error))
         except PoolBusy:
             await s.private(msg, tr("I am thinking in many games at once right now. Try again in a minute."))
         except SaveFailed as error:  # the database is down or refused: one line, not a traceback, per message

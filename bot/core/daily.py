@@ -22,12 +22,13 @@ from bot.commands import ALIASES
 from bot.core import puzzles
 from bot.core.state import DEFAULT_VARIANT, Refusal, State
 from bot.store import Daily, MoveConflict, SaveFailed, ServedPuzzle
+from bot.translation import join, tr
 from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)
 
-USAGE = "`daily here [hour 0-23] [variant]` or `daily off`"
-MANAGERS_ONLY = "Only the server's administrators (Manage Server) choose the daily puzzle."
+USAGE = tr("Usage: `daily here [hour 0-23] [variant]` or `daily off`.")
+MANAGERS_ONLY = tr("Only the server's administrators (Manage Server) choose the daily puzzle.")
 
 
 def day_of(seconds: float) -> tuple[str, int]:
@@ -40,7 +41,7 @@ def puzzle_of_the_day(variant: str, day: str) -> Puzzle:
     """The day's puzzle of ``variant``: the same everywhere that day, drawn from the shipped set by the date."""
     pool = sorted(puzzles.puzzle_set(variant).values(), key=lambda p: p.id)
     if not pool:
-        raise Refusal(f"There are no {variant} puzzles.")
+        raise Refusal(tr("There are no {variant} puzzles.", variant=variant))
     digest = int(hashlib.sha256(f"{variant} {day}".encode()).hexdigest(), 16)
     return pool[digest % len(pool)]
 
@@ -55,10 +56,10 @@ async def command(s: State, msg, words: list[str]) -> None:
     if words == ["off"]:
         await s.store.set_daily(msg.guild, None)
         s.dailies.pop(msg.guild, None)
-        await s.say(msg.channel, "No more daily puzzles on this server.", to=msg)
+        await s.say(msg.channel, tr("No more daily puzzles on this server."), to=msg)
         return
     if words[0] != "here":
-        raise Refusal(f"Usage: {USAGE}.")
+        raise Refusal(USAGE)
     hour, variant, rest = 0, DEFAULT_VARIANT, words[1:]
     while rest:
         word = rest.pop(0).lower()
@@ -67,25 +68,29 @@ async def command(s: State, msg, words: list[str]) -> None:
         elif ALIASES.get(word) in puzzles.DRAUGHTS and puzzles.puzzle_set(ALIASES[word]):
             variant = ALIASES[word]
         else:
-            raise Refusal(f"Usage: {USAGE} (the hour is 0 to 23, in UTC).")
+            raise Refusal(tr("Usage: `daily here [hour 0-23] [variant]` or `daily off` (the hour is 0 to 23, in UTC)."))
     await s.store.set_daily(msg.guild, msg.channel, hour, variant)
     old = s.dailies.get(msg.guild)
     s.dailies[msg.guild] = Daily(msg.guild, msg.channel, hour, variant, old.last_day if old else None)
-    await s.say(msg.channel, f"The daily {variant} puzzle will be posted here every day at {hour:02d}:00 UTC.",
-                to=msg)
+    await s.say(msg.channel, tr("The daily {variant} puzzle will be posted here every day at {time} UTC.",
+                                variant=variant, time=f"{hour:02d}:00"), to=msg)
 
 
 async def _status(s: State, msg) -> str:
     guild = msg.guild
     daily = s.dailies.get(guild)
     if daily is None:
-        return f"No daily puzzle is set on this server. Its administrators: {USAGE}."
+        return tr("No daily puzzle is set on this server. Its administrators: `daily here [hour 0-23] [variant]` or "
+                  "`daily off`.")
     day, _ = day_of(s.clock())
-    where = "here" if daily.channel == msg.channel else "in another channel (`daily` there says so)"
-    text = f"The daily {daily.variant} puzzle is posted {where} at {daily.hour:02d}:00 UTC."
+    values = dict(variant=daily.variant, time=f"{daily.hour:02d}:00")
+    text = (tr("The daily {variant} puzzle is posted here at {time} UTC.", **values) if daily.channel == msg.channel
+            else tr("The daily {variant} puzzle is posted in another channel (`daily` there says so) at {time} UTC.",
+                    **values))
     if daily.last_day == day:
         solvers = await s.store.daily_solvers(guild, day)
-        text += f" Today's was solved by {', '.join(solvers)}." if solvers else " Nobody has solved today's yet."
+        text = join([text, tr("Today's was solved by {names}.", names=", ".join(solvers)) if solvers
+                     else tr("Nobody has solved today's yet.")])
     return text
 
 
@@ -114,7 +119,7 @@ async def tick(s: State) -> None:
 
 
 async def _post(s: State, daily: Daily, day: str) -> None:
-    await puzzles.end_for_game(s, daily.channel, "for today's daily puzzle")
+    await puzzles.end_for_game(s, daily.channel, daily=True)
     puzzle = puzzle_of_the_day(daily.variant, day)
     strengths = await s.store.puzzle_strengths(daily.variant)
     served = ServedPuzzle(0, daily.guild, daily.channel, daily.variant, puzzle.id, "daily", puzzle.position,

@@ -17,7 +17,8 @@ from dataclasses import replace
 from bot.core import puzzles
 from bot.core.state import Refusal, State
 from bot.store import Attempt, ServedPuzzle
-from bot.tables import Message, Seat
+from bot.tables import Message, Seat, colour_name
+from bot.translation import tr
 from bot.worker import Segment
 from engine import Color, game_type
 from engine.analysis import Analysis, Judged, judge
@@ -33,12 +34,12 @@ KEY = "practice:{game}:{ply}"
 async def command(s: State, msg: Message, words: list[str]) -> None:
     """`practice`: a position from the asker's own analysed games where they went wrong."""
     if words:
-        raise Refusal("Usage: `practice` (positions from your own analysed games).")
+        raise Refusal(tr("Usage: `practice` (positions from your own analysed games)."))
     puzzles.check_free(s, msg.channel)
     spots = await _spots(s, msg)
     if not spots:
-        raise Refusal("You have nothing to practise yet: `analyse` your finished games, and the positions where you "
-                      "made a mistake or a blunder come here.")
+        raise Refusal(tr("You have nothing to practise yet: `analyse` your finished games, and the positions where "
+                         "you made a mistake or a blunder come here."))
     seen: dict[str, set[str]] = {}
     for variant, _, _ in spots:
         if variant not in seen:
@@ -46,7 +47,7 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     variant, game, move = next((spot for spot in spots if _key(spot) not in seen[spot[0]]), spots[0])
     stored = await s.store.game(game)
     if stored is None:
-        raise Refusal("That game is no longer in the database.")
+        raise Refusal(tr("That game is no longer in the database."))
     gt = game_type(variant)
     here = gt.read_position(stored.start_fen)
     for text in stored.moves[:move.ply]:
@@ -56,14 +57,18 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
                           gt.write_position(here), (gt.write_move(here, best, full=True),), msg.user.id, msg.user.name,
                           s.clock())
     number = len(stored.moves[:move.ply]) // 2 + 1
-    text = (f"Practice for {msg.user.name}, from game {game} (move {number}): you played {move.played} here, "
-            f"{_a(move.judgement)}. {here.turn} to play: find the better move. Only {msg.user.name} answers; "
-            "`solution` shows it.")
+    text = tr("Practice for {name}, from game {game} (move {number}): you played {move} here, {judgement}. {colour} to "
+              "play: find the better move. Only {name} answers; `solution` shows it.", name=msg.user.name, game=game,
+              number=number, move=move.played, judgement=_a(move.judgement), colour=colour_name(here.turn))
     await puzzles.post(s, served, puzzles.UNRATED, msg, text)
 
 
+JUDGEMENTS = {"inaccuracy": tr("an inaccuracy"), "mistake": tr("a mistake"), "blunder": tr("a blunder")}
+"""The analysis's judgements of a move, as a sentence names one."""
+
+
 def _a(judgement: str | None) -> str:
-    return f"a {judgement}" if judgement else "a slip"
+    return JUDGEMENTS.get(judgement or "", tr("a slip"))
 
 
 def _key(spot: tuple[str, int, Judged]) -> str:
@@ -93,20 +98,22 @@ async def answer(s: State, msg: Message) -> None:
             raise Refusal(puzzles.GONE)
         served = solving.served
         if msg.user.id != served.asker:
-            raise Refusal(f"This practice position is {served.asker_name}'s: only they answer it. `solution` ends it.")
+            raise Refusal(tr("This practice position is {name}'s: only they answer it. `solution` ends it.",
+                             name=served.asker_name))
         record = solving.record
         before = record.position
         played = record.type.parse_move(before, msg.text)
         best = record.type.parse_move(before, served.solution[0])
         shown, right = record.type.write_move(before, played), record.type.write_move(before, best)
         if played == best:
-            good, words = True, f"{shown}: the engine's move. Well found!"
+            good, words = True, tr("{move}: the engine's move. Well found!", move=shown)
         else:
             loss, judgement = await _judged(s, msg, played)
             good = judgement is None
-            words = (f"{shown} keeps within an inaccuracy of the engine's move, {right}: that counts."
-                     if good else f"{shown} is not it ({_a(judgement)}: {loss:.2f} of your winning chances lost). "
-                     f"The engine's move: {right}.")
+            words = (tr("{move} keeps within an inaccuracy of the engine's move, {best}: that counts.", move=shown,
+                        best=right) if good
+                     else tr("{move} is not it ({judgement}: {loss} of your winning chances lost). The engine's move: "
+                             "{best}.", move=shown, judgement=_a(judgement), loss=f"{loss:.2f}", best=right))
         await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)])
         del s.puzzles[msg.channel]
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
@@ -125,7 +132,7 @@ async def _judged(s: State, msg: Message, played) -> tuple[float, str | None]:
             while len(found) < 2:  # a segment that gave way to a move goes on where it stopped
                 found += await s.pool.look(msg.user.id, replace(segment, known=len(found)))
     except TimeoutError:
-        raise Refusal("I am busy with many games right now and could not judge that move; the position is still "
-                      "yours: try again in a minute.") from None
+        raise Refusal(tr("I am busy with many games right now and could not judge that move; the position is still "
+                         "yours: try again in a minute.")) from None
     return judge(found[0].score, -found[1].score, record.type.chances_scale)
 

@@ -28,7 +28,8 @@ from bot.commands import ALIASES
 from bot.core.state import DEFAULT_VARIANT, Refusal, Solving, State
 from bot.ratings import Change, RatedPuzzle, Rating
 from bot.store import Attempt, MoveConflict, ServedPuzzle
-from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User
+from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User, colour_name, game_name, game_title
+from bot.translation import join, tr
 from bot.user_text import quoted
 from engine import Color, game_type
 from engine.puzzles.puzzle import Puzzle, shipped
@@ -39,9 +40,9 @@ NEAR = 12
 """A puzzle is drawn from this many of the asker's unseen puzzles nearest their rating."""
 START_RD = 250.0
 """How sure a new puzzle's rating is: it starts from a guess (``starting_strength``)."""
-GONE = "The puzzle here has just ended."
-CHANGED = ("That was not done: the puzzle here had changed meanwhile (another bot process answered it, or it had "
-           "ended). `board` shows it as it is now.")
+GONE = tr("The puzzle here has just ended.")
+CHANGED = tr("That was not done: the puzzle here had changed meanwhile (another bot process answered it, or it had "
+             "ended). `board` shows it as it is now.")
 UNRATED = Rating()
 """The rating shown for a position that has none (practice)."""
 DRAUGHTS = ("english", "international", "brazilian", "russian")
@@ -77,9 +78,9 @@ def variant_of(words: list[str]) -> str:
     if name is None or name not in DRAUGHTS or not puzzle_set(name):
         draughts = ", ".join(v for v in DRAUGHTS if puzzle_set(v))
         what = name if name is not None or not words else quoted(words[0], 20)
-        raise Refusal(f"I have no puzzles for {what}. Puzzles are for: {draughts}.")
+        raise Refusal(tr("I have no puzzles for {what}. Puzzles are for: {variants}.", what=what, variants=draughts))
     if len(words) > 1:
-        raise Refusal("Usage: `puzzle [variant]`.")
+        raise Refusal(tr("Usage: `puzzle [variant]`."))
     return name
 
 
@@ -99,10 +100,10 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
 def check_free(s: State, channel: str) -> None:
     """Refuse a puzzle where a game or a puzzle is on."""
     if channel in s.tables or channel in s.opening:
-        raise Refusal("A game is on in this channel, and its moves come first. Ask for a puzzle in another channel "
-                      "or thread, or when the game is over.")
+        raise Refusal(tr("A game is on in this channel, and its moves come first. Ask for a puzzle in another "
+                         "channel or thread, or when the game is over."))
     if channel in s.puzzles:
-        raise Refusal("A puzzle is on here already: answer it with a move, or `solution` shows the answer.")
+        raise Refusal(tr("A puzzle is on here already: answer it with a move, or `solution` shows the answer."))
 
 
 async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None, text: str | None = None) -> None:
@@ -118,9 +119,11 @@ async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | 
     solving = _solving(replace(served, id=number), strength)
     s.puzzles[served.channel] = solving
     gt = solving.record.type
-    title = f"Daily puzzle for {served.day}" if served.kind == "daily" else f"Puzzle {served.puzzle}"
-    text = text or (f"{title} ({gt.title}, rated {strength.rating:.0f}): {solving.solver} to play and win. Anyone "
-                    "may answer with a move; `solution` shows the answer.")
+    values = dict(title=game_title(gt.name), rating=f"{strength.rating:.0f}", colour=colour_name(solving.solver))
+    text = text or (tr("Daily puzzle for {day} ({title}, rated {rating}): {colour} to play and win. Anyone may answer "
+                       "with a move; `solution` shows the answer.", day=served.day, **values) if served.kind == "daily"
+                    else tr("Puzzle {puzzle} ({title}, rated {rating}): {colour} to play and win. Anyone may answer "
+                            "with a move; `solution` shows the answer.", puzzle=served.puzzle, **values))
     await s.say(served.channel, text, to=msg, board=_board(solving), controls=controls(solving))
 
 
@@ -142,22 +145,24 @@ def _board(solving: Solving, before=None, move=None) -> Board:
     record = solving.record
     if move is None and record.moves:
         move, before = record.moves[-1], record.positions[-2]
-    caption = (f"{record.type.name.capitalize()} · puzzle {solving.served.puzzle} · "
-               f"{solving.solver} to play and win")
+    caption = tr("{game} · puzzle {puzzle} · {colour} to play and win", game=game_name(record.type.name),
+                 puzzle=solving.served.puzzle, colour=colour_name(solving.solver))
     return Board(NO_GAME, record.type.name, record.position, move, before, solving.solver is Color.BLACK, caption)
 
 
 async def board(s: State, msg: Message) -> None:
     """`board` where a puzzle is on: its board again, with the menu."""
     solving = s.puzzles[msg.channel]
-    await s.say(msg.channel, f"Puzzle {solving.served.puzzle}: {solving.solver} to play and win.", to=msg,
+    await s.say(msg.channel, tr("Puzzle {puzzle}: {colour} to play and win.", puzzle=solving.served.puzzle,
+                                colour=colour_name(solving.solver)), to=msg,
                 board=_board(solving), controls=controls(solving))
 
 
 async def moves(s: State, msg: Message) -> None:
     """`moves` where a puzzle is on: the solver's legal moves."""
     record = s.puzzles[msg.channel].record
-    await s.private(msg, f"Legal moves for {record.turn}: {', '.join(record.type.legal_texts(record.position))}.")
+    await s.private(msg, tr("Legal moves for {colour}: {moves}.", colour=colour_name(record.turn),
+                            moves=", ".join(record.type.legal_texts(record.position))))
 
 
 def reads_as_answer(s: State, channel: str, text: str) -> bool:
@@ -193,8 +198,9 @@ async def answer(s: State, msg: Message) -> None:
         after_right = record.position
         record.play(reply)
         gt = record.type
-        await s.say(msg.channel, f"Right: {gt.write_move(before, right)}. I answer "
-                    f"{gt.write_move(after_right, reply)}. {solving.solver} to play.", to=msg,
+        await s.say(msg.channel, tr("Right: {move}. I answer {reply}. {colour} to play.",
+                                    move=gt.write_move(before, right), reply=gt.write_move(after_right, reply),
+                                    colour=colour_name(solving.solver)), to=msg,
                     board=_board(solving), controls=controls(solving))
 
 
@@ -208,9 +214,10 @@ async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
     words = _rating_words(changes)
     del s.puzzles[msg.channel]
     record.play(move)
-    who = " and ".join(u.name for u in solving.movers.values())
-    await s.say(msg.channel, f"{record.type.write_move(before, move)}: solved by {who}! The whole line: "
-                f"{_line(solving)}. {words}", to=msg, board=_board(solving, before, move))
+    who = _and([u.name for u in solving.movers.values()])
+    await s.say(msg.channel, tr("{move}: solved by {names}! The whole line: {line}. {ratings}",
+                                move=record.type.write_move(before, move), names=who, line=_line(solving),
+                                ratings=words), to=msg, board=_board(solving, before, move))
 
 
 async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None:
@@ -224,8 +231,9 @@ async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None
     words = _rating_words(changes)
     del s.puzzles[msg.channel]
     gt = record.type
-    await s.say(msg.channel, f"{gt.write_move(before, played)} is not it. The answer was "
-                f"{gt.write_move(before, right)}; the whole line: {_line(solving)}. {words}", to=msg,
+    await s.say(msg.channel, tr("{move} is not it. The answer was {right}; the whole line: {line}. {ratings}",
+                                move=gt.write_move(before, played), right=gt.write_move(before, right),
+                                line=_line(solving), ratings=words), to=msg,
                 board=shown(solving, before, right))
 
 
@@ -240,7 +248,7 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
     """`solution`: end the puzzle on here with its answer; nobody's rating changes."""
     solving = s.puzzles.get(msg.channel)
     if solving is None:
-        raise Refusal("No puzzle is on here. `puzzle` asks for one.")
+        raise Refusal(tr("No puzzle is on here. `puzzle` asks for one."))
     async with solving.lock:
         if s.puzzles.get(msg.channel) is not solving:
             raise Refusal(GONE)
@@ -250,12 +258,14 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
         record = solving.record
         before = record.position
         right = record.type.parse_move(before, solving.served.solution[len(record.moves)])
-        await s.say(msg.channel, f"The answer: {record.type.write_move(before, right)}; the whole line: "
-                    f"{_line(solving)}.", to=msg, board=shown(solving, before, right))
+        await s.say(msg.channel, tr("The answer: {move}; the whole line: {line}.",
+                                    move=record.type.write_move(before, right), line=_line(solving)), to=msg,
+                    board=shown(solving, before, right))
 
 
-async def end_for_game(s: State, channel: str, why: str = "for the game") -> None:
-    """A game (or the daily puzzle) is starting in ``channel``: the puzzle on there ends, with its answer."""
+async def end_for_game(s: State, channel: str, daily: bool = False) -> None:
+    """A game (or, ``daily``, the daily puzzle) is starting in ``channel``: the puzzle on there ends, with its
+    answer."""
     solving = s.puzzles.get(channel)
     if solving is None:
         return
@@ -267,7 +277,9 @@ async def end_for_game(s: State, channel: str, why: str = "for the game") -> Non
         except MoveConflict:  # it had ended in the database already (another process, or a lost answer)
             log.info("puzzle %d had ended in the database already", solving.served.id)
         del s.puzzles[channel]
-        await s.say(channel, f"The puzzle here ends {why}. Its answer: {_line(solving)}.")
+        await s.say(channel, tr("The puzzle here ends for today's daily puzzle. Its answer: {line}.",
+                                line=_line(solving)) if daily
+                    else tr("The puzzle here ends for the game. Its answer: {line}.", line=_line(solving)))
 
 
 def _seen_by(solving: Solving) -> list[Attempt]:
@@ -301,7 +313,15 @@ def _rated(solving: Solving, people: list[User], solved: bool) -> RatedPuzzle:
 
 
 def _rating_words(changes: list[Change]) -> str:
-    return "; ".join(f"{c.name}'s puzzle rating {c.before.rating:.0f} → {c.after.rating:.0f}" for c in changes) + "."
+    return join([join([tr("{name}'s puzzle rating {before} → {after}", name=c.name, before=f"{c.before.rating:.0f}",
+                          after=f"{c.after.rating:.0f}") for c in changes], "; "), "."], "")
+
+
+def _and(names: list[str]) -> str:
+    """Names one after another: 'ana', 'ana and ben', 'ana and ben and eve'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return tr("{names} and {last}", names=_and(names[:-1]), last=names[-1])
 
 
 @contextlib.asynccontextmanager

@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterator
 from bot import commands
 from bot.commands import Options
 from bot.core.replay import reload
-from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State
+from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, game_name
-from bot.translation import Text, join, plural, tr
+from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
-from engine import NAMES, Color
+from bot.user_text import inert
+from engine import NAMES, Color, MoveError, Result, Words
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,49 @@ def reason_words(reason: str) -> str:
         if (m := pattern.fullmatch(reason)) is not None:
             return words(m)
     return reason
+
+
+class Sentence(Joined):
+    """The engine's words for a refusal as a sentence: in English its first letter made a capital, and a full stop
+    after it (their translations are written with the capital)."""
+
+    def __new__(cls, words: Text) -> Sentence:  # type: ignore[override]
+        self = Joined.__new__(cls, (words, "."), "")
+        english = str.__new__(cls, capital(str(words)) + ".")
+        english.message, english.plural_message, english.number, english.values = "", None, None, {}
+        english.parts, english.sep = self.parts, self.sep
+        return english
+
+    def __reduce__(self) -> tuple:
+        return Sentence, (self.parts[0],)
+
+
+def engine_words(said: Words) -> Text:
+    """The engine's words (why a move is refused) to be shown in the reader's language: their template read from
+    the catalogs (pybabel finds the engine's by ``phrase``), their values as the bot shows them: squares, moves and
+    numbers as they are, a colour by its name, a game's result in words, and what a person typed made inert."""
+    return tr(said.template, **{name: _engine_value(name, value) for name, value in said.values.items()})
+
+
+def _engine_value(name: str, value: object) -> object:
+    if isinstance(value, Words):
+        return engine_words(value)
+    if isinstance(value, Color):
+        return colour_name(value)
+    if isinstance(value, Result):
+        reason = reason_words(value.reason)
+        if value.winner is None:
+            return tr("Draw: {reason}", reason=reason)
+        return tr("{colour} wins: {reason}", colour=colour_name(value.winner), reason=reason)
+    if name == "text":  # what the person typed, repeated
+        return inert(str(value))
+    return value
+
+
+def refusal(error: MoveError) -> Text:
+    """A move refused by the rules or the notation, as the player is told: why, and the legal moves."""
+    why = Sentence(engine_words(error.words))
+    return join([why, tr("Legal moves: {moves}.", moves=", ".join(error.legal))]) if error.legal else why
 
 
 async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,

@@ -45,7 +45,7 @@ from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu
                                analyse_view, answer_view, game_view, puzzle_view, watch_view)
 from bot.store import Store
 from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
-from bot.translation import ENGLISH, language_of
+from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages, web_shard
 
 log = logging.getLogger(__name__)
@@ -57,8 +57,8 @@ NOT_DONE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError)
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
 NOTE_SECONDS = 60.0  # how long a private answer to a typed message stays in the channel
-PAGES_LOST = ("I no longer have the other pages of that menu (I was restarted since it was shown): type your move, "
-              "or use `/draughts move`.")
+PAGES_LOST = tr("I no longer have the other pages of that menu (I was restarted since it was shown): type your "
+                "move, or use `/draughts move`.")
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,8 @@ class DraughtsBot(ext.AutoShardedBot):
             text = message.content.strip()
         permissions = self._permissions(message.channel)
         if permissions is not None and not permissions.send_messages:
-            await self._direct(message.author, self._cannot_write(message.channel))
+            await self._direct(message.author, render(self._cannot_write(message.channel),
+                                                      self._channel_language(channel)))
             return
         mentions = tuple(user_of(m) for m in in_order(message) if m.id != self.user.id)
         author = message.author  # a Member in a server (a User in direct messages, where nobody manages anything)
@@ -177,7 +178,7 @@ class DraughtsBot(ext.AutoShardedBot):
         answerer = Answerer(interaction, commands.split(text)[0] in PRIVATE_COMMANDS)
         permissions = interaction.app_permissions
         if interaction.guild_id is not None and not permissions.send_messages:
-            await answerer.send(True, content=self._cannot_write(interaction.channel))
+            await answerer.send(True, content=render(self._cannot_write(interaction.channel), _personal(interaction)))
             return
         msg = self._message(interaction, text, answerer, tuple(user_of(m) for m in mentions))
         async with GameThread(self.core, self.config.threads, msg, interaction.channel, interaction.user) as msg:
@@ -188,7 +189,7 @@ class DraughtsBot(ext.AutoShardedBot):
         answerer = Answerer(interaction, private=False)
         refusal = self.core.may_press(str(interaction.channel_id), user_of(interaction.user), game, ply)
         if refusal:
-            await answerer.send(True, content=refusal)
+            await answerer.send(True, content=render(refusal, _personal(interaction)))
             return
         await self._answer(self._message(interaction, text, answerer), answerer)
 
@@ -207,7 +208,7 @@ class DraughtsBot(ext.AutoShardedBot):
         async with self._in_time(answerer), self.answering.setdefault(channel, asyncio.Lock()):
             refusal = self.core.may_answer(channel, served, ply)
             if refusal:
-                await answerer.send(True, content=refusal)
+                await answerer.send(True, content=render(refusal, _personal(interaction)))
                 return
             await self.core.handle(msg)
         await self._done(msg, answerer)
@@ -220,19 +221,21 @@ class DraughtsBot(ext.AutoShardedBot):
         if refusal is None and (shown is None or (shown.controls.game, shown.controls.ply) != (served, ply)):
             refusal = PAGES_LOST
         if refusal or shown is None:
-            await interaction.response.send_message(refusal, ephemeral=True)
+            await interaction.response.send_message(render(refusal or "", _personal(interaction)), ephemeral=True)
             return
-        await interaction.response.edit_message(view=puzzle_view(served, ply, list(shown.controls.moves), page))
+        await interaction.response.edit_message(view=puzzle_view(served, ply, list(shown.controls.moves), page,
+                                                                 self._channel_language(channel, interaction)))
 
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show another page of the move menu."""
         channel = str(interaction.channel_id)
         refusal = self.core.may_press(channel, user_of(interaction.user), game, ply)
         if refusal:
-            await interaction.response.send_message(refusal, ephemeral=True)
+            await interaction.response.send_message(render(refusal, _personal(interaction)), ephemeral=True)
             return
         await interaction.response.edit_message(view=game_view(game, ply, self.core.legal_texts(channel), page,
-                                                                watch=self._watch(game)))
+                                                                watch=self._watch(game),
+                                                                language=self._channel_language(channel, interaction)))
 
     async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
         """The presser's seat link to the game on the web page, privately; refused to people not playing in it."""
@@ -240,13 +243,13 @@ class DraughtsBot(ext.AutoShardedBot):
         user = user_of(interaction.user)
         colour = table.colour_of(user) if table is not None and table.id == game else None
         if table is None or table.id != game:
-            text = "That game is over."
+            text = tr("That game is over.")
         elif self.pages is None or colour is None:
-            text = "You are not playing in this game. Watch live shows it to everyone."
+            text = tr("You are not playing in this game. Watch live shows it to everyone.")
         else:
-            text = (f"Your seat in this game, to move by clicking on the web page (it is yours alone: do not share "
-                    f"it): {self.pages.seat_url(game, colour, user)}")
-        await interaction.response.send_message(text, ephemeral=True)
+            text = tr("Your seat in this game, to move by clicking on the web page (it is yours alone: do not share "
+                      "it): {link}", link=self.pages.seat_url(game, colour, user))
+        await interaction.response.send_message(render(text, _personal(interaction)), ephemeral=True)
 
     def legal_texts(self, channel: str) -> list[str]:
         """The moves `/draughts move` suggests in ``channel``: its game's legal moves, else those of the latest
@@ -291,8 +294,9 @@ class DraughtsBot(ext.AutoShardedBot):
     async def _done(self, msg: Message, answerer: Answerer) -> None:
         """The core has answered ``msg``: an interaction not answered yet is, with where to look."""
         if not answerer.answered:  # the answer went to a thread of its own
-            where = f"<#{msg.channel}>" if msg.channel != str(answerer.interaction.channel_id) else "this channel"
-            await answerer.send(True, content=f"Done: see {where}.")
+            done = (tr("Done: see {channel}.", channel=f"<#{msg.channel}>")
+                    if msg.channel != str(answerer.interaction.channel_id) else tr("Done: see this channel."))
+            await answerer.send(True, content=render(done, _personal(answerer.interaction)))
 
     # ways out
 
@@ -310,7 +314,8 @@ class DraughtsBot(ext.AutoShardedBot):
         origin = reply.to.origin if reply.to is not None else None
         answerer = origin if isinstance(origin, Answerer) and (
             reply.private or str(origin.interaction.channel_id) == reply.channel) else None
-        reply = reply.in_language(self._language(reply, answerer))
+        language = self._language(reply, answerer)
+        reply = reply.in_language(language)
         if reply.private:
             if answerer is not None:
                 await answerer.send(True, content=cut(reply.text))
@@ -319,54 +324,61 @@ class DraughtsBot(ext.AutoShardedBot):
             return
         updated = self.updates.of(reply)
         if updated is None:
-            await self._show(reply, answerer, origin)
+            await self._show(reply, answerer, origin, language)
             return
         async with updated.lock:  # taken before any await: the replies of one key are shown in the core's order
             if updated.message is not None:
-                edited = await self._edit(updated.message, reply)
+                edited = await self._edit(updated.message, reply, language)
                 if edited is not None:
                     updated.message = edited
                     return
                 answerer = None  # its interaction was answered long ago: a new message goes in the channel
-            updated.message = await self._show(reply, answerer, origin)
+            updated.message = await self._show(reply, answerer, origin, language)
 
     def _language(self, reply: Reply, answerer: Answerer | None) -> str:
         """What ``reply`` is shown in: an answer for one person in their Discord's language, what the channel
-        sees in its server's (as the server's settings prefer it)."""
+        sees in its server's (``_channel_language``)."""
         if reply.private and answerer is not None:
-            return language_of(str(answerer.interaction.locale))
-        channel = self.get_channel(int(reply.channel))
-        guild = getattr(channel, "guild", None)
+            return _personal(answerer.interaction)
+        return self._channel_language(reply.channel, answerer.interaction if answerer is not None else None)
+
+    def _channel_language(self, channel: str, interaction: discord.Interaction | None = None) -> str:
+        """What a channel's messages and their buttons are shown in: its server's language, as the server's settings
+        prefer it (where the cache has no server, the one an interaction there names)."""
+        found = self.get_channel(int(channel))
+        guild = getattr(found, "guild", None)
         if guild is not None:
             return self.core.language(str(guild.id)) or language_of(str(guild.preferred_locale))
-        if answerer is not None and answerer.interaction.guild_locale is not None:
-            return language_of(str(answerer.interaction.guild_locale))
+        if interaction is not None and interaction.guild_locale is not None:
+            return language_of(str(interaction.guild_locale))
         return ENGLISH
 
-    async def _show(self, reply: Reply, answerer: Answerer | None, origin: object) -> discord.Message | None:
-        """Post a public reply (as the answer to its interaction, if any); the message, where Discord says it."""
+    async def _show(self, reply: Reply, answerer: Answerer | None, origin: object,
+                    language: str = ENGLISH) -> discord.Message | None:
+        """Post a public reply (as the answer to its interaction, if any), its buttons and files in ``language``; the
+        message, where Discord says it."""
         channel = self.get_channel(int(reply.channel)) or self.get_partial_messageable(int(reply.channel))
         permissions = answerer.interaction.app_permissions if answerer else self._permissions(channel)
         pictures = permissions is None or permissions.attach_files
-        view = self._view(reply)
+        view = self._view(reply, language)
         try:
-            sent = await self._post(reply, answerer, channel, pictures, permissions, view)
+            sent = await self._post(reply, answerer, channel, pictures, permissions, view, language)
         except discord.Forbidden:
             if not pictures:
                 raise
             log.info("channel %s refused a file; sending the text board", reply.channel)
             try:
-                sent = await self._post(reply, answerer, channel, False, permissions, view)
+                sent = await self._post(reply, answerer, channel, False, permissions, view, language)
             except discord.Forbidden:
                 person = origin.author if isinstance(origin, discord.Message) else None
                 if person is None:
                     raise
-                await self._direct(person, self._cannot_write(channel))
+                await self._direct(person, render(self._cannot_write(channel), language))
                 return None
-        await self._track(reply, sent)
+        await self._track(reply, sent, language)
         return sent
 
-    async def _edit(self, message: discord.Message, reply: Reply) -> discord.Message | None:
+    async def _edit(self, message: discord.Message, reply: Reply, language: str = ENGLISH) -> discord.Message | None:
         """Edit ``message`` into ``reply``: through its interaction (for an answer to one), else, or when that
         fails (an interaction's token lasts 15 minutes), as a channel message. None if it cannot be edited (it was
         deleted, say)."""
@@ -377,7 +389,8 @@ class DraughtsBot(ext.AutoShardedBot):
         if isinstance(message, (discord.InteractionMessage, discord.WebhookMessage)):
             targets.append(self.get_partial_messageable(int(reply.channel)).get_partial_message(message.id))
         for target in targets:
-            kw = await compose(reply, pictures, permissions is None or permissions.embed_links, self._view(reply))
+            kw = await compose(reply, pictures, permissions is None or permissions.embed_links,
+                               self._view(reply, language), language)
             try:
                 edited = await target.edit(content=kw.get("content"), embed=kw.get("embed"),
                                            attachments=kw.get("files", []), view=kw.get("view"),
@@ -385,38 +398,40 @@ class DraughtsBot(ext.AutoShardedBot):
             except NOT_DONE as error:
                 log.info("could not edit message %s (%s: %s)", message.id, error.__class__.__name__, error)
                 continue
-            await self._track(reply, edited)
+            await self._track(reply, edited, language)
             return edited
         return None
 
     async def _post(self, reply: Reply, answerer: Answerer | None, channel, pictures: bool,
-                    permissions: discord.Permissions | None, view: discord.ui.View | None) -> discord.Message | None:
-        kw = await compose(reply, pictures, permissions is None or permissions.embed_links, view)
+                    permissions: discord.Permissions | None, view: discord.ui.View | None,
+                    language: str = ENGLISH) -> discord.Message | None:
+        kw = await compose(reply, pictures, permissions is None or permissions.embed_links, view, language)
         if answerer is not None:
             return await answerer.send(False, **kw)
         return await channel.send(**kw)
 
-    def _view(self, reply: Reply) -> discord.ui.View | None:
-        """The buttons (and move menu) the core gave the reply; under every board, the web page's links."""
+    def _view(self, reply: Reply, language: str = ENGLISH) -> discord.ui.View | None:
+        """The buttons (and move menu) the core gave the reply, labelled in ``language``; under every board, the web
+        page's links."""
         controls = reply.controls
         board = reply.board
         watch = self._watch(board.game_id) if board is not None and board.game_id != NO_GAME else None  # a puzzle: none
         if controls is None:
-            return watch_view(watch) if watch else None
+            return watch_view(watch, language) if watch else None
         if controls.buttons is Buttons.ANSWER:
-            return answer_view(controls.game)
+            return answer_view(controls.game, language)
         if controls.buttons is Buttons.ANALYSE:
-            return analyse_view(controls.game)
+            return analyse_view(controls.game, language)
         if controls.buttons is Buttons.PUZZLE:
-            return puzzle_view(controls.game, controls.ply, list(controls.moves))
-        return game_view(controls.game, controls.ply, list(controls.moves), watch=watch)
+            return puzzle_view(controls.game, controls.ply, list(controls.moves), language=language)
+        return game_view(controls.game, controls.ply, list(controls.moves), watch=watch, language=language)
 
-    async def _track(self, reply: Reply, sent: discord.Message | None) -> None:
+    async def _track(self, reply: Reply, sent: discord.Message | None, language: str = ENGLISH) -> None:
         """A public reply was posted (or edited in): the boards before it that lose their controls. A puzzle's board
         (``NO_GAME``) is not a game's: it has no web page and no board message in the database."""
         self._keep_puzzle(reply, sent)
         if reply.board is None or reply.board.game_id != NO_GAME:
-            await self._keep_track(reply, sent, reply.controls is not None)
+            await self._keep_track(reply, sent, reply.controls is not None, language)
 
     def _keep_puzzle(self, reply: Reply, sent: discord.Message | None) -> None:
         """Only a puzzle's latest board keeps its menu and Solution button: a new one (the next move, or a new
@@ -441,7 +456,8 @@ class DraughtsBot(ext.AutoShardedBot):
         self.edits.add(task)
         task.add_done_callback(self.edits.discard)
 
-    async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool) -> None:
+    async def _keep_track(self, reply: Reply, sent: discord.Message | None, controls: bool,
+                          language: str = ENGLISH) -> None:
         """Only a game's latest board keeps its buttons and menu: a new one takes them off the board before (in
         the background, so the game goes on). At the game's end its last board's buttons are greyed out. Which
         message that is, is kept with the game in the database, so a restart changes nothing a player sees."""
@@ -456,7 +472,8 @@ class DraughtsBot(ext.AutoShardedBot):
             if last is not None:
                 await self.store.set_board_message(reply.game, None)
                 await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True,
-                                                                          watch=self._watch(reply.game)))
+                                                                          watch=self._watch(reply.game),
+                                                                          language=language))
 
     async def _edit_view(self, channel: str, message_id: int, view: discord.ui.View | None) -> None:
         message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)
@@ -489,8 +506,16 @@ class DraughtsBot(ext.AutoShardedBot):
 
     @staticmethod
     def _cannot_write(channel: object) -> str:
-        where = f"#{name_of(channel)}" if getattr(channel, "name", None) else "that channel"
-        return (f"I cannot write in {where}: I need the Send Messages permission there (and Attach Files and "
-                "Embed Links for board pictures). Ask a moderator, or play me in another channel.")
+        if getattr(channel, "name", None):
+            return tr("I cannot write in {channel}: I need the Send Messages permission there (and Attach Files and "
+                      "Embed Links for board pictures). Ask a moderator, or play me in another channel.",
+                      channel=f"#{name_of(channel)}")
+        return tr("I cannot write in that channel: I need the Send Messages permission there (and Attach Files and "
+                  "Embed Links for board pictures). Ask a moderator, or play me in another channel.")
+
+
+def _personal(interaction: discord.Interaction) -> str:
+    """The language of the person behind an interaction (their Discord's), for what only they see."""
+    return language_of(str(interaction.locale))
 
 

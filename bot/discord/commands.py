@@ -15,16 +15,23 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation, locale_str
 
 from bot.commands import HELP
-from bot.translation import ENGLISH, LANGUAGES, catalog, language_of, tr
+from bot.translation import ENGLISH, LANGUAGES, Text, catalog, join, language_of, render, tr
 from bot.core import PUZZLE_GAMES
+from bot.tables import LEVEL_NAMES, game_title
 from engine.games import GAMES
-from engine.search.levels import level
 
-VARIANTS = [app_commands.Choice(name=game.title, value=game.name) for game in GAMES.values()]
+
+def said(text: str) -> locale_str:
+    """A marked text as a string Discord shows in each person's language (an option's description, a choice's
+    name): ``Translations`` renders it."""
+    return locale_str(str(text), text=text)
+
+
+VARIANTS = [app_commands.Choice(name=said(game_title(game.name)), value=game.name) for game in GAMES.values()]
 PUZZLE_VARIANTS = [choice for choice in VARIANTS if choice.value in PUZZLE_GAMES]  # the games that have puzzles
-DAILY_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("show", "here", "off")]
-LEVELS = [app_commands.Choice(name=f"{n}: {level(n).name}", value=n) for n in range(1, 7)]
-COLOURS = [app_commands.Choice(name=c, value=c) for c in ("white", "black", "random")]
+DAILY_ACTIONS = [app_commands.Choice(name=said(name), value=str(name)) for name in (tr("show"), tr("here"), tr("off"))]
+LEVELS = [app_commands.Choice(name=said(join([str(n), LEVEL_NAMES[n]], ": ")), value=n) for n in range(1, 7)]
+COLOURS = [app_commands.Choice(name=said(c), value=str(c)) for c in (tr("white"), tr("black"), tr("random"))]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 DESCRIPTION_LIMIT = 100  # letters in a command's description
@@ -60,10 +67,11 @@ def _rated(rated: bool | None) -> str | None:
 
 
 @group.command(name=tr("new"), description=tr("Start a game against me here (or challenge someone)."))
-@app_commands.describe(variant="Which draughts (default: English)", level="My strength (default: 3)",
-                       colour="Your colour (default: you move first)", time="My seconds a move",
-                       rated="Rated against my level's rating (default: casual, hints allowed)",
-                       opponent="Play this person instead of me")
+@app_commands.describe(variant=said(tr("Which draughts (default: English)")),
+                       level=said(tr("My strength (default: 3)")),
+                       colour=said(tr("Your colour (default: you move first)")), time=said(tr("My seconds a move")),
+                       rated=said(tr("Rated against my level's rating (default: casual, hints allowed)")),
+                       opponent=said(tr("Play this person instead of me")))
 @app_commands.choices(variant=VARIANTS, level=LEVELS, colour=COLOURS)  # type: ignore[misc]
 async def new(interaction: discord.Interaction, variant: str | None = None, level: int | None = None,
               colour: str | None = None, time: app_commands.Range[float, 0.05, 60.0] | None = None,
@@ -76,7 +84,7 @@ async def new(interaction: discord.Interaction, variant: str | None = None, leve
 
 
 @group.command(name=tr("move"), description=tr("Play a move: 11-15, 11x18x25, c3-d4 (e3-e6 in Tablut)."))
-@app_commands.describe(move="Your move; start typing to see the legal ones")
+@app_commands.describe(move=said(tr("Your move; start typing to see the legal ones")))
 async def move(interaction: discord.Interaction, move: str) -> None:
     await run(interaction, move)
 
@@ -90,8 +98,8 @@ async def move_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 
 @group.command(name=tr("challenge"), description=tr("Challenge someone (or anyone) to a game here."))
-@app_commands.describe(opponent="Who you challenge (default: anyone)", variant="Which draughts",
-                       colour="Your colour", rated="Rated (default) or casual")
+@app_commands.describe(opponent=said(tr("Who you challenge (default: anyone)")), variant=said(tr("Which draughts")),
+                       colour=said(tr("Your colour")), rated=said(tr("Rated (default) or casual")))
 @app_commands.choices(variant=VARIANTS, colour=COLOURS)
 async def challenge(interaction: discord.Interaction, opponent: discord.User | None = None,
                     variant: str | None = None, colour: str | None = None, rated: bool | None = None) -> None:
@@ -100,8 +108,9 @@ async def challenge(interaction: discord.Interaction, opponent: discord.User | N
 
 
 @group.command(name=tr("watch"), description=tr("Start a match between two bots here, to watch move by move."))
-@app_commands.describe(variant="Which draughts", first="The first bot's level", second="The second bot's level",
-                       delay="Seconds between moves (default 2)", time="Seconds each bot thinks a move")
+@app_commands.describe(variant=said(tr("Which draughts")), first=said(tr("The first bot's level")),
+                       second=said(tr("The second bot's level")), delay=said(tr("Seconds between moves (default 2)")),
+                       time=said(tr("Seconds each bot thinks a move")))
 @app_commands.choices(variant=VARIANTS, first=LEVELS, second=LEVELS)  # type: ignore[misc]
 async def watch(interaction: discord.Interaction, variant: str | None = None, first: int | None = None,
                 second: int | None = None, delay: app_commands.Range[float, 0.0, 60.0] | None = None,
@@ -112,14 +121,15 @@ async def watch(interaction: discord.Interaction, variant: str | None = None, fi
 
 
 @group.command(name=tr("rating"), description=tr("Ratings on this server, one per variant."))
-@app_commands.describe(user="Whose ratings (default: yours)")
+@app_commands.describe(user=said(tr("Whose ratings (default: yours)")))
 async def rating(interaction: discord.Interaction, user: discord.User | None = None) -> None:
     await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
 
 
 @group.command(name=tr("leaderboard"),
                description=tr("The best rated players on this server (or puzzle solvers)."))
-@app_commands.describe(variant="Which draughts (default: English)", puzzles="The best puzzle solvers instead")
+@app_commands.describe(variant=said(tr("Which draughts (default: English)")),
+                       puzzles=said(tr("The best puzzle solvers instead")))
 @app_commands.choices(variant=VARIANTS)
 async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False) -> None:
     await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant)
@@ -127,14 +137,14 @@ async def leaderboard(interaction: discord.Interaction, variant: str | None = No
 
 @group.command(name=tr("analyse"), description=tr("Every move of a finished game judged, with a graph (default: the "
                                                   "last game that ended here)."))
-@app_commands.describe(game="The game's number (default: this channel's last finished game)")
+@app_commands.describe(game=said(tr("The game's number (default: this channel's last finished game)")))
 async def analyse(interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
     await run(interaction, "analyse", game)
 
 
 @group.command(name=tr("puzzle"), description=tr("A puzzle here, near your puzzle rating: one way to win. Anyone may "
                                                  "answer."))
-@app_commands.describe(variant="Which draughts (default: English)")
+@app_commands.describe(variant=said(tr("Which draughts (default: English)")))
 @app_commands.choices(variant=PUZZLE_VARIANTS)
 async def puzzle(interaction: discord.Interaction, variant: str | None = None) -> None:
     await run(interaction, "puzzle", variant)
@@ -142,9 +152,10 @@ async def puzzle(interaction: discord.Interaction, variant: str | None = None) -
 
 @group.command(name=tr("daily"),
                description=tr("This server's daily puzzle: where and when (Manage Server to change it)."))
-@app_commands.describe(action="show it (default), post it here every day, or stop it (here and off: Manage Server)",
-                       hour="With here: the hour of the post, in UTC (default 0)",
-                       variant="With here: which draughts (default: English)")
+@app_commands.describe(action=said(tr("show it (default), post it here every day, or stop it (here and off: Manage "
+                                     "Server)")),
+                       hour=said(tr("With here: the hour of the post, in UTC (default 0)")),
+                       variant=said(tr("With here: which draughts (default: English)")))
 @app_commands.choices(action=DAILY_ACTIONS, variant=PUZZLE_VARIANTS)
 async def daily(interaction: discord.Interaction, action: str | None = None,
                 hour: app_commands.Range[int, 0, 23] | None = None, variant: str | None = None) -> None:
@@ -162,14 +173,14 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=locale_str(name, untranslated=True)
 
 
 @group.command(name=tr("language"), description=tr("The language I speak to this server's channels."))
-@app_commands.describe(language="Administrators: the one to speak (Discord: the server's Discord setting)")
+@app_commands.describe(language=said(tr("Administrators: the one to speak (Discord: the server's Discord setting)")))
 @app_commands.choices(language=LANGUAGE_CHOICES)
 async def language(interaction: discord.Interaction, language: str | None = None) -> None:
     await run(interaction, "language", language)
 
 
 @group.command(name=tr("help"), description=tr("The commands, or more about one."))
-@app_commands.describe(command="One command to explain")
+@app_commands.describe(command=said(tr("One command to explain")))
 @app_commands.choices(command=COMMANDS)
 async def help_(interaction: discord.Interaction, command: str | None = None) -> None:
     await run(interaction, "help", command)
@@ -205,6 +216,10 @@ class Translations(app_commands.Translator):
         language = language_of(locale.value)
         if language == ENGLISH or string.extras.get("untranslated"):
             return None
+        text = string.extras.get("text")
+        if isinstance(text, Text):  # an option's description, a choice's name (``said``)
+            shown = render(text, language)
+            return short(shown) if shown != str(text) else None
         source = string.extras.get("source", string.message)
         translated = catalog(language).gettext(source)
         if translated == source:

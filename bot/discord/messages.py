@@ -10,6 +10,7 @@ import discord
 
 from bot.present import board_png, board_text, graph_png, replay_gif
 from bot.tables import NO_GAME, Reply, User
+from bot.translation import ENGLISH
 from bot.user_text import neutral
 
 TEXT_LIMIT = 2000  # Discord's limit on a message's text
@@ -20,9 +21,10 @@ NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
 CHANNEL_NAME_LIMIT = 100  # characters of a channel's or thread's name (Discord allows 100)
 
 
-async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None) -> dict:
-    """The message for a public reply: text, mentions, the board (picture or text), an analysis's graph, files and
-    buttons."""
+async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None,
+                  language: str = ENGLISH) -> dict:
+    """The message for a public reply (its words already in ``language``: ``Reply.in_language``): text, mentions,
+    the board (picture or text), an analysis's graph, files (the replay's caption in ``language``) and buttons."""
     text, files, embed = reply.text, [], None
     board = reply.board
     if board is not None and pictures:
@@ -34,7 +36,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
             embed.set_footer(text=board.caption)
             text = ""
     elif board is not None:
-        text += f"\n```\n{board_text(board)}\n```"
+        text += f"\n```\n{board_text(board, language)}\n```"
     if reply.analysis is not None and pictures:
         name = f"analysis-{reply.game}.png"
         files.append(discord.File(io.BytesIO(await asyncio.to_thread(graph_png, reply.analysis)), name))
@@ -47,7 +49,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
         if pictures:
             files.append(discord.File(io.BytesIO(reply.pdn.encode()), f"{name}.pdn"))
             if reply.replay is not None:
-                gif = await asyncio.to_thread(replay_gif, reply.replay)
+                gif = await asyncio.to_thread(replay_gif, reply.replay, language)
                 if len(gif) <= FILE_LIMIT:
                     files.append(discord.File(io.BytesIO(gif), f"{name}.gif"))
         else:

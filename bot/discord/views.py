@@ -5,7 +5,8 @@ puzzle's board, the served puzzle's number and the ply), and
 they are registered as dynamic items, so they keep working after a restart:
 discord.py matches the id against the templates here and calls back into the
 client (a ``Presses``), which hands the press to the core as the command it
-stands for.
+stands for. Their labels are in the language of the channel they are shown in (``language``); a press reads only
+the id, so it works whatever the language.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.translation import ENGLISH, plural, render, tr
+
 PREFIX = "draughts"
 MENU_SIZE = 25  # Discord's limit on a select menu's options
 ACTIONS = {  # action -> (label, style, the command it sends)
-    "accept": ("Accept", discord.ButtonStyle.success, "accept"),
-    "decline": ("Decline", discord.ButtonStyle.secondary, "decline"),
-    "resign": ("Resign", discord.ButtonStyle.danger, "resign"),
-    "draw": ("Offer draw", discord.ButtonStyle.secondary, "draw"),
-    "takeback": ("Takeback", discord.ButtonStyle.secondary, "takeback"),
+    "accept": (tr("Accept"), discord.ButtonStyle.success, "accept"),
+    "decline": (tr("Decline"), discord.ButtonStyle.secondary, "decline"),
+    "resign": (tr("Resign"), discord.ButtonStyle.danger, "resign"),
+    "draw": (tr("Offer draw"), discord.ButtonStyle.secondary, "draw"),
+    "takeback": (tr("Takeback"), discord.ButtonStyle.secondary, "takeback"),
 }
 
 
@@ -56,9 +59,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
                    template=rf"{PREFIX}:(?P<action>{'|'.join(ACTIONS)}):(?P<game>\d+)"):
     """A button that sends a command (resign, draw, takeback, accept, decline) for one game."""
 
-    def __init__(self, action: str, game: int, disabled: bool = False) -> None:
+    def __init__(self, action: str, game: int, disabled: bool = False, language: str = ENGLISH) -> None:
         label, style, _ = ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+        super().__init__(discord.ui.Button(label=render(label, language), style=style, disabled=disabled,
                                            custom_id=f"{PREFIX}:{action}:{game}"))
         self.action = action
         self.game = game
@@ -77,8 +80,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button],
 class SeatButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:seat:(?P<game>\d+)"):
     """Gives a player of the game, privately, their seat link: the web page where they can move by clicking."""
 
-    def __init__(self, game: int, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label="Play in browser", style=discord.ButtonStyle.secondary,
+    def __init__(self, game: int, disabled: bool = False, language: str = ENGLISH) -> None:
+        super().__init__(discord.ui.Button(label=render(tr("Play in browser"), language),
+                                           style=discord.ButtonStyle.secondary,
                                            disabled=disabled, custom_id=f"{PREFIX}:seat:{game}"))
         self.game = game
 
@@ -94,8 +98,8 @@ class SeatButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}
 class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:analyse:(?P<game>\d+)"):
     """Under the message that ends a game: asks for its analysis. Anyone may press it, not only the players."""
 
-    def __init__(self, game: int) -> None:
-        super().__init__(discord.ui.Button(label="Analyse", style=discord.ButtonStyle.primary,
+    def __init__(self, game: int, language: str = ENGLISH) -> None:
+        super().__init__(discord.ui.Button(label=render(tr("Analyse"), language), style=discord.ButtonStyle.primary,
                                            custom_id=f"{PREFIX}:analyse:{game}"))
         self.game = game
 
@@ -112,10 +116,12 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
                template=rf"{PREFIX}:move:(?P<game>\d+):(?P<ply>\d+):(?P<page>\d+)"):
     """The legal moves of one position as a menu; more than 25 come in pages, the last option turning the page."""
 
-    def __init__(self, game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False) -> None:
+    def __init__(self, game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False,
+                 language: str = ENGLISH) -> None:
         page = min(page, len(pages_of(moves)) - 1)
         super().__init__(paged_menu(f"{PREFIX}:move:{game}:{ply}:{page}", moves, page,
-                                    f"Choose a move ({len(moves)} legal)", disabled))
+                                    plural("Choose a move ({count} legal)", "Choose a move ({count} legal)",
+                                           len(moves)), disabled, language))
         self.game, self.ply, self.page = game, ply, page
 
     @classmethod
@@ -139,10 +145,11 @@ class PuzzleMenu(discord.ui.DynamicItem[discord.ui.Select],
     """The solver's legal moves under a puzzle's board, paged as a game's menu is. Its id names the served puzzle
     (not a game: a game's menu and a puzzle's never mix) and the moves played when the board was shown."""
 
-    def __init__(self, served: int, ply: int, moves: list[str], page: int = 0) -> None:
+    def __init__(self, served: int, ply: int, moves: list[str], page: int = 0, language: str = ENGLISH) -> None:
         page = min(page, len(pages_of(moves)) - 1)
         super().__init__(paged_menu(f"{PREFIX}:puzzle:{served}:{ply}:{page}", moves, page,
-                                    f"Your answer ({len(moves)} legal moves)"))
+                                    plural("Your answer ({count} legal move)", "Your answer ({count} legal moves)",
+                                           len(moves)), language=language))
         self.served, self.ply, self.page = served, ply, page
 
     @classmethod
@@ -165,8 +172,8 @@ class SolutionButton(discord.ui.DynamicItem[discord.ui.Button],
                      template=rf"{PREFIX}:solution:(?P<served>\d+):(?P<ply>\d+)"):
     """Under a puzzle's board: ends the puzzle with its answer (`solution`). Anyone in the channel may press it."""
 
-    def __init__(self, served: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="Solution", style=discord.ButtonStyle.secondary,
+    def __init__(self, served: int, ply: int, language: str = ENGLISH) -> None:
+        super().__init__(discord.ui.Button(label=render(tr("Solution"), language), style=discord.ButtonStyle.secondary,
                                            custom_id=f"{PREFIX}:solution:{served}:{ply}"))
         self.served, self.ply = served, ply
 
@@ -179,17 +186,19 @@ class SolutionButton(discord.ui.DynamicItem[discord.ui.Button],
         await _client(interaction).answer_puzzle(interaction, self.served, self.ply, "solution")
 
 
-def paged_menu(custom_id: str, moves: list[str], page: int, placeholder: str,
-               disabled: bool = False) -> discord.ui.Select:
-    """A menu of page ``page`` of ``moves``; with more than one page, its last option turns to the next."""
+def paged_menu(custom_id: str, moves: list[str], page: int, placeholder: str, disabled: bool = False,
+               language: str = ENGLISH) -> discord.ui.Select:
+    """A menu of page ``page`` of ``moves``; with more than one page, its last option turns to the next. Its words
+    (``placeholder`` and the page's) in ``language``."""
     pages = pages_of(moves)
     options = [discord.SelectOption(label=m, value=m) for m in pages[page]]
     if len(pages) > 1:
         following = (page + 1) % len(pages)
-        options.append(discord.SelectOption(label=f"More moves (page {following + 1} of {len(pages)})",
-                                            value=f"page:{following}"))
-        placeholder += f", page {page + 1} of {len(pages)}"
-    return discord.ui.Select(custom_id=custom_id, options=options, disabled=disabled, placeholder=placeholder)
+        more = tr("More moves (page {page} of {pages})", page=following + 1, pages=len(pages))
+        options.append(discord.SelectOption(label=render(more, language), value=f"page:{following}"))
+        placeholder = tr("{menu}, page {page} of {pages}", menu=placeholder, page=page + 1, pages=len(pages))
+    return discord.ui.Select(custom_id=custom_id, options=options, disabled=disabled,
+                             placeholder=render(placeholder, language))
 
 
 def pages_of(moves: list[str]) -> list[list[str]]:
@@ -201,50 +210,50 @@ def pages_of(moves: list[str]) -> list[list[str]]:
 
 
 def game_view(game: int, ply: int, moves: list[str], page: int = 0, disabled: bool = False,
-              watch: str | None = None) -> discord.ui.View:
+              watch: str | None = None, language: str = ENGLISH) -> discord.ui.View:
     """Resign, draw and takeback buttons, and the move menu when someone has moves to choose from; with the web
     page's ``watch`` link, also Play in browser (a player's seat link) and Watch live."""
     view = discord.ui.View(timeout=None)
     if moves:
-        view.add_item(MoveMenu(game, ply, moves, page, disabled))
+        view.add_item(MoveMenu(game, ply, moves, page, disabled, language))
     for action in ("resign", "draw", "takeback"):
-        view.add_item(ActionButton(action, game, disabled))
+        view.add_item(ActionButton(action, game, disabled, language))
     if watch:
-        view.add_item(SeatButton(game, disabled))
-        view.add_item(watch_button(watch))
+        view.add_item(SeatButton(game, disabled, language))
+        view.add_item(watch_button(watch, language))
     return view
 
 
-def puzzle_view(served: int, ply: int, moves: list[str], page: int = 0) -> discord.ui.View:
+def puzzle_view(served: int, ply: int, moves: list[str], page: int = 0, language: str = ENGLISH) -> discord.ui.View:
     """The solver's move menu and the Solution button, under a puzzle's latest board."""
     view = discord.ui.View(timeout=None)
     if moves:
-        view.add_item(PuzzleMenu(served, ply, moves, page))
-    view.add_item(SolutionButton(served, ply))
+        view.add_item(PuzzleMenu(served, ply, moves, page, language))
+    view.add_item(SolutionButton(served, ply, language))
     return view
 
 
-def watch_view(watch: str) -> discord.ui.View:
+def watch_view(watch: str, language: str = ENGLISH) -> discord.ui.View:
     """Only the Watch live link (under a bot match's boards)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(watch_button(watch))
+    view.add_item(watch_button(watch, language))
     return view
 
 
-def watch_button(url: str) -> discord.ui.Button:
-    return discord.ui.Button(label="Watch live", style=discord.ButtonStyle.link, url=url)
+def watch_button(url: str, language: str = ENGLISH) -> discord.ui.Button:
+    return discord.ui.Button(label=render(tr("Watch live"), language), style=discord.ButtonStyle.link, url=url)
 
 
-def analyse_view(game: int) -> discord.ui.View:
+def analyse_view(game: int, language: str = ENGLISH) -> discord.ui.View:
     """The Analyse button, under the message that ends a game."""
     view = discord.ui.View(timeout=None)
-    view.add_item(AnalyseButton(game))
+    view.add_item(AnalyseButton(game, language))
     return view
 
 
-def answer_view(game: int) -> discord.ui.View:
+def answer_view(game: int, language: str = ENGLISH) -> discord.ui.View:
     """Accept and Decline, under a challenge (game 0) or an offer in a game."""
     view = discord.ui.View(timeout=None)
     for action in ("accept", "decline"):
-        view.add_item(ActionButton(action, game))
+        view.add_item(ActionButton(action, game, language=language))
     return view
