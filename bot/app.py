@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from bot.core import Core, Send
 from bot.pool import SearchPool
 from bot.store import Store, is_postgres, open_store, where
 from bot.terminal import GUILD as TERMINAL_GUILD, Terminal, chat
-from bot.translation import language_of, plural, tr
+from bot.translation import language_of, language_of_locale, plural, tr
 from bot.web.pages import GUILD, Pages, web_guild
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
@@ -119,7 +120,8 @@ async def run_terminal(config: Config) -> None:
     image_dir.mkdir(parents=True, exist_ok=True)
     async with (services(config) as (store, core), web_page(config, store, local_chat=True) as pages,
                 web_tier(config, store, core) as relay):
-        terminal = Terminal(image_dir, language=language_of(config.language),
+        language = language_of(config.language) if config.language else language_of_locale(os.environ)
+        terminal = Terminal(image_dir, language=language,
                             chosen=lambda: core.language(TERMINAL_GUILD))
         connect(core, terminal.send, pages, relay)
         clock = asyncio.create_task(core.run_clock())

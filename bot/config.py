@@ -90,7 +90,7 @@ class Config:
     web_secret: str = field(default="", repr=False)
     """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept in the database)."""
     language: str = ""
-    """BOT_LANGUAGE: the terminal chat's language: en, nl, fr, ru or pt_BR (default English)."""
+    """BOT_LANGUAGE: the terminal chat's language: en, nl, fr, ru or pt_BR (default: the locale's, from LANG)."""
     web_proxies: str = ""
     """BOT_WEB_PROXIES: addresses of the proxies in front of the web page, as '10.0.0.2,10.0.0.5': a request from one
     is counted against the address its X-Forwarded-For names (the limits on new games and analyses are per

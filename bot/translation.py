@@ -19,7 +19,7 @@ import gettext
 import io
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -56,15 +56,16 @@ class Joined(Text):
     parts: tuple[str, ...]
     sep: str
 
-    def __new__(cls, parts: Iterable[str], sep: str = " ") -> Joined:  # type: ignore[override]
+    def __new__(cls, parts: Iterable[str], sep: str = " ", english: str | None = None) -> Joined:  # type: ignore[override]
+        """``english``: its English, when that is not its parts joined (a sentence made a capital first)."""
         items = tuple(parts)
-        self = str.__new__(cls, sep.join(items))
+        self = str.__new__(cls, sep.join(items) if english is None else english)
         self.message, self.plural_message, self.number, self.values = "", None, None, {}
         self.parts, self.sep = items, sep
         return self
 
     def __reduce__(self) -> tuple:
-        return Joined, (self.parts, self.sep)
+        return Joined, (self.parts, self.sep, str(self))
 
 
 def tr(message: str, **values: object) -> Text:
@@ -94,6 +95,19 @@ def language_of(code: str | None) -> str:
     if exact in LANGUAGES:
         return exact
     return next((known for known in LANGUAGES if known.split("_")[0] == language.lower()), ENGLISH)
+
+
+def language_of_locale(environ: Mapping[str, str]) -> str:
+    """The language of the POSIX locale in ``environ``, as gettext reads it: ``LC_ALL``, ``LC_MESSAGES`` or
+    ``LANG`` (the first set), and before it the preference list ``LANGUAGE`` (``nl:fr``); English for the C locale
+    or none."""
+    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
+    if locale.split(".")[0] in ("", "C", "POSIX"):
+        return ENGLISH
+    for code in [*environ.get("LANGUAGE", "").split(":"), locale]:
+        if code and (language_of(code) != ENGLISH or code.lower().startswith("en")):
+            return language_of(code)
+    return ENGLISH
 
 
 def accepted(header: str) -> str:
@@ -152,3 +166,39 @@ def render(text: str, language: str) -> str:
     except (KeyError, IndexError, ValueError):  # a translation with the wrong placeholders: English
         log.warning("the %s translation of %r does not fit its values", language, text.message)
         return str(text)
+
+
+def rendered(value: object, language: str) -> object:
+    """``value`` (a JSON value: dicts, lists, strings) with every ``Text`` in it shown in ``language``."""
+    if isinstance(value, str):
+        return render(value, language)
+    if isinstance(value, dict):
+        return {key: rendered(item, language) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rendered(item, language) for item in value]
+    return value
+
+
+def text_json(text: str) -> object:
+    """``text`` as JSON that keeps what it was made from (``text_from_json`` reads it back): a ``Text`` sent to
+    another process (the web tier's pages) is still shown in each reader's language there."""
+    if isinstance(text, Joined):  # (its English too: a sentence's is not always its parts joined)
+        return {"parts": [text_json(part) for part in text.parts], "sep": text.sep, "english": str(text)}
+    if isinstance(text, Text):
+        values = {name: text_json(value) if isinstance(value, str) else value if isinstance(value, (int, float))
+                  else str(value) for name, value in text.values.items()}
+        return {"message": text.message, "values": values, "plural": text.plural_message, "number": text.number}
+    return str(text)
+
+
+def text_from_json(data: object) -> str:
+    """The text ``text_json`` wrote."""
+    if isinstance(data, dict) and "parts" in data:
+        english = data.get("english")
+        return Joined((text_from_json(part) for part in data["parts"]), str(data["sep"]),
+                      english if isinstance(english, str) else None)
+    if isinstance(data, dict):
+        values = {name: text_from_json(value) if isinstance(value, (str, dict)) else value
+                  for name, value in data["values"].items()}
+        return Text(str(data["message"]), values, data.get("plural"), data.get("number"))
+    return str(data)

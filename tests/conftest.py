@@ -8,6 +8,7 @@ import pytest
 os.environ["ENGINE_EGTB_DIR"] = tempfile.mkdtemp(prefix="no-egtb-")
 os.environ["BOT_ENDGAME_PIECES"] = "0"  # and the bots they start build none (tests/test_endgames.py builds its own)
 os.environ["BOT_WEB"] = "false"  # nor serve a web page on this machine's port 8080 (tests/test_web.py starts its own)
+os.environ["BOT_LANGUAGE"] = "en"  # the bots they start speak English whatever this machine's LANG (a test sets its own)
 
 
 def pytest_addoption(parser):

@@ -14,6 +14,8 @@ from bot import config as settings
 from bot.pool import PoolBusy
 from bot.ratings import NOMINAL, Rating, level_rating, update
 from bot.store import MIGRATIONS, VERSION, SqliteStore, StoreError
+from bot.translation import render, tr
+from bot.user_text import plain
 from bot.worker import Job
 from engine import start_position, to_fen, variant
 from engine.search import History
@@ -177,3 +179,20 @@ def test_the_terminal_chat_plays_from_piped_input(tmp_path):
     again = subprocess.run([sys.executable, "-m", "bot"], input="board\n", capture_output=True, text=True,
                            env=env, cwd=tmp_path, timeout=120)
     assert "Restored game 1" in again.stdout and "you, your move" in again.stdout
+
+
+def test_the_terminal_chat_speaks_the_language_of_lang(tmp_path):
+    env = dict(os.environ, BOT_DATABASE=str(tmp_path / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp_path / "boards"),
+               BOT_MOVE_TIME="0.1", BOT_WORKERS="1", LANG="ru_RU.UTF-8")
+    for name in ("DISCORD_TOKEN", "BOT_LANGUAGE", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(name, None)
+    run = subprocess.run([sys.executable, "-m", "bot"], input="new english level 6\n11-15\nresign\n",
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    for english in (tr("Type `help` for the commands, `new` to play me, `as NAME` to type as someone else."),
+                    tr("{name} played {move}.", name="you", move="11-15")):
+        russian = plain(render(english, "ru"))
+        assert russian != plain(english) and russian in out
+    assert "you played" not in out and "I played" not in out and "Мой ход" in out
+    assert "сдаёт партию" in out  # the resignation, and the result

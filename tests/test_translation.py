@@ -4,6 +4,7 @@ plural forms, the right language chosen from a locale, and English whenever a tr
 from __future__ import annotations
 
 import io
+import json
 import logging
 import re
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from babel.messages.plurals import get_plural
 from PIL import Image
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from bot import translation
@@ -25,12 +27,14 @@ PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 
 def source_messages() -> set[str | tuple[str, str]]:
-    """Every text marked in the bot's source, and the engine's words, as pybabel extracts them (README,
-    "Languages")."""
+    """Every text marked in the bot's source, the engine's words and the web page's texts, as pybabel extracts
+    them with babel.cfg (README, "Languages")."""
+    with (ROOT / "babel.cfg").open() as config:
+        method_map, options_map = parse_mapping_cfg(config)
     found = set()
-    for part in ("bot", "engine"):
-        for _, _, message, _, _ in extract_from_dir(str(ROOT / part), keywords=KEYWORDS, comment_tags=()):
-            found.add(message if isinstance(message, str) else tuple(message[:2]))
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map, keywords=KEYWORDS,
+                                                comment_tags=()):
+        found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
 
 
@@ -258,3 +262,23 @@ def test_every_game_has_its_title_translated():
 
     assert {name: str(GAME_TITLES[name]) for name in GAMES} == {name: game.title for name, game in GAMES.items()}
     assert render(GAME_TITLES["russian"], "pt_BR") == "Russas (8x8)"
+
+
+def test_the_terminals_language_comes_from_the_posix_locale_as_gettext_reads_it():
+    assert translation.language_of_locale({"LANG": "ru_RU.UTF-8"}) == "ru"
+    assert translation.language_of_locale({"LANG": "pt_BR.UTF-8"}) == "pt_BR"
+    assert translation.language_of_locale({"LC_ALL": "fr_FR.UTF-8", "LANG": "ru_RU.UTF-8"}) == "fr"  # LC_ALL first
+    assert translation.language_of_locale({"LC_MESSAGES": "nl_BE.UTF-8", "LANG": "en_GB.UTF-8"}) == "nl"
+    assert translation.language_of_locale({"LANGUAGE": "de:nl", "LANG": "de_DE.UTF-8"}) == "nl"  # its list, in order
+    for environ in ({}, {"LANG": "C.UTF-8", "LANGUAGE": "ru"}, {"LANG": "POSIX"}, {"LANG": "ja_JP.UTF-8"}):
+        assert translation.language_of_locale(environ) == "en", environ
+
+
+def test_a_text_sent_as_json_to_another_process_is_still_shown_in_each_readers_language():
+    said = join([tr("{name} ({colour}) wins: {reason}.", name="ana", colour=tr("White"), reason=tr("resigned")),
+                 plural("{count} game", "{count} games", 3)])
+    capitalised = translation.Joined([tr("agreed"), "."], "", english="Agreed.")
+    for text in (said, capitalised, "plain words"):
+        back = translation.text_from_json(json.loads(json.dumps(translation.text_json(text))))
+        assert back == text and all(render(back, code) == render(text, code) for code in LANGUAGES)
+    assert render(said, "ru") != str(said)

@@ -36,7 +36,7 @@ class Browser:
     """One headless Chromium window (``phone``: as a phone shows pages, 390 x 844 with touch); every call blocks,
     so tests run them in threads."""
 
-    def __init__(self, phone: bool = False) -> None:
+    def __init__(self, phone: bool = False, language: str | None = None) -> None:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -45,6 +45,9 @@ class Browser:
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=1000,900"):
             options.add_argument(flag)
+        if language is not None:  # the browser's language, which it asks pages in (Accept-Language)
+            options.add_argument(f"--lang={language}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": language})
         if phone:
             options.add_experimental_option("mobileEmulation", {
                 "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True, "mobile": True}})
@@ -112,8 +115,8 @@ async def serving(pool, config: Config = CONFIG):
     await server.start_server()
     browsers: list[Browser] = []
 
-    async def browser(phone: bool = False) -> Browser:
-        b = await asyncio.to_thread(Browser, phone)
+    async def browser(phone: bool = False, language: str | None = None) -> Browser:
+        b = await asyncio.to_thread(Browser, phone, language)
         browsers.append(b)
         return b
 

@@ -21,6 +21,7 @@ from bot.store.postgres import PostgresStore
 from bot.web import shared
 from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
 from bot.tables import Message
+from bot.translation import render
 from bot.web.pages import Pages, WebOrigin
 from bot.web.relay import Relay
 from bot.web.seats import SeatKeys, load_key
@@ -90,6 +91,9 @@ async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_
         first = await receive(ws, "game")
         assert len(first["entries"]) == len(table.game.moves) + 1 == 2  # the bot opened as White
         assert first["status"]["players"]["White"] == "ana"
+        dutch = await web.client.ws_connect(web.pages.game_path(table.id).replace("/g/", "/ws/"),
+                                            headers={"Accept-Language": "nl"})
+        await receive(dutch, "game")
 
         # a move typed in the chat reaches the page on the other process, and so does the bot's answer
         played = await chat.play_any(ANA)
@@ -97,6 +101,11 @@ async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_
         assert update["from"] == 2 and played.split("-")[0] in update["entries"][0]["move"]["text"]
         answer = await receive(ws, "update")
         assert answer["from"] == 3 and answer["status"]["said"].startswith("I played")
+        # what the chat said travels with what it was made from: a page in Dutch reads it in Dutch
+        said = next(r.text for r in reversed(chat.replies) if r.text.startswith("I played"))
+        await receive(dutch, "update")
+        assert (await receive(dutch, "update"))["status"]["said"] == render(said, "nl") != str(said)
+        await dutch.close()
 
         # the seat's link, made by the owner, seats the page on the web process; its move is played by the owner
         secret = web.pages.seat_path(table.id, table.colour_of(ANA), ANA).split("#seat=")[1]

@@ -26,7 +26,7 @@ from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
 from bot.tables import Message, Reply, User, colour_name, game_name
-from bot.translation import join, plural, tr
+from bot.translation import Text, join, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
@@ -39,9 +39,12 @@ MAX_PER_SERVER = 5
 """Of those, the most one server may have (the web page's guests are one server)."""
 PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
-STILL_ON = "Game {game} is still being played. I analyse a game once it is over."
-"""(The web page's words; the chat's are the same, marked where they are said.)"""
 _NUMBER = re.compile(r"^#?(\d{1,12})$")
+
+
+def still_on(game: int) -> Text:
+    """Why a game still on is not analysed (in chat and on its page)."""
+    return tr("Game {game} is still being played. I analyse a game once it is over.", game=game)
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,7 @@ async def _finished(s: State, guild: str, game: int) -> FinishedGame:
     if finished is None or finished.game.guild != guild:
         active = await s.store.game(game)
         if active is not None and active.guild == guild:
-            raise Refusal(tr("Game {game} is still being played. I analyse a game once it is over.", game=game))
+            raise Refusal(still_on(game))
         raise Refusal(tr("There is no game {game} on this server.", game=game))
     if not finished.game.moves:
         raise Refusal(tr("Game {game} ended before its first move: there is nothing to analyse.", game=game))

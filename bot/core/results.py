@@ -57,19 +57,10 @@ def reason_words(reason: str) -> str:
     return reason
 
 
-class Sentence(Joined):
+def sentence(words: Text) -> Text:
     """The engine's words for a refusal as a sentence: in English its first letter made a capital, and a full stop
     after it (their translations are written with the capital)."""
-
-    def __new__(cls, words: Text) -> Sentence:  # type: ignore[override]
-        self = Joined.__new__(cls, (words, "."), "")
-        english = str.__new__(cls, capital(str(words)) + ".")
-        english.message, english.plural_message, english.number, english.values = "", None, None, {}
-        english.parts, english.sep = self.parts, self.sep
-        return english
-
-    def __reduce__(self) -> tuple:
-        return Sentence, (self.parts[0],)
+    return Joined((words, "."), "", english=capital(str(words)) + ".")
 
 
 def engine_words(said: Words) -> Text:
@@ -94,10 +85,11 @@ def _engine_value(name: str, value: object) -> object:
     return value
 
 
-def refusal(error: MoveError) -> Text:
-    """A move refused by the rules or the notation, as the player is told: why, and the legal moves."""
-    why = Sentence(engine_words(error.words))
-    return join([why, tr("Legal moves: {moves}.", moves=", ".join(error.legal))]) if error.legal else why
+def refusal(error: MoveError, legal: bool = True) -> Text:
+    """A move refused by the rules or the notation, as the player is told: why, and (with ``legal``) the legal
+    moves."""
+    why = sentence(engine_words(error.words))
+    return join([why, tr("Legal moves: {moves}.", moves=", ".join(error.legal))]) if legal and error.legal else why
 
 
 async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,
@@ -124,10 +116,9 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     elif outcome is Outcome.STOPPED:
         parts = [tr("Bot match stopped.")]
     elif winner is None:
-        parts = [tr("Draw ({reason}).", reason=reason)]
+        parts = [draw_words(reason)]
     else:
-        parts = [tr("{name} ({colour}) wins: {reason}.", name=table.seats[winner].name, colour=colour_name(winner),
-                    reason=reason)]
+        parts = [win_words(table.seats[winner].name, winner, reason)]
     if changes:
         parts.append(tr("Ratings: {changes}.", changes=", ".join(
             f"{c.name} {c.after.rating:.0f} ({c.after.rating - c.before.rating:+.0f})" for c in changes)))
@@ -137,6 +128,23 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     text = join(parts)
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
                 game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
+
+
+def win_words(name: str, winner: Color, reason: str) -> Text:
+    """How a game won ends: "ana (White) wins: resigned." (the web page reads the winner back from it)."""
+    return tr("{name} ({colour}) wins: {reason}.", name=name, colour=colour_name(winner), reason=reason)
+
+
+def draw_words(reason: str) -> Text:
+    """How a drawn game ends: "Draw (agreed)."."""
+    return tr("Draw ({reason}).", reason=reason)
+
+
+def ended_words(players: dict[Color, str], winner: Color | None, reason: str) -> Text:
+    """How a game stored as ended reads (its winner, or none, and its reason as the database keeps it)."""
+    if winner is not None:
+        return win_words(players[winner], winner, reason)
+    return tr("Game over ({reason}).", reason=reason) if reason else tr("Game over.")
 
 
 def rated_game(table: Table, winner: Color | None) -> RatedGame:

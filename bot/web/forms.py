@@ -8,17 +8,18 @@ import math
 import re
 from typing import TypeGuard
 
+from bot.translation import tr
 from engine import NAMES
 
 LEVELS = range(1, 7)
 COLOURS = ("white", "black", "random")
 LARGEST = 3600.0  # seconds: far above any setting the core takes, and short to write as a plain decimal
 NAME = re.compile(r"[\w .'-]{1,24}")
-BAD_LEVEL = "The level is a whole number from 1 (beginner) to 6 (master)."
-BAD_LEVELS = "The levels of a bot match are whole numbers from 1 (beginner) to 6 (master)."
-BAD_TIME = "The bot's seconds a move are a number, such as 1 or 0.5."
-BAD_DELAY = "The seconds between moves are a number, such as 1 or 0.5."
-UNREADABLE = "That form could not be read. Please start games with the forms on the front page."
+BAD_LEVEL = tr("The level is a whole number from 1 (beginner) to 6 (master).")
+BAD_LEVELS = tr("The levels of a bot match are whole numbers from 1 (beginner) to 6 (master).")
+BAD_TIME = tr("The bot's seconds a move are a number, such as 1 or 0.5.")
+BAD_DELAY = tr("The seconds between moves are a number, such as 1 or 0.5.")
+UNREADABLE = tr("That form could not be read. Please start games with the forms on the front page.")
 
 
 class FormError(ValueError):
@@ -32,19 +33,19 @@ def command(form: object) -> str:
         raise FormError(UNREADABLE)
     variant = form.get("variant")
     if variant not in NAMES:
-        raise FormError(f"There is no game of that name here. The games are {', '.join(NAMES)}.")
+        raise FormError(tr("There is no game of that name here. The games are {games}.", games=", ".join(NAMES)))
     kind = form.get("kind", "bot")
     if kind == "match":
         levels = form.get("levels", [3, 3])
         if not isinstance(levels, list) or len(levels) != 2:
-            raise FormError("A bot match needs two levels.")
+            raise FormError(tr("A bot match needs two levels."))
         words = " ".join(f"level {_level(x, BAD_LEVELS)}" for x in levels)
         return f"watch {variant} {words} delay {_seconds(form.get('delay', 1), BAD_DELAY)}"
     if kind != "bot":
         raise FormError(UNREADABLE)
     colour = form.get("colour", "white")
     if colour not in COLOURS:
-        raise FormError("The colour is white, black or random.")
+        raise FormError(tr("The colour is white, black or random."))
     return (f"new {variant} level {_level(form.get('level', 3), BAD_LEVEL)} {colour} "
             f"time {_seconds(form.get('time', 1), BAD_TIME)}")
 
@@ -53,7 +54,7 @@ def name(form: dict) -> str:
     """The player's name on the page (Guest when none is given)."""
     text = form.get("name") or "Guest"
     if not isinstance(text, str) or not NAME.fullmatch(text.strip()):
-        raise FormError("A name is 1 to 24 letters, digits, spaces, dots or dashes.")
+        raise FormError(tr("A name is 1 to 24 letters, digits, spaces, dots or dashes."))
     return text.strip()
 
 

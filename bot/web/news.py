@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.translation import text_from_json, text_json
 from bot.tables import LiveGame, Reply, record_from_json, record_json
 from engine import GameRecord
 
@@ -34,7 +35,7 @@ class GameNews:
     """When it was made (Unix time), where the game is played: pages time their updates from it."""
 
     def to_json(self) -> dict:
-        return {"game": self.game, "said": self.said, "about_game": self.about_game, "at": self.at,
+        return {"game": self.game, "said": text_json(self.said), "about_game": self.about_game, "at": self.at,
                 "live": self.live.to_json() if self.live is not None else None,
                 "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn} if self.ended else None}
 
@@ -44,7 +45,7 @@ class GameNews:
         live = LiveGame.from_json(data["live"], known) if data["live"] is not None else None
         ended = (Ended(record_from_json(data["ended"], known), data["ended"]["pdn"]) if data["ended"] is not None
                  else None)
-        return cls(int(data["game"]), data["said"], bool(data["about_game"]), live, ended, float(data.get("at", 0.0)))
+        return cls(int(data["game"]), text_from_json(data["said"]), bool(data["about_game"]), live, ended, float(data.get("at", 0.0)))
 
 
 class Games(Protocol):

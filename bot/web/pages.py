@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
-from bot.core import STILL_ON, Core, Refusal, Send
-from bot.tables import Kind, LiveGame, Message, Reply, Seat, User
+from bot.core import Core, Refusal, Send, ended_words, still_on
+from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name
+from bot.translation import ENGLISH, join, tr
 from bot.web import views
 from bot.web.news import GameNews, news_of
 from bot.web.seats import SeatKeys
@@ -31,8 +32,8 @@ CHANNEL_PREFIX = "web-"  # the channels of games started on the page
 FINISHED_KEPT = 200  # finished games kept for their replay pages
 QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
 COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
-OUT_OF_DATE = "That board is out of date: the game has moved on."
-NOT_A_MOVE = "That is not a move of this game, so nothing was done: the board sends moves only."
+OUT_OF_DATE = tr("That board is out of date: the game has moved on.")
+NOT_A_MOVE = tr("That is not a move of this game, so nothing was done: the board sends moves only.")
 
 
 def web_guild(shards: tuple[int, ...]) -> str:
@@ -86,6 +87,8 @@ class Watcher:
     """One open page: the game it shows, the seat it holds (if its link had the secret), its outgoing queue."""
 
     game: int
+    language: str = ENGLISH
+    """The language the page is shown in: what it is sent is in it."""
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     seat: tuple[Color, User] | None = None
     starter: User | None = None
@@ -101,8 +104,12 @@ class Watcher:
             return False
         return True
 
+    def send(self, message: dict) -> bool:
+        """Queue ``message`` for the page, its texts in the page's language (False as ``put``)."""
+        return self.put(views.written(message, self.language))
+
     async def notice(self, text: str) -> None:
-        self.put(json.dumps({"type": "notice", "text": text}))
+        self.send({"type": "notice", "text": text})
 
     def finish(self) -> None:
         """End the page's connection once what is waiting has been sent."""
@@ -204,12 +211,12 @@ class Pages:
         table = self.core.live(reply.channel)
         if table is None or table.id in self._live:
             return
-        lines = [f"Watch live: {self.game_url(table.id)}"]
+        lines = [tr("Watch live: {url}", url=self.game_url(table.id))]
         for colour, seat in table.seats.items():
             if seat.user is not None:
-                lines.append(f"Seat link for {seat.user.name} ({colour}), to play from the page: "
-                             f"{self.seat_url(table.id, colour, seat.user)}")
-        await self._chat(Reply(reply.channel, "\n".join(lines)))
+                lines.append(tr("Seat link for {name} ({colour}), to play from the page: {url}", name=seat.user.name,
+                                colour=colour_name(colour), url=self.seat_url(table.id, colour, seat.user)))
+        await self._chat(Reply(reply.channel, join(lines, "\n")))
 
     def _publish(self, reply: Reply) -> None:
         """Bring the pages of the game ``reply`` is about up to date."""
@@ -245,7 +252,7 @@ class Pages:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said), at))
         self._sent.pop(game_id, None)
 
-    def _update(self, game_id: int, record: Any, status: dict, at: float = 0.0) -> str:
+    def _update(self, game_id: int, record: Any, status: dict, at: float = 0.0) -> dict:
         """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
         first move that changed (a takeback rewinds), the status, and when its news was made where the game is
         played (``at``, for timing; now, if not given)."""
@@ -258,11 +265,16 @@ class Pages:
             first = same + 1
         self._sent[game_id] = _Sent(list(record.moves), status["offer"])
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
-        return json.dumps({"type": "update", "from": first, "entries": entries, "status": status, "at": at or time.time()})
+        return {"type": "update", "from": first, "entries": entries, "status": status, "at": at or time.time()}
 
-    def _broadcast(self, game_id: int, text: str) -> None:
+    def _broadcast(self, game_id: int, message: dict) -> None:
+        """Send ``message`` to the game's pages, written once for each language they are shown in."""
+        written: dict[str, str] = {}
         for watcher in list(self._watchers.get(game_id, ())):
-            if not watcher.put(text):
+            language = watcher.language
+            if language not in written:
+                written[language] = views.written(message, language)
+            if not watcher.put(written[language]):
                 self.leave(watcher)
                 watcher.drop()
 
@@ -289,11 +301,8 @@ class Pages:
             return None
         seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
         players = {colour: seat.name for colour, seat in seats.items()}
-        if stored.winner is None:
-            words = f"Game over ({stored.reason})." if stored.reason else "Game over."
-        else:
-            colour = Color.WHITE if stored.winner == "white" else Color.BLACK
-            words = f"{players[colour]} ({colour}) wins: {stored.reason}."
+        winner = None if stored.winner is None else Color.WHITE if stored.winner == "white" else Color.BLACK
+        words = ended_words(players, winner, stored.reason)
         finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
                                   people=_people(seats))
         self._keep(finished)
@@ -304,12 +313,13 @@ class Pages:
         while len(self._finished) > FINISHED_KEPT:
             self._finished.popitem(last=False)
 
-    async def join(self, game_id: int) -> Watcher | None:
-        """A new page on game ``game_id``, sent the whole game first; None if there is no such game."""
+    async def join(self, game_id: int, language: str = ENGLISH) -> Watcher | None:
+        """A new page on game ``game_id``, shown in ``language``, sent the whole game first; None if there is no
+        such game."""
         found = await self.find(game_id)
         if found is None:
             return None
-        watcher = Watcher(game_id)
+        watcher = Watcher(game_id, language)
         record = found.record if isinstance(found, views.Finished) else found.game
         moves, status = list(record.moves), views.status(found)
         sent = self._sent.get(game_id)
@@ -319,7 +329,7 @@ class Pages:
         self._sent[game_id] = _Sent(moves, status["offer"])
         first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
                  "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)], "status": status}
-        watcher.put(json.dumps(first))
+        watcher.send(first)
         self._watchers.setdefault(game_id, set()).add(watcher)
         return watcher
 
@@ -342,13 +352,13 @@ class Pages:
         for colour, seat in found.seats.items():
             if seat.user is not None and self.keys.check(found.id, colour, seat.user.id, secret):
                 watcher.seat = (colour, seat.user)
-                watcher.put(json.dumps({"type": "seat", "colour": str(colour), "name": seat.user.name}))
+                watcher.send({"type": "seat", "colour": str(colour), "name": seat.user.name})
                 return True
         starter = found.starter
         if found.kind is Kind.MATCH and starter is not None and self.keys.check(found.id, Color.WHITE, starter.id,
                                                                                   secret):
             watcher.starter = starter
-            watcher.put(json.dumps({"type": "seat", "colour": None, "name": starter.name, "starter": True}))
+            watcher.send({"type": "seat", "colour": None, "name": starter.name, "starter": True})
             return True
         return False
 
@@ -384,12 +394,12 @@ class Pages:
         ``starter`` a bot match's starter); None, with the page told why, when there is none."""
         found = await self.find(watcher.game)
         if not isinstance(found, LiveGame):
-            await watcher.notice("That game is over.")
+            await watcher.notice(tr("That game is over."))
             return None
         if starter and watcher.starter is not None:
             return found, watcher.starter
         if watcher.seat is None:
-            await watcher.notice("This page only watches: open your own seat link to play.")
+            await watcher.notice(tr("This page only watches: open your own seat link to play."))
             return None
         return found, watcher.seat[1]
 
@@ -446,7 +456,7 @@ class Pages:
         assert self.core is not None
         if isinstance(found, views.Finished):
             return found
-        raise Refusal(STILL_ON.format(game=found.id))
+        raise Refusal(still_on(found.id))
 
     async def _guild(self, finished: views.Finished) -> str:
         return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]
@@ -457,7 +467,7 @@ class Pages:
         assert self.core is not None
         stored = await self.core.finished(finished.id)
         if stored is None:
-            raise Refusal(f"Game {finished.id} is not in the database yet: try again in a moment.")
+            raise Refusal(tr("Game {game} is not in the database yet: try again in a moment.", game=finished.id))
         seats = {Color.WHITE: Seat.from_json(stored.game.seats["white"]),
                  Color.BLACK: Seat.from_json(stored.game.seats["black"])}
         return stored.game.guild, _people(seats)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from bot.core import Core, SaveFailed, Send
 from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
 from bot.tables import Message, Reply, User
+from bot.translation import text_json
 from bot.web.news import GameNews, news_of
 from bot.web.pages import CHANNEL_PREFIX
 
@@ -73,7 +74,7 @@ class Relay:
             origin = reply.to.origin if reply.to is not None else None
             if isinstance(origin, PageAsk):
                 if reply.private:
-                    await self._answer(origin, {"text": reply.text})
+                    await self._answer(origin, {"text": text_json(reply.text)})
                     return
                 reply = replace(reply, to=None)  # the chat answers no message of its own
             news = news_of(self.core, reply)
@@ -184,7 +185,7 @@ class Relay:
         has moved on since, as the chat's menus are)."""
         refusal = self.core.may_press(msg.channel, msg.user, *at) if at is not None else None
         if refusal:
-            await self._answer(ask, {"text": refusal})
+            await self._answer(ask, {"text": text_json(refusal)})
         else:
             await self.core.handle(msg)
         game = self.core.game_in(msg.channel)

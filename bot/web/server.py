@@ -42,9 +42,10 @@ from aiohttp import WSMsgType, web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
-from bot.core import Refusal, SaveFailed
-from bot.tables import LiveGame, User
-from bot.web import forms, views
+from bot.core import Refusal, SaveFailed, refusal
+from bot.tables import LiveGame, User, game_name, game_title
+from bot.translation import join, render, rendered, tr
+from bot.web import forms, views, wording
 from bot.web.pages import COMMANDS, Pages, Watcher
 from engine import NAMES, MoveError, game_type
 from engine.puzzles.puzzle import Puzzle
@@ -63,13 +64,15 @@ ANALYSES_PER_MINUTE = 10  # analyses one address may ask for from the page (the 
 GUEST_COOKIE = "draughts_guest"
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 SERVER_NAME = "draughts-bot"  # the Server header: no software or version for anyone to look up
-UNREADABLE = ("The games' database is not answering right now, so this game cannot be shown. Please try again in "
-              "a minute.")
+UNREADABLE = tr("The games' database is not answering right now, so this game cannot be shown. Please try again "
+                "in a minute.")
 _REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
-NO_PUZZLE = "There is no such puzzle."
+NO_PUZZLE = tr("There is no such puzzle.")
+NO_GAME = tr("There is no such game.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
-BAD_ANSWER = 'A puzzle\'s answer is the list of the solver\'s moves so far, such as {"moves": ["11-15"]}.'
+BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
+                example='{"moves": ["11-15"]}')
 
 
 @dataclass
@@ -81,7 +84,7 @@ class Site:
     """The proxies in front of the server, whose X-Forwarded-For is believed."""
     starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
     asks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it asked for analyses, last minute
-    gifs: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
+    gifs: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)  # by game and language
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
 
 
@@ -119,15 +122,15 @@ async def _guard(request: web.Request, handler):
     """Refuse requests that name another server (a page elsewhere whose name was pointed at this machine); say
     "try again" while the database does not answer; add the headers every answer carries."""
     if not known_host(request, request.host):
-        return web.Response(status=421, text="This server does not serve that address. Set BOT_WEB_URL to the "
-                                             "address people use.")
+        return _text(request, tr("This server does not serve that address. Set BOT_WEB_URL to the address people "
+                                 "use."), 421)
     if request.app[SITE].pages.core is None:
-        return web.Response(status=503, text="The bot is starting: try again in a moment.")
+        return _text(request, tr("The bot is starting: try again in a moment."), 503)
     try:
         response = await handler(request)
     except SaveFailed as error:
         log.warning("a page could not be read from the database: %s", error)
-        response = web.Response(status=503, text=UNREADABLE, headers={"Retry-After": "30"})
+        response = _text(request, UNREADABLE, 503, {"Retry-After": "30"})
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response
@@ -166,6 +169,28 @@ def same_origin(request: web.Request) -> bool:
     return bool(host) and known_host(request, host)  # "null" (a sandboxed frame, a file) is no site of ours
 
 
+def _text(request: web.Request, text: str, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """A plain-text answer in the reader's language."""
+    return web.Response(status=status, text=render(text, wording.language(request)), headers=headers)
+
+
+def _json(request: web.Request, data: object, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """A JSON answer, its texts in the reader's language."""
+    return web.json_response(rendered(data, wording.language(request)), status=status, headers=headers)
+
+
+def _html(request: web.Request, name: str) -> web.Response:
+    """A page (``wording.page``'s template ``name``) in the reader's language."""
+    language = wording.language(request)
+    return web.Response(text=wording.page(name, language), content_type="text/html", charset="utf-8",
+                        headers={**html_headers(request), "Content-Language": language.replace("_", "-"),
+                                 "Vary": "Accept-Language, Cookie"})
+
+
+def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:
+    return web.HTTPNotFound(text=render(text, wording.language(request)))
+
+
 def _pages(request: web.Request) -> Pages:
     return request.app[SITE].pages
 
@@ -173,23 +198,23 @@ def _pages(request: web.Request) -> Pages:
 def _game(request: web.Request) -> int:
     game = _pages(request).game_of(request.match_info["ref"])
     if game is None:
-        raise web.HTTPNotFound(text="There is no such game.")
+        raise _not_found(request, NO_GAME)
     return game
 
 
-async def _front(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers=html_headers(request))
+async def _front(request: web.Request) -> web.Response:
+    return _html(request, "index.html")
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
     await _found(request)
-    return web.FileResponse(STATIC / "game.html", headers=html_headers(request))
+    return _html(request, "game.html")
 
 
 async def _found(request: web.Request) -> LiveGame | views.Finished:
     found = await _pages(request).find(_game(request))
     if found is None:
-        raise web.HTTPNotFound(text="There is no such game.")
+        raise _not_found(request, NO_GAME)
     return found
 
 
@@ -204,56 +229,59 @@ async def _gif(request: web.Request) -> web.Response:
     """The replay as a GIF: drawn one at a time, and kept for finished games (which no longer change)."""
     found = await _found(request)
     site = request.app[SITE]
-    data = site.gifs.get(found.id) if isinstance(found, views.Finished) else None
+    language = wording.language(request)  # the caption's
+    data = site.gifs.get((found.id, language)) if isinstance(found, views.Finished) else None
     if data is None:
         async with site.drawing:
             record = found.record if isinstance(found, views.Finished) else found.game  # a copy: the game plays on
-            data = await asyncio.to_thread(replay_gif, record)
+            data = await asyncio.to_thread(replay_gif, record, language)
         if isinstance(found, views.Finished):
-            site.gifs[found.id] = data
+            site.gifs[(found.id, language)] = data
             while len(site.gifs) > GIFS_KEPT:
                 site.gifs.popitem(last=False)
     return web.Response(body=data, content_type="image/gif",
-                        headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"'})
+                        headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"',
+                                 "Vary": "Accept-Language, Cookie"})
 
 
 async def _games(request: web.Request) -> web.Response:
-    return web.json_response({"games": await _pages(request).listing(), "variants": list(NAMES)})
+    return _json(request, {"games": await _pages(request).listing(), "variants": list(NAMES),
+                           "names": {name: game_name(name) for name in NAMES}})
 
 
 async def _new(request: web.Request) -> web.Response:
     """Start a game against the bot (``kind`` 'bot') or a bot match ('match') from the front page's form."""
     if not same_origin(request):
-        return web.json_response({"error": "Games are started from this site's own page."}, status=403)
+        return _json(request, {"error": tr("Games are started from this site's own page.")}, status=403)
     site = request.app[SITE]
     now = time.monotonic()
     address = client(request)
     recent = _recent(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
-        return web.json_response({"error": "That is many new games at once: wait a minute."}, status=429)
+        return _json(request, {"error": tr("That is many new games at once: wait a minute.")}, status=429)
     if await site.pages.web_games() >= WEB_GAMES_LIMIT:
-        return web.json_response({"error": "Too many games are on from this page right now: try again later."},
+        return _json(request, {"error": tr("Too many games are on from this page right now: try again later.")},
                                  status=503)
     try:
         form = json.loads(await request.text())
     except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to read
-        return web.json_response({"error": forms.UNREADABLE}, status=400)
+        return _json(request, {"error": forms.UNREADABLE}, status=400)
     try:
         command, name = forms.command(form), forms.name(form)
     except forms.FormError as error:
-        return web.json_response({"error": str(error)}, status=400)
+        return _json(request, {"error": error.args[0]}, status=400)
     guest = _guest(request)
     user = User(f"web:{guest}", name)
     pages = site.pages
     game_id, notes = await pages.start(user, command)
     if game_id is None:
-        response = web.json_response({"error": " ".join(notes) or "The game did not start."}, status=400)
+        response = _json(request, {"error": join(notes) if notes else tr("The game did not start.")}, status=400)
     else:
         site.starts[address] = recent + [now]
         found = await pages.find(game_id)
         seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, LiveGame) else None
         url = pages.seat_path(game_id, seat, user) if seat is not None else pages.starter_path(game_id, user)
-        response = web.json_response({"game": game_id, "url": url})
+        response = _json(request, {"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return response
 
@@ -286,7 +314,7 @@ def _recent(record: dict[str, list[float]], address: str, now: float) -> list[fl
 
 async def _analysis(request: web.Request) -> web.Response:
     """How far a finished game's analysis is, and the analysis once done (``views.analysis``)."""
-    return await _analysis_answer(_pages(request).analysis(_game(request)))
+    return await _analysis_answer(request, _pages(request).analysis(_game(request)))
 
 
 async def _ask_analysis(request: web.Request) -> web.Response:
@@ -294,50 +322,50 @@ async def _ask_analysis(request: web.Request) -> web.Response:
     (``{"seat": ...}``), else as a guest of the page's address (one analysis at a time each, as a person in chat:
     a cookie, which a client may drop or choose, would let one address fill the queue)."""
     if not same_origin(request):
-        return web.json_response({"error": "Analyses are asked for from this site's own page."}, status=403)
+        return _json(request, {"error": tr("Analyses are asked for from this site's own page.")}, status=403)
     game = _game(request)
     site = request.app[SITE]
     now, address = time.monotonic(), client(request)
     recent = _recent(site.asks, address, now)
     if len(recent) >= ANALYSES_PER_MINUTE:
-        return web.json_response({"error": "That is many analyses at once: wait a minute."}, status=429)
+        return _json(request, {"error": tr("That is many analyses at once: wait a minute.")}, status=429)
     site.asks[address] = recent + [now]
     try:
         body = json.loads(await request.text() or "{}")
     except (ValueError, RecursionError):
-        return web.json_response({"error": forms.UNREADABLE}, status=400)
+        return _json(request, {"error": forms.UNREADABLE}, status=400)
     secret = body.get("seat") if isinstance(body, dict) else None
-    return await _analysis_answer(site.pages.ask_analysis(
-        game, secret[:64] if isinstance(secret, str) else "", User(f"web:{address}", "a guest on the web page")))
+    return await _analysis_answer(request, site.pages.ask_analysis(
+        game, secret[:64] if isinstance(secret, str) else "", User(f"web:{address}", tr("a guest on the web page"))))
 
 
-async def _analysis_answer(asking) -> web.Response:
+async def _analysis_answer(request: web.Request, asking) -> web.Response:
     """The JSON answer of an analysis request: a refusal (409) and a database that does not answer (503) in words
     the page shows."""
     try:
         shown = await asking
     except Refusal as refusal:
-        return web.json_response({"error": str(refusal)}, status=409)
+        return _json(request, {"error": refusal.args[0]}, status=409)
     except SaveFailed as error:
         log.warning("an analysis could not be read from the database: %s", error)
-        return web.json_response({"error": "The games' database is not answering right now. Please try again in "
-                                           "a minute."}, status=503, headers={"Retry-After": "30"})
+        return _json(request, {"error": tr("The games' database is not answering right now. Please try again in "
+                                              "a minute.")}, status=503, headers={"Retry-After": "30"})
     if shown is None:
-        return web.json_response({"error": "There is no such game."}, status=404)
-    return web.json_response(shown, headers={"Cache-Control": "no-store"})
+        return _json(request, {"error": NO_GAME}, status=404)
+    return _json(request, shown, headers={"Cache-Control": "no-store"})
 
 
 async def _socket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
-        return web.Response(status=403, text="This game's page is only served from its own site.")
+        return _text(request, tr("This game's page is only served from its own site."), 403)
     pages = _pages(request)
     try:
-        watcher = await pages.join(_game(request))
+        watcher = await pages.join(_game(request), wording.language(request))
     except SaveFailed as error:
         log.warning("a page's socket could not read its game from the database: %s", error)
         return await _refuse_socket(request, UNREADABLE)
     if watcher is None:
-        return web.Response(status=404, text="There is no such game.")
+        return _text(request, NO_GAME, 404)
     ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30)
     try:
         await ws.prepare(request)
@@ -361,7 +389,7 @@ async def _refuse_socket(request: web.Request, why: str) -> web.WebSocketRespons
     reconnects by itself."""
     ws = web.WebSocketResponse()
     await ws.prepare(request)
-    await ws.send_str(json.dumps({"type": "notice", "text": why}))
+    await ws.send_str(json.dumps({"type": "notice", "text": render(why, wording.language(request))}))
     await ws.close(code=1013, message=b"try again later")
     return ws
 
@@ -392,7 +420,7 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, pages: Pages) -> tu
             if refused >= TOO_FAST:
                 return 1008, b"too many messages"
             if not warned:
-                await watcher.notice("Slow down: that was too many messages at once, so I skipped some.")
+                await watcher.notice(tr("Slow down: that was too many messages at once, so I skipped some."))
                 warned = True
             continue
         tokens -= 1
@@ -401,7 +429,7 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, pages: Pages) -> tu
             data = json.loads(message.data)
             kind = data["type"]
         except (ValueError, TypeError, KeyError, RecursionError):
-            await watcher.notice("That message is not readable.")
+            await watcher.notice(tr("That message is not readable."))
             continue
         try:
             await _act(pages, watcher, kind, data)
@@ -414,14 +442,14 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, pages: Pages) -> tu
 async def _act(pages: Pages, watcher: Watcher, kind: object, data: dict) -> None:
     if kind == "seat":
         if not await pages.take_seat(watcher, str(data.get("secret", ""))[:64]):
-            await watcher.notice("That seat link is not for this game, or the game is over: you can watch it.")
+            await watcher.notice(tr("That seat link is not for this game, or the game is over: you can watch it."))
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")
         await pages.move(watcher, text, ply if isinstance(ply, int) else None)
     elif kind == "command" and data.get("name") in COMMANDS:
         await pages.command(watcher, str(data["name"]))
     else:
-        await watcher.notice("That message is not one the page sends.")
+        await watcher.notice(tr("That message is not one the page sends."))
 
 
 # puzzles
@@ -439,8 +467,8 @@ def _find_puzzle(request: web.Request, daily: bool = True) -> Puzzle | None:
     return core.puzzle(variant, ref)
 
 
-async def _puzzles_page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "puzzles.html", headers=html_headers(request))
+async def _puzzles_page(request: web.Request) -> web.Response:
+    return _html(request, "puzzles.html")
 
 
 async def _puzzle_page(request: web.Request) -> web.StreamResponse:
@@ -451,19 +479,19 @@ async def _puzzle_page(request: web.Request) -> web.StreamResponse:
     if request.match_info["puzzle"] == "random":
         found = pages.core.random_puzzle(variant)
         if found is None:
-            raise web.HTTPNotFound(text=NO_PUZZLE)
+            raise _not_found(request, NO_PUZZLE)
         raise web.HTTPFound(pages.puzzle_path(variant, found.id), headers={"Cache-Control": "no-store"})
     if _find_puzzle(request) is None:
-        raise web.HTTPNotFound(text=NO_PUZZLE)
-    return web.FileResponse(STATIC / "puzzle.html", headers=html_headers(request))
+        raise _not_found(request, NO_PUZZLE)
+    return _html(request, "puzzle.html")
 
 
 async def _puzzle_list(request: web.Request) -> web.Response:
     """The games that have puzzles: each one's name, title, how many, and its daily and random puzzle's pages."""
     pages = _pages(request)
     assert pages.core is not None
-    return web.json_response({"variants": [
-        {"name": variant, "title": game_type(variant).title, "count": count,
+    return _json(request, {"variants": [
+        {"name": variant, "title": game_title(variant), "count": count,
          "daily": pages.puzzle_path(variant, "daily"), "random": pages.puzzle_path(variant, "random")}
         for variant, count in pages.core.puzzle_variants().items()]})
 
@@ -472,9 +500,9 @@ async def _puzzle_start(request: web.Request) -> web.Response:
     """A puzzle as its page starts (``views.puzzle``): no solution."""
     found = _find_puzzle(request)
     if found is None:
-        return web.json_response({"error": NO_PUZZLE}, status=404)
+        return _json(request, {"error": NO_PUZZLE}, status=404)
     daily = request.match_info["puzzle"] == "daily"
-    return web.json_response(views.puzzle(found, _pages(request).puzzle_path(found.variant, found.id), daily),
+    return _json(request, views.puzzle(found, _pages(request).puzzle_path(found.variant, found.id), daily),
                              headers={"Cache-Control": "no-store"})
 
 
@@ -485,22 +513,21 @@ async def _puzzle_try(request: web.Request) -> web.Response:
     assert pages.core is not None
     found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
     if found is None:
-        return web.json_response({"error": NO_PUZZLE}, status=404)
+        return _json(request, {"error": NO_PUZZLE}, status=404)
     try:
         body = json.loads(await request.text())
     except (ValueError, RecursionError):
-        return web.json_response({"error": BAD_ANSWER}, status=400)
+        return _json(request, {"error": BAD_ANSWER}, status=400)
     moves = body.get("moves") if isinstance(body, dict) else None
     if (not isinstance(moves, list) or not 0 < len(moves) <= PUZZLE_MOVES
             or not all(isinstance(m, str) and 0 < len(m) <= 100 for m in moves)):
-        return web.json_response({"error": BAD_ANSWER}, status=400)
+        return _json(request, {"error": BAD_ANSWER}, status=400)
     try:
         step = pages.core.try_puzzle(found, moves)
     except MoveError as error:
-        why = str(error).rstrip(".")
-        return web.json_response({"error": f"{why[:1].upper() + why[1:]}. That move is not legal here, so nothing "
-                                           "changed."}, status=400)
-    return web.json_response(views.puzzle_step(found, len(moves), step.verdict, step.reply, step.right, step.line),
+        return _json(request, {"error": join([refusal(error, legal=False),
+                                              tr("That move is not legal here, so nothing changed.")])}, status=400)
+    return _json(request, views.puzzle_step(found, len(moves), step.verdict, step.reply, step.right, step.line),
                              headers={"Cache-Control": "no-store"})
 
 
@@ -510,9 +537,9 @@ async def _puzzle_solution(request: web.Request) -> web.Response:
     assert pages.core is not None
     found = _find_puzzle(request, daily=False)
     if found is None:
-        return web.json_response({"error": NO_PUZZLE}, status=404)
+        return _json(request, {"error": NO_PUZZLE}, status=404)
     line = pages.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
-    return web.json_response(views.puzzle_step(found, 0, "shown", None, None, line))
+    return _json(request, views.puzzle_step(found, 0, "shown", None, None, line))
 
 
 class _RequestLog(logging.LoggerAdapter):

@@ -22,6 +22,7 @@ from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
 from bot.store.postgres import PostgresStore
 from bot.core import Core, SaveFailed
 from bot.tables import LiveGame, Message
+from bot.translation import text_from_json, tr
 from bot.web.news import GameNews
 from bot.web.pages import GUILD, Pages, WebOrigin, web_shard
 from bot.web.relay import BEAT_SECONDS, process_name
@@ -37,10 +38,10 @@ KEEP_UNWATCHED = 60.0
 just opening, misses none of its news)."""
 ASK_SECONDS = 10.0
 """How long a page's move waits for the game's owner to answer before the page is told that none did."""
-NO_ANSWER = ("The game's server did not answer in time (it may be starting again). If the board does not show it "
-             "in a moment, it was not played: try again then.")
-NO_OWNER = "No game server is running just now, so no game can start. Try again in a moment."
-NOT_SENT = "I could not pass that on: the database is not answering. Please try again in a moment."
+NO_ANSWER = tr("The game's server did not answer in time (it may be starting again). If the board does not show "
+               "it in a moment, it was not played: try again then.")
+NO_OWNER = tr("No game server is running just now, so no game can start. Try again in a moment.")
+NOT_SENT = tr("I could not pass that on: the database is not answering. Please try again in a moment.")
 
 
 def _is_page_guild(guild: str) -> bool:
@@ -147,7 +148,7 @@ class SharedGames:
         if waiting is None:
             return  # an answer that came after its page stopped waiting
         if "text" in payload:
-            await waiting.origin.notice(str(payload["text"]))
+            await waiting.origin.notice(text_from_json(payload["text"]))
         elif payload.get("done") and not waiting.done.done():
             game = payload.get("game")
             waiting.done.set_result(int(game) if game is not None else None)

@@ -8,11 +8,13 @@ its moves); the page draws everything itself from these, so nothing a person typ
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core import Progress, score_words
-from bot.tables import Kind, LiveGame, User
+from bot.core import Progress, draw_words, score_words, win_words
+from bot.tables import Kind, LiveGame, User, game_title
+from bot.translation import Joined, Text, rendered, tr
 from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS, decisive
 from engine.puzzles.puzzle import Puzzle
@@ -23,7 +25,7 @@ from renders.themes import THEMES
 def layout(game_type: GameType[Any, Any]) -> dict:
     """The empty board: its size, dark cells, square numbers, edge names and special cells."""
     grid = game_type.grid()
-    return {"name": game_type.name, "title": game_type.title, "size": grid.size,
+    return {"name": game_type.name, "title": game_title(game_type.name), "size": grid.size,
             "playable": sorted(grid.playable), "labels": [[*cell, text] for cell, text in grid.labels],
             "files": grid.files, "ranks": list(grid.ranks), "marks": [[*cell, kind] for cell, kind in grid.marks]}
 
@@ -81,7 +83,8 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
         game = table.record
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
                 "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
-                "result": _page_words(table.result), "said": _page_words(said), "evaluation": None, "seconds": None}
+                "result": table.result, "said": said, "evaluation": None, "seconds": None,
+                **outcome(table.result)}
     game = table.game
     seat = table.to_move
     person_to_move = not seat.is_bot and table.kind is not Kind.MATCH
@@ -89,14 +92,35 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
     return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
             "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
-            "result": None, "said": _page_words(said),
+            "result": None, "said": said,
             "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
             "seconds": table.budget if bots else None}
 
 
-def _page_words(text: str) -> str:
-    """The chat's words as the page shows them: without the backticks that mark a command in chat."""
-    return text.replace("`", "")
+def outcome(result: str) -> dict:
+    """What the result of a finished game says, for the page: its first sentence (``headline``: "ana (White)
+    wins: resigned."), the ``winner``'s colour ("White", "Black", or None) and whether it was ``drawn``."""
+    headline = result.parts[0] if isinstance(result, Joined) and result.parts else result
+    said = headline.message if isinstance(headline, Text) else ""
+    winner = headline.values["colour"] if isinstance(headline, Text) and said == _WINS else None
+    return {"headline": headline, "winner": str(winner) if winner is not None else None, "drawn": said == _DRAWN}
+
+
+_WINS = win_words("", Color.WHITE, "").message
+_DRAWN = draw_words("").message
+
+
+def written(message: dict, language: str) -> str:
+    """A message for a page as JSON, its texts in ``language``, and the chat's words in its status as the page shows
+    them: without the backticks that mark a command in chat."""
+    shown = rendered(message, language)
+    assert isinstance(shown, dict)
+    status = shown.get("status")
+    if isinstance(status, dict):
+        for key in ("said", "result", "headline"):
+            if isinstance(status.get(key), str):
+                status[key] = status[key].replace("`", "")
+    return json.dumps(shown)
 
 
 @functools.cache
@@ -147,7 +171,7 @@ def score_text(score: int) -> str:
     """A score for the mover as the analysis writes it: '+0.35' (of a man), or 'won' / 'lost' for a forced
     result."""
     if decisive(score):
-        return "won" if score > 0 else "lost"
+        return tr("won") if score > 0 else tr("lost")
     return f"{score / 100:+.2f}"
 
 

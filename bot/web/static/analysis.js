@@ -45,17 +45,17 @@ async function request(send) {
   let retry = false;
   try {
     const response = await send();
-    const data = await response.json().catch(() => ({ error: `The server answered ${response.status}.` }));
+    const data = await response.json().catch(() => ({ error: tr("The server answered {status}.", { status: response.status }) }));
     if (response.ok) {
       analysis.error = wasRunning && data.status === "none"
-        ? "The analysis did not finish (the bot says why in its log). You can ask again." : "";
+        ? tr("The analysis did not finish (the bot says why in its log). You can ask again.") : "";
       setAnalysis(data);
     } else {
-      analysis.error = data.error || `The server answered ${response.status}.`;
+      analysis.error = data.error || tr("The server answered {status}.", { status: response.status });
       retry = response.status === 503 && analysis.state === null;  // the database: read it again later
     }
   } catch (error) {
-    analysis.error = "The server cannot be reached; trying again.";
+    analysis.error = tr("The server cannot be reached; trying again.");
     retry = true;
   } finally {
     analysis.loading = false;
@@ -102,7 +102,8 @@ function drawAnalysis() {
   if (state && state.status === "running") {
     const words = document.createElement("p");
     words.id = "analysis-words";
-    words.textContent = `The engine is judging every move: ${state.done} of ${state.total} positions.`;
+    words.textContent = tr("The engine is judging every move: {done} of {total} positions.",
+                           { done: state.done, total: state.total });
     const bar = document.createElement("progress");
     bar.id = "analysis-progress";
     bar.max = Math.max(1, state.total);
@@ -118,11 +119,11 @@ function drawAnalysis() {
   } else if (state) {
     const lead = document.createElement("p");
     lead.className = "lead";
-    lead.textContent = "The engine can judge every move of this game: its mistakes, the better moves, and a graph.";
+    lead.textContent = tr("The engine can judge every move of this game: its mistakes, the better moves, and a graph.");
     const button = document.createElement("button");
     button.id = "analyse";
     button.className = "primary";
-    button.textContent = "Analyse";
+    button.textContent = tr("Analyse");
     button.addEventListener("click", askAnalysis);
     parts.push(lead, button);
   }
@@ -148,13 +149,11 @@ function figures(state) {
     const row = sideRow("figures", colour);
     const counts = document.createElement("span");
     counts.className = "counts";
-    for (const [kind, one, many, count] of [["inaccuracy", "inaccuracy", "inaccuracies", p.inaccuracies],
-                                             ["mistake", "mistake", "mistakes", p.mistakes],
-                                             ["blunder", "blunder", "blunders", p.blunders]]) {
+    for (const [kind, count] of [["inaccuracy", p.inaccuracies], ["mistake", p.mistakes], ["blunder", p.blunders]]) {
       const item = document.createElement("span");
       item.className = "count";
       item.dataset.judgement = kind;
-      item.title = `${count} ${count === 1 ? one : many}`;
+      item.title = COUNT_WORDS[kind](count);
       item.setAttribute("aria-label", item.title);
       const mark = document.createElement("b");
       mark.textContent = MARK_NAMES[kind];
@@ -165,8 +164,8 @@ function figures(state) {
     const accuracy = document.createElement("span");
     accuracy.className = "accuracy";
     accuracy.textContent = `${Math.round(p.accuracy)}%`;
-    accuracy.title = `accuracy; average loss ${(p.average_loss / 100).toFixed(2)} of a man a move`;
-    accuracy.setAttribute("aria-label", `${Math.round(p.accuracy)}% accuracy`);
+    accuracy.title = tr("accuracy; average loss {loss} of a man a move", { loss: (p.average_loss / 100).toFixed(2) });
+    accuracy.setAttribute("aria-label", tr("accuracy: {percent}%", { percent: Math.round(p.accuracy) }));
     row.append(counts, accuracy);
     list.append(row);
   }
@@ -183,8 +182,8 @@ function graph(state) {
   const x = (i) => n > 1 ? GRAPH_MARGIN + i * (GRAPH_WIDTH - 2 * GRAPH_MARGIN) / (n - 1) : GRAPH_WIDTH / 2;
   const y = (c) => mid - half * Math.max(-1, Math.min(1, c));
   const root = svg("svg", { id: "analysis-graph", viewBox: `0 0 ${GRAPH_WIDTH} ${GRAPH_HEIGHT}`, role: "img",
-                            "aria-label": "evaluation graph: White's winning chances move by move; click to go "
-                                          + "there" });
+                            "aria-label": tr("evaluation graph: White's winning chances move by move; click to "
+                                             + "go there") });
   const defs = svg("defs", {}, root);
   const clip = (id, top, height) => svg("rect", { x: 0, y: top, width: GRAPH_WIDTH, height },
                                        svg("clipPath", { id }, defs));
@@ -203,7 +202,7 @@ function graph(state) {
     const dot = svg("circle", { class: "point", cx: x(move.ply), cy: y(chances[move.ply]), r: 4,
                                 fill: state.colours[move.judgement], "data-ply": move.ply }, root);
     const title = svg("title", {}, dot);
-    title.textContent = `${moveName(move)}${move.mark} ${move.judgement}`;
+    title.textContent = `${moveName(move)}${move.mark} ${JUDGEMENTS[move.judgement].name()}`;
   }
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
@@ -242,10 +241,10 @@ function showAnalysisAt(index) {
   if (next) {
     const what = document.createElement("span");
     what.className = "judged";
-    what.textContent = `${moveName(next)}${next.mark} is ${article(next.judgement)} (${next.before} → ${next.after} `
-      + `for ${next.mover}). `;
+    what.textContent = JUDGEMENTS[next.judgement].is({ move: moveName(next) + next.mark, before: next.before,
+                                                       after: next.after, colour: colourName(next.mover) }) + " ";
     const line = document.createElement("strong");
-    line.append("Better:");
+    line.append(tr("Better:"));
     for (const move of next.line) {  // each move kept whole on a line ("16-20" is not cut at its hyphen)
       const text = document.createElement("span");
       text.className = "line-move";
@@ -254,11 +253,31 @@ function showAnalysisAt(index) {
     }
     better.append(what, line);
   } else if (played && played.judgement) {
-    better.textContent = `${moveName(played)}${played.mark} was ${article(played.judgement)}: ◀ shows the better move.`;
+    better.textContent = JUDGEMENTS[played.judgement].was({ move: moveName(played) + played.mark });
   }
 }
 
-// "an inaccuracy", "a mistake", "a blunder"
-function article(judgement) {
-  return `${/^[aeiou]/.test(judgement) ? "an" : "a"} ${judgement}`;
-}
+// Each judgement's words (whole sentences, as each language builds them).
+const JUDGEMENTS = {
+  inaccuracy: {
+    name: () => tr("inaccuracy"),
+    is: (v) => tr("{move} is an inaccuracy ({before} → {after} for {colour}).", v),
+    was: (v) => tr("{move} was an inaccuracy: ◀ shows the better move.", v),
+  },
+  mistake: {
+    name: () => tr("mistake"),
+    is: (v) => tr("{move} is a mistake ({before} → {after} for {colour}).", v),
+    was: (v) => tr("{move} was a mistake: ◀ shows the better move.", v),
+  },
+  blunder: {
+    name: () => tr("blunder"),
+    is: (v) => tr("{move} is a blunder ({before} → {after} for {colour}).", v),
+    was: (v) => tr("{move} was a blunder: ◀ shows the better move.", v),
+  },
+};
+// Each side's count of a judgement, as the count's title says it.
+const COUNT_WORDS = {
+  inaccuracy: (count) => tr("inaccuracies: {count}", { count }),
+  mistake: (count) => tr("mistakes: {count}", { count }),
+  blunder: (count) => tr("blunders: {count}", { count }),
+};

@@ -170,7 +170,7 @@ function moveInput(holder, { legal, play, say, redraw }) {
     const startsHere = moves.some((m) => sameCell(m.path[0], cell));
     if (holder.clicks.length === 0 || (holder.clicks.length === 1 && startsHere && !sameCell(holder.clicks[0], cell))) {
       holder.clicks = startsHere ? [cell] : [];
-      if (!startsHere) say("That piece has no move; the lit pieces' moves come first.");
+      if (!startsHere) say(tr("That piece has no move; the lit pieces' moves come first."));
       redraw();
       return;
     }
@@ -188,7 +188,7 @@ function moveInput(holder, { legal, play, say, redraw }) {
       holder.clicks = holder.clicks.slice(0, -1);
       if (ending.length === 1) return chosen(ending[0]);
       if (!ending.length && startsHere) holder.clicks = [cell];  // another piece: its moves instead
-      say(ending.length ? "More than one way leads there: click each square on the way." : "");
+      say(ending.length ? tr("More than one way leads there: click each square on the way.") : "");
       redraw();
       return;
     }

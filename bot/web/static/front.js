@@ -11,7 +11,8 @@ async function refresh() {
       if (select.options.length) continue;
       for (const name of data.variants) {
         const option = document.createElement("option");
-        option.value = option.textContent = name;
+        option.value = name;
+        option.textContent = data.names[name] || name;
         select.appendChild(option);
       }
     }
@@ -26,7 +27,7 @@ async function refresh() {
       title.textContent = game.title;
       const meta = document.createElement("span");
       meta.className = "meta";
-      meta.textContent = `${game.ply} moves · ${game.watchers} watching`;
+      meta.textContent = tr("moves: {moves} · watching: {watchers}", { moves: game.ply, watchers: game.watchers });
       link.append(title, " ", meta);  // a space between, so that copied text does not run together
       item.appendChild(link);
       list.appendChild(item);
@@ -34,11 +35,11 @@ async function refresh() {
     if (!data.games.length) {
       const item = document.createElement("li");
       item.className = "none";
-      item.textContent = "None right now: start one above.";
+      item.textContent = tr("None right now: start one above.");
       list.appendChild(item);
     }
   } catch (error) {
-    $("error").textContent = "The server is not answering; trying again.";
+    $("error").textContent = tr("The server is not answering; trying again.");
   }
 }
 
@@ -49,14 +50,14 @@ async function start(body) {
     response = await fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
                                          body: JSON.stringify(body) });
   } catch (error) {
-    $("error").textContent = "The server is not answering, so no game started. Try again in a moment.";
+    $("error").textContent = tr("The server is not answering, so no game started. Try again in a moment.");
     return;
   }
   const text = await response.text();
   let data = {};
   try { data = JSON.parse(text); } catch (error) { data = { error: text }; }  // a plain answer, as a 503 is
   if (data.url) location.href = data.url;
-  else $("error").textContent = data.error || "The game did not start.";
+  else $("error").textContent = data.error || tr("The game did not start.");
 }
 
 $("play").addEventListener("submit", (e) => {

@@ -37,7 +37,7 @@ async function reconnect() {
     if (response.status === 404) {
       page.gone = true;
       showConnection();
-      $("notice").textContent = "The server does not have this game (any more).";
+      $("notice").textContent = tr("The server does not have this game (any more).");
       return;
     }
   } catch (error) { /* the server is down: keep trying */ }
@@ -57,35 +57,26 @@ function showConnection() {
     el.textContent = "";
     el.className = "";
   } else if (page.game && page.game.status.result) {
-    el.textContent = `Finished: ${firstSentence(page.game.status)}`;
+    el.textContent = tr("Finished: {result}", { result: page.game.status.headline });
     el.className = "over";
   } else if (!page.connected) {
-    el.textContent = page.game ? "reconnecting…" : "connecting…";
+    el.textContent = page.game ? tr("reconnecting…") : tr("connecting…");
     el.className = "off";
   } else if (page.game) {
-    el.textContent = "live";
+    el.textContent = tr("live");
     el.className = "on";
   } else {
-    el.textContent = "connecting…";  // connected, the game not yet received
+    el.textContent = tr("connecting…");  // connected, the game not yet received
     el.className = "off";
   }
-}
-
-// The result's first sentence: "ana (White) wins: resigned." of "ana (White) wins: resigned. Ratings: ana 1523
-// (+23)." (a sentence that starts with a player's name ends after it, whatever the name holds).
-function firstSentence(status) {
-  const text = status.result;
-  const name = Object.values(status.players).find((n) => text.startsWith(n)) || "";
-  const end = text.indexOf(". ", name.length);
-  return end < 0 ? text : text.slice(0, end + 1);
 }
 
 function receive(message) {
   if (message.type === "game") {  // the whole game, on each connection: older notices no longer hold
     page.game = message;
     page.clicks = [];
-    $("notice").textContent = page.unsent ? "Connected again. What you clicked while the page was not connected "
-      + "was not sent: do it again if you still want to." : "";
+    $("notice").textContent = page.unsent ? tr("Connected again. What you clicked while the page was not connected "
+      + "was not sent: do it again if you still want to.") : "";
     page.unsent = false;
   } else if (message.type === "update" && page.game) {
     page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
@@ -135,18 +126,19 @@ function render() {
                                         selected: page.clicks, targets: input.targets(), arrow: analysisArrow(index) });
   input.attach(svgEl);
 
-  document.title = `Draughts bot: game ${page.game.id}`;
-  $("title").textContent = `${board.title} · game ${page.game.id}`;
+  document.title = tr("Draughts bot: game {game}", { game: page.game.id });
+  $("title").textContent = `${board.title} · ${tr("game {game}", { game: page.game.id })}`;
   showConnection();
   showPlayers();
   let words;
   if (page.view >= 0) {
-    words = `Looking at move ${index} of ${page.game.entries.length - 1}; ▶▶ goes to the end.`;  // (the result
+    words = tr("Looking at move {move} of {moves}; ▶▶ goes to the end.",
+               { move: index, moves: page.game.entries.length - 1 });  // (the result
     // is in the header, and whole at the end)
   } else if (status.result) words = status.result;
-  else if (myTurn()) words = `Your move (${status.turn}): click a piece, then where it goes.`;
-  else words = `${status.turn} to move (${status.to_move}).`;
-  if (status.evaluation && !status.result) words += ` Bot's ${status.evaluation}.`;
+  else if (myTurn()) words = tr("Your move ({colour}): click a piece, then where it goes.", { colour: colourName(status.turn) });
+  else words = tr("{colour} to move ({player}).", { colour: colourName(status.turn), player: status.to_move });
+  if (status.evaluation && !status.result) words += " " + tr("Bot's {evaluation}.", { evaluation: status.evaluation });
   $("status").textContent = words;
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
   const usable = controls();
@@ -203,7 +195,7 @@ function sideRow(className, colour) {
   piece.className = `piece-mark ${colour.toLowerCase()}`;
   const name = document.createElement("span");
   name.className = "name";
-  name.textContent = page.game.status.players[colour] || colour;
+  name.textContent = page.game.status.players[colour] || colourName(colour);
   row.append(piece, name);
   return row;
 }
@@ -217,13 +209,13 @@ function showPlayers() {
     const row = sideRow("player", colour);
     const side = document.createElement("span");
     side.className = "side";
-    side.textContent = colour;
+    side.textContent = colourName(colour);
     const outcome = status.result ? outcomeOf(status, colour) : "";
     if (outcome) {
-      side.textContent += ` · ${outcome}`;
+      side.textContent += ` · ${OUTCOMES[outcome]()}`;
       row.classList.add(outcome === "won" ? "winner" : "ended");
     } else if (!status.result && status.turn === colour) {
-      side.textContent += " · to move";
+      side.textContent += ` · ${tr("to move")}`;
       row.classList.add("to-move");
     }
     row.append(side);
@@ -232,21 +224,19 @@ function showPlayers() {
   if (status.seconds) {
     const note = document.createElement("div");
     note.className = "note";
-    note.textContent = `The bot takes ${status.seconds} s a move.`;
+    note.textContent = tr("The bot takes {seconds} s a move.", { seconds: status.seconds });
     rows.push(note);
   }
   $("players").replaceChildren(...rows);
 }
 
-// "won", "lost" or "draw" for a colour as the result says it (the core writes "ana (White) wins: ..." and
-// "Draw (...)."); "" for a game aborted or stopped.
+// "won", "lost" or "draw" for a colour, as the server tells the result; "" for a game aborted or stopped.
 function outcomeOf(status, colour) {
-  const result = status.result;
-  if (result.startsWith("Draw")) return "draw";
-  const winner = Object.keys(status.players).find((c) => result.startsWith(`${status.players[c]} (${c}) wins`));
-  if (!winner) return "";
-  return winner === colour ? "won" : "lost";
+  if (status.drawn) return "draw";
+  if (!status.winner) return "";
+  return status.winner === colour ? "won" : "lost";
 }
+const OUTCOMES = { won: () => tr("won"), lost: () => tr("lost"), draw: () => tr("draw") };
 
 // The colours in the order the board shows them, top first: the side whose men start nearer the top row is
 // at the top unless the board is turned round.
@@ -293,8 +283,8 @@ function send(message) {
     return;
   }
   page.unsent = true;  // nothing is kept to send later: by then the game may have moved on
-  const what = message.type === "move" ? "that move" : "that";
-  $("notice").textContent = `Not connected, so ${what} was not sent. Reconnecting…`;
+  $("notice").textContent = message.type === "move" ? tr("Not connected, so that move was not sent. Reconnecting…")
+    : tr("Not connected, so that was not sent. Reconnecting…");
 }
 
 function goTo(i) {

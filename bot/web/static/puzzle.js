@@ -5,11 +5,11 @@
 
 const [, , puzzleVariant, puzzleRef] = location.pathname.split("/");  // /puzzle/VARIANT/ID, or .../daily
 const REPLY_MS = 450;  // the pause before the defender's reply is played, so that the solver sees their move first
-const THEME_WORDS = {  // what each theme means (the miner's themes: engine/puzzles/puzzle.py)
-  shot: "a sacrifice that opens the way for captures",
-  breakthrough: "a man through to the king row",
-  ending: "few pieces left, or an endgame win",
-  tactic: "a tactic that wins material",
+const THEMES = {  // each theme's name and what it means (the miner's themes: engine/puzzles/puzzle.py)
+  shot: () => [tr("shot"), tr("a sacrifice that opens the way for captures")],
+  breakthrough: () => [tr("breakthrough"), tr("a man through to the king row")],
+  ending: () => [tr("ending"), tr("few pieces left, or an endgame win")],
+  tactic: () => [tr("tactic"), tr("a tactic that wins material")],
 };
 const puzzle = {
   data: null,      // the puzzle's start: {id, variant, path, daily, board, themes, theme, solver, entry, legal}
@@ -45,12 +45,12 @@ async function ask(options, suffix = "") {
   try {
     response = await fetch(api(suffix), Object.assign({ cache: "no-store" }, options || {}));
   } catch (error) {
-    $("notice").textContent = "The server is not answering, so nothing changed. Try again in a moment.";
+    $("notice").textContent = tr("The server is not answering, so nothing changed. Try again in a moment.");
     return null;
   }
-  const data = await response.json().catch(() => ({ error: `The server answered ${response.status}.` }));
+  const data = await response.json().catch(() => ({ error: tr("The server answered {status}.", { status: response.status }) }));
   if (!response.ok) {
-    $("notice").textContent = data.error || `The server answered ${response.status}.`;
+    $("notice").textContent = data.error || tr("The server answered {status}.", { status: response.status });
     return null;
   }
   return data;
@@ -65,7 +65,7 @@ async function load() {
   puzzle.data = data;
   puzzle.entries = [data.entry];
   puzzle.legal = data.legal;
-  say("Your move: click a piece, then where it goes.");
+  say(tr("Your move: click a piece, then where it goes."));
   render();
 }
 
@@ -79,7 +79,7 @@ async function play(move) {
   puzzle.waiting = true;
   $("notice").textContent = "";
   const before = [puzzle.said, puzzle.verdict];
-  say("Checking your move…");
+  say(tr("Checking your move…"));
   render();
   const answer = await ask({ method: "POST", headers: { "Content-Type": "application/json" },
                              body: JSON.stringify({ moves }) });
@@ -96,13 +96,13 @@ async function play(move) {
   }
   const [mine, reply] = answer.entries;
   puzzle.entries.push(mine);
-  say(`Right: ${mine.move.text}.`, "right");
+  say(tr("Right: {move}.", { move: mine.move.text }), "right");
   render();
   setTimeout(() => {
     puzzle.entries.push(reply);
     puzzle.legal = answer.legal;
     puzzle.waiting = false;
-    say(`Right! I answer ${answer.reply}. Your move.`, "right");
+    say(tr("Right! I answer {move}. Your move.", { move: answer.reply }), "right");
     render();
   }, REPLY_MS);
 }
@@ -128,12 +128,12 @@ function finish(answer) {
   const right = answer.solution[Math.min(at + 1, answer.solution.length - 1)];
   if (answer.verdict === "solved") {
     puzzle.view = -1;
-    say(`Solved! The whole line: ${answer.line}.`, "solved");
+    say(tr("Solved! The whole line: {line}.", { line: answer.line }), "solved");
   } else {
     puzzle.view = at + 1 >= answer.solution.length - 1 ? -1 : at + 1;
-    const words = answer.verdict === "wrong" ? `Not it: the answer was ${answer.right}.`
-      : `The answer: ${right.move.text}.`;
-    say(`${words} The whole line: ${answer.line}.`, answer.verdict === "wrong" ? "wrong" : "");
+    const words = answer.verdict === "wrong" ? tr("Not it: the answer was {move}.", { move: answer.right })
+      : tr("The answer: {move}.", { move: right.move.text });
+    say(`${words} ${tr("The whole line: {line}.", { line: answer.line })}`, answer.verdict === "wrong" ? "wrong" : "");
   }
   render();
 }
@@ -157,14 +157,17 @@ function render() {
                                         selected: puzzle.clicks, targets: input.targets() });
   input.attach(svgEl);
 
-  const name = data.daily ? "today's puzzle" : `puzzle ${data.id}`;
-  document.title = `Draughts bot: ${name}`;
+  const name = data.daily ? tr("today's puzzle") : tr("puzzle {id}", { id: data.id });
+  document.title = tr("Draughts bot: {puzzle}", { puzzle: name });
   $("title").textContent = `${data.board.title} · ${name}`;
-  $("task").textContent = `${data.solver} to play and win`;
-  $("motif").textContent = `Theme: ${data.theme}`;
-  $("motif").title = THEME_WORDS[data.theme] || "";
+  $("task").textContent = tr("{colour} to play and win", { colour: colourName(data.solver) });
+  const [theme, meaning] = THEMES[data.theme] ? THEMES[data.theme]() : [data.theme, ""];
+  $("motif").textContent = tr("Theme: {theme}", { theme });
+  $("motif").title = meaning;
   let words = puzzle.said;
-  if (puzzle.view >= 0 && !puzzle.over) words = `Looking back at move ${index}; ▶▶ goes to the position to play.`;
+  if (puzzle.view >= 0 && !puzzle.over) {
+    words = tr("Looking back at move {move}; ▶▶ goes to the position to play.", { move: index });
+  }
   $("status").textContent = words;
   $("status").className = puzzle.verdict;
   $("solution").disabled = Boolean(puzzle.over) || puzzle.waiting;

@@ -8,7 +8,7 @@ async function list() {
     const response = await fetch("/api/puzzles");
     data = await response.json();
   } catch (e) {
-    error.textContent = "The server is not answering. Reload the page to try again.";
+    error.textContent = tr("The server is not answering. Reload the page to try again.");
     return;
   }
   const cards = data.variants.map((game) => {
@@ -19,22 +19,22 @@ async function list() {
     title.textContent = game.title;
     const lead = document.createElement("p");
     lead.className = "lead";
-    lead.textContent = `${game.count} ${game.count === 1 ? "puzzle" : "puzzles"}`;
+    lead.textContent = tr("puzzles: {count}", { count: game.count });
     const links = document.createElement("div");
     links.className = "links";
     const daily = document.createElement("a");
     daily.className = "button primary daily";
     daily.href = game.daily;
-    daily.textContent = "Today's puzzle";
+    daily.textContent = tr("Today's puzzle");
     const random = document.createElement("a");
     random.className = "button random";
     random.href = game.random;
-    random.textContent = "A random puzzle";
+    random.textContent = tr("A random puzzle");
     links.append(daily, random);
     card.append(title, lead, links);
     return card;
   });
-  if (!cards.length) error.textContent = "No game has puzzles yet.";
+  if (!cards.length) error.textContent = tr("No game has puzzles yet.");
   document.getElementById("puzzle-games").replaceChildren(...cards);
 }
 

@@ -1,0 +1,23 @@
+// The page's words in its reader's language: ``tr`` gives a text in it (the server put the translations in the
+// page), and the header's chooser changes it.
+"use strict";
+
+const TEXTS = JSON.parse(document.getElementById("texts").textContent || "{}");
+
+// ``message`` (English, as the catalog has it) in the page's language, its ``{name}`` placeholders filled from
+// ``values``; English when it has no translation.
+function tr(message, values = {}) {
+  const template = TEXTS[message] || message;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// The chooser: the choice is kept for a year in a cookie the server reads, and the page is shown again in it.
+document.getElementById("language").addEventListener("change", (event) => {
+  document.cookie = `draughts_language=${encodeURIComponent(event.target.value)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
+});
+
+// A side's name ("White" or "Black", as the server sends it) in the page's language.
+function colourName(colour) {
+  return colour === "White" ? tr("White") : colour === "Black" ? tr("Black") : colour;
+}
