@@ -282,3 +282,22 @@ def test_a_text_sent_as_json_to_another_process_is_still_shown_in_each_readers_l
         back = translation.text_from_json(json.loads(json.dumps(translation.text_json(text))))
         assert back == text and all(render(back, code) == render(text, code) for code in LANGUAGES)
     assert render(said, "ru") != str(said)
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_catalog_compiles_without_a_warning(language, caplog):
+    import gettext
+    import warnings
+
+    from babel.messages.mofile import write_mo
+
+    path = ROOT / "bot" / "locale" / language / "LC_MESSAGES" / "bot.po"
+    catalog = read_po(path.open("rb"), locale=language, abort_invalid=True)
+    assert [(m.id, errors) for m, errors in catalog.check()] == []  # Babel's checks (placeholders, plural forms)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_mo(io.BytesIO(), catalog)
+    translation.catalog.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="bot.translation"):
+        assert isinstance(translation.catalog(language), gettext.GNUTranslations)
+    assert not caplog.records

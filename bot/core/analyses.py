@@ -273,7 +273,7 @@ def _name(seat: dict) -> str:
 
 
 def _percent(running: Running) -> str:
-    return tr("{percent}% done", percent=100 * running.done // max(1, running.total))
+    return tr("{percent} done", percent=f"{100 * running.done // max(1, running.total)}%")  # ("% d" reads as a C format)
 
 
 async def _game_named(s: State, msg: Message, words: list[str]) -> int:
