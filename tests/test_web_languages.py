@@ -92,6 +92,9 @@ async def test_a_game_played_on_the_page_in_dutch_with_a_chooser_that_changes_it
     assert await asyncio.to_thread(dutch.text, "status") == nl(
         "Your move ({colour}): click a piece, then where it goes.", colour=render(colour_name(colour), "nl"))
     assert await asyncio.to_thread(shown_controls, dutch) == [nl("Resign"), nl("Offer a draw")]
+    assert nl("to move") in await asyncio.to_thread(dutch.text, "players")  # the words the scripts put together
+    assert await asyncio.to_thread(dutch.text, "title") == (f"{render(game_title('english'), 'nl')} · "
+                                                             f"{nl('game {game}', game=table.id)}")
     await asyncio.to_thread(play_by_clicking, dutch, lambda legal: legal[0])
     await asyncio.to_thread(dutch.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
     await asyncio.to_thread(english.wait, lambda s: len(s["entries"]) == 3)

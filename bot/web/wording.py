@@ -80,7 +80,8 @@ def _script_messages() -> tuple[str, ...]:
     messages: list[str] = []
     for path in sorted(STATIC.glob("*.js")):
         with path.open("rb") as stream:
-            for _, message, _, _ in extract("javascript", stream, keywords={"tr": None}):
+            for _, message, _, _ in extract("javascript", stream, keywords={"tr": None},
+                                            options={"parse_template_string": True}):  # (as babel.cfg)
                 if isinstance(message, str):
                     messages.append(message)
     return tuple(dict.fromkeys(messages))

@@ -127,7 +127,7 @@ function render() {
   input.attach(svgEl);
 
   document.title = tr("Draughts bot: game {game}", { game: page.game.id });
-  $("title").textContent = `${board.title} · ${tr("game {game}", { game: page.game.id })}`;
+  $("title").textContent = board.title + " · " + tr("game {game}", { game: page.game.id });
   showConnection();
   showPlayers();
   let words;
@@ -215,7 +215,7 @@ function showPlayers() {
       side.textContent += ` · ${OUTCOMES[outcome]()}`;
       row.classList.add(outcome === "won" ? "winner" : "ended");
     } else if (!status.result && status.turn === colour) {
-      side.textContent += ` · ${tr("to move")}`;
+      side.textContent += " · " + tr("to move");
       row.classList.add("to-move");
     }
     row.append(side);

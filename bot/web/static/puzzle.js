@@ -133,7 +133,7 @@ function finish(answer) {
     puzzle.view = at + 1 >= answer.solution.length - 1 ? -1 : at + 1;
     const words = answer.verdict === "wrong" ? tr("Not it: the answer was {move}.", { move: answer.right })
       : tr("The answer: {move}.", { move: right.move.text });
-    say(`${words} ${tr("The whole line: {line}.", { line: answer.line })}`, answer.verdict === "wrong" ? "wrong" : "");
+    say(words + " " + tr("The whole line: {line}.", { line: answer.line }), answer.verdict === "wrong" ? "wrong" : "");
   }
   render();
 }
