@@ -18,7 +18,7 @@ import pytest_asyncio
 from bot.core import Core
 from bot.discord.views import pages_of
 from bot.store import SqliteStore
-from bot.tables import Kind
+from bot.tables import Kind, Message, User
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,
@@ -545,6 +545,20 @@ async def test_games_started_on_a_shards_web_page_belong_to_that_shards_process(
     one = DraughtsBot(config, Core(config, store, pool), store)  # never started: only asked
     assert one.owns("web:1") and not one.owns("web:0")
     assert one.owns(str(GUILD + (1 << 22))) and not one.owns(str(GUILD))
+
+
+async def test_a_channel_the_cache_never_saw_speaks_the_language_its_servers_administrators_chose(store, pool):
+    from bot.discord.client import DraughtsBot
+
+    core = Core(CONFIG, store, pool)
+    bot = DraughtsBot(CONFIG, core, store)  # never started: its cache knows no channel, as for an unseen thread
+    core.connect(lambda reply: asyncio.sleep(0))  # (nothing is posted: the bot never started)
+    await core.handle(Message(str(GUILD), "555", User("1", "ana"), "new english level 1 time 0.05"))
+    assert bot._channel_language("555") == "en"
+    core.state.languages[str(GUILD)] = "fr"  # as `language fr` chose it
+    assert bot._channel_language("555") == "fr"  # found through the game on there
+    assert bot._channel_language("556") == "en"  # no game, no interaction: nothing says which server
+    await core.close()
 
 
 async def test_a_person_is_answered_in_their_language_and_the_channel_in_the_servers(emulator, store, pool):

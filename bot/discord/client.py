@@ -343,12 +343,20 @@ class DraughtsBot(ext.AutoShardedBot):
         return self._channel_language(reply.channel, answerer.interaction if answerer is not None else None)
 
     def _channel_language(self, channel: str, interaction: discord.Interaction | None = None) -> str:
-        """What a channel's messages and their buttons are shown in: its server's language, as the server's settings
-        prefer it (where the cache has no server, the one an interaction there names)."""
+        """What a channel's messages and their buttons are shown in: its server's language, as its administrators
+        chose it or the server's settings prefer it. Where the cache has no server (a thread it never saw), the
+        server is the interaction's or the game's there, and its preferred language the one an interaction names."""
         found = self.get_channel(int(channel))
         guild = getattr(found, "guild", None)
         if guild is not None:
             return self.core.language(str(guild.id)) or language_of(str(guild.preferred_locale))
+        guild_id = interaction.guild_id if interaction is not None else None
+        if guild_id is None:
+            table = self.core.live(channel)
+            guild_id = int(table.guild) if table is not None and table.guild.isdigit() else None
+        chosen = self.core.language(str(guild_id)) if guild_id is not None else None
+        if chosen:
+            return chosen
         if interaction is not None and interaction.guild_locale is not None:
             return language_of(str(interaction.guild_locale))
         return ENGLISH
