@@ -85,9 +85,6 @@ class InputLost(RuntimeError):
     """Standard input can no longer be read; the chat ends with this error."""
 
 
-UNREADABLE = "That line is not readable text (it is not in {encoding}), so I did nothing with it. Please type it again."
-
-
 def read_lines(queue: asyncio.Queue[str | bytes | InputLost | None], source: TextIO) -> None:
     """Put each line of ``source`` on ``queue``: the text, or its bytes if they cannot be decoded; an InputLost if
     reading fails; None at the end. Reads in a daemon thread, so the event loop never waits on input and Ctrl-C
@@ -153,7 +150,9 @@ async def chat(core: Core, terminal: Terminal, source: TextIO = sys.stdin) -> No
             if isinstance(line, InputLost):
                 raise line
             if isinstance(line, bytes):
-                print(UNREADABLE.format(encoding=_encoding(source)) + "\n", file=terminal.out, flush=True)
+                print(terminal.say(tr("That line is not readable text (it is not in {encoding}), so I did nothing "
+                                      "with it. Please type it again.", encoding=_encoding(source))) + "\n",
+                      file=terminal.out, flush=True)
                 continue
             if not line.strip():
                 continue

@@ -89,9 +89,11 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
                                 table.id, error, pause)
                     if not table.saving:
                         table.saving = True
-                        whose = "my" if table.kind is not Kind.MATCH else f"{seat.name}'s"
-                        await s.say(table.channel, f"I could not save {whose} move: the database is not "
-                                    "answering. I will keep trying, and play it as soon as it is saved.")
+                        await s.say(table.channel, tr(
+                            "I could not save my move: the database is not answering. I will keep trying, and play "
+                            "it as soon as it is saved.") if table.kind is not Kind.MATCH else tr(
+                            "I could not save {name}'s move: the database is not answering. I will keep trying, and "
+                            "play it as soon as it is saved.", name=seat.name))
                 else:
                     game.play(move)
                     await _played(s, table, seat, before, move, score)
