@@ -114,11 +114,15 @@ def accepted(header: str) -> str:
     """The language to answer an HTTP ``Accept-Language`` header in (by its q-values; English when none fits)."""
     ranked = []
     for place, item in enumerate(header.split(",")):
-        code, _, weight = item.strip().partition(";q=")
-        try:
-            q = float(weight) if weight else 1.0
-        except ValueError:
-            q = 0.0
+        code, *parameters = (part.strip() for part in item.split(";"))
+        q = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value.strip())
+                except ValueError:
+                    q = 0.0
         if code and code != "*" and q > 0:
             ranked.append((-q, place, code))
     for _, _, code in sorted(ranked):
@@ -163,7 +167,7 @@ def render(text: str, language: str) -> str:
     values = {name: render(value, language) if isinstance(value, str) else value for name, value in text.values.items()}
     try:
         return template.format(**values)
-    except (KeyError, IndexError, ValueError):  # a translation with the wrong placeholders: English
+    except Exception:  # a translation whose placeholders do not fit ({name.x}, {count[0]}, {missing}): English
         log.warning("the %s translation of %r does not fit its values", language, text.message)
         return str(text)
 

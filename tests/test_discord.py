@@ -10,6 +10,7 @@ import asyncio
 import copy
 from dataclasses import replace
 import logging
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -547,7 +548,8 @@ async def test_games_started_on_a_shards_web_page_belong_to_that_shards_process(
     assert one.owns(str(GUILD + (1 << 22))) and not one.owns(str(GUILD))
 
 
-async def test_a_channel_the_cache_never_saw_speaks_the_language_its_servers_administrators_chose(store, pool):
+async def test_a_channel_the_cache_never_saw_speaks_its_servers_language_and_a_direct_message_its_persons(
+        store, pool):
     from bot.discord.client import DraughtsBot
 
     core = Core(CONFIG, store, pool)
@@ -558,6 +560,9 @@ async def test_a_channel_the_cache_never_saw_speaks_the_language_its_servers_adm
     core.state.languages[str(GUILD)] = "fr"  # as `language fr` chose it
     assert bot._channel_language("555") == "fr"  # found through the game on there
     assert bot._channel_language("556") == "en"  # no game, no interaction: nothing says which server
+    # a direct message has no server: its person's language, as their interaction there says, then remembered
+    direct = SimpleNamespace(guild_id=None, guild_locale=None, locale="pt-BR")
+    assert bot._channel_language("557", direct) == "pt_BR" and bot._channel_language("557") == "pt_BR"
     await core.close()
 
 

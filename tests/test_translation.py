@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import re
+import string
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from engine import Color, game_type
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"tr": None, "plural": (1, 2), "phrase": None}
-PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+
 
 
 def source_messages() -> set[str | tuple[str, str]]:
@@ -39,7 +40,8 @@ def source_messages() -> set[str | tuple[str, str]]:
 
 
 def placeholders(text: str) -> set[str]:
-    return set(PLACEHOLDER.findall(text))
+    """The fields ``text.format`` fills, whole (``{name.x}`` is not ``{name}``)."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
@@ -105,6 +107,8 @@ def test_the_accept_language_header_is_read_by_its_weights():
     assert accepted("en-US,en;q=0.9,ru;q=0.8") == "en"
     assert accepted("fr;q=0.2, ru;q=0.7") == "ru"
     assert accepted("") == accepted("*") == accepted("xx;q=abc") == "en"
+    assert accepted("ru; q=0.1, fr") == "fr" and accepted("fr;Q=0.1, ru;q=0.5") == "ru"  # as RFC 9110 allows
+    assert accepted("nl ; q=0, pt-BR;q=0.2") == "pt_BR"  # q=0: not wanted
 
 
 def test_a_missing_or_broken_translation_falls_back_to_english(tmp_path, monkeypatch, caplog):
@@ -115,12 +119,14 @@ def test_a_missing_or_broken_translation_falls_back_to_english(tmp_path, monkeyp
     (broken / "fr" / "LC_MESSAGES").mkdir(parents=True)
     (broken / "fr" / "LC_MESSAGES" / "bot.po").write_text(
         'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-        'msgid "{name} played {move}."\nmsgstr "{nom} a joué {move}."\n')  # a placeholder renamed by mistake
+        'msgid "{name} played {move}."\nmsgstr "{nom} a joué {move}."\n'  # a placeholder renamed by mistake
+        'msgid "{name} resigned"\nmsgstr "{name.nope} abandonne"\n')  # one that reads an attribute
     monkeypatch.setattr(translation, "LOCALE_DIR", broken)
     translation.catalog.cache_clear()
     try:
         assert render(tr("My move."), "ru") == "My move."
         assert render(tr("{name} played {move}.", name="ana", move="11-15"), "fr") == "ana played 11-15."
+        assert render(tr("{name} resigned", name="ana"), "fr") == "ana resigned"
         assert render(tr("My move."), "nl") == "My move."  # no catalog at all
         assert any("ru catalog" in r.getMessage() for r in caplog.records)
         assert any("does not fit" in r.getMessage() for r in caplog.records)
@@ -301,3 +307,16 @@ def test_each_catalog_compiles_without_a_warning(language, caplog):
     with caplog.at_level(logging.WARNING, logger="bot.translation"):
         assert isinstance(translation.catalog(language), gettext.GNUTranslations)
     assert not caplog.records
+
+
+def test_a_game_ended_as_the_database_keeps_it_reads_in_each_language():
+    from bot.core import draw_words, ended_words, win_words
+
+    players = {Color.WHITE: "ana", Color.BLACK: "ben"}
+    won = ended_words(players, Color.BLACK, "ana resigned")
+    assert won == "ben (Black) wins: ana resigned."
+    assert render(won, "ru") == render(win_words("ben", Color.BLACK, tr("{name} resigned", name="ana")), "ru") != won
+    drawn = ended_words(players, None, "agreed", drawn=True)
+    assert render(drawn, "fr") == render(draw_words(tr("agreed")), "fr") != str(drawn)
+    unknown = ended_words(players, None, "a reason of an older version")  # as it is, in a translated sentence
+    assert "a reason of an older version" in render(unknown, "nl") != str(unknown)

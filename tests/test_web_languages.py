@@ -72,6 +72,13 @@ async def test_the_servers_answers_and_a_games_updates_come_in_each_pages_langua
     await dutch_ws.close()
     await english_ws.close()
 
+    # read again from the database (after a restart, or on another process): its words still in the page's language
+    chat.pages._finished.clear()
+    again = await client.ws_connect(socket_path(chat, table.id), headers={"Accept-Language": "nl"})
+    stored = (await receive(again, "game"))["status"]
+    assert stored["result"] == stored["headline"] == dutch["headline"] and stored["winner"] == "White"
+    await again.close()
+
 
 async def test_a_game_played_on_the_page_in_dutch_with_a_chooser_that_changes_it(served):
     chat, base, browser = served

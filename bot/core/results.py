@@ -45,8 +45,17 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], Text]]] = [
     (re.compile(r"the king is captured"), lambda m: tr("the king is captured")),
     (re.compile(r"the king escaped to (\w+)"), lambda m: tr("the king escaped to {square}", square=m[1])),
     (re.compile(r"the same position came up again"), lambda m: tr("the same position came up again")),
+    # the chat's own, as the database keeps them (a finished game's page shows them again)
+    (re.compile(r"(.+) resigned"), lambda m: tr("{name} resigned", name=m[1])),
+    (re.compile(r"(.+) abandoned the game"), lambda m: tr("{name} abandoned the game", name=m[1])),
+    (re.compile(r"(.+) never made a first move"), lambda m: tr("{name} never made a first move", name=m[1])),
+    (re.compile(r"agreed"), lambda m: tr("agreed")),
+    (re.compile(r"stopped"), lambda m: tr("stopped")),
+    (re.compile(r"(\d+) moves? each played"),
+     lambda m: plural("{count} move each played", "{count} moves each played", int(m[1]))),
 ]
-"""The rules' reasons for an end, as the engine words them, and as the bot says them in any language."""
+"""The reasons for an end, as the engine words them (and the database keeps them), and as the bot says them in any
+language."""
 
 
 def reason_words(reason: str) -> str:
@@ -140,11 +149,15 @@ def draw_words(reason: str) -> Text:
     return tr("Draw ({reason}).", reason=reason)
 
 
-def ended_words(players: dict[Color, str], winner: Color | None, reason: str) -> Text:
-    """How a game stored as ended reads (its winner, or none, and its reason as the database keeps it)."""
+def ended_words(players: dict[Color, str], winner: Color | None, reason: str, drawn: bool = False) -> Text:
+    """How a game stored as ended reads: its winner, or whether it was ``drawn``, and its reason as the database
+    keeps it (in the reader's language where the bot knows its words)."""
+    said = reason_words(reason)
     if winner is not None:
-        return win_words(players[winner], winner, reason)
-    return tr("Game over ({reason}).", reason=reason) if reason else tr("Game over.")
+        return win_words(players[winner], winner, said)
+    if drawn:
+        return draw_words(said)
+    return tr("Game over ({reason}).", reason=said) if reason else tr("Game over.")
 
 
 def rated_game(table: Table, winner: Color | None) -> RatedGame:

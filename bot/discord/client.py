@@ -96,6 +96,7 @@ class DraughtsBot(ext.AutoShardedBot):
         self.puzzle_boards: dict[str, PuzzleBoard] = {}
         """By channel: the latest puzzle board, whose menu comes off when the puzzle moves on (``_keep_puzzle``)."""
         self.answering: dict[str, asyncio.Lock] = {}  # by channel: a puzzle's menu used one at a time
+        self.direct_languages: dict[str, str] = {}  # by direct-message channel: its person's, as they last showed it
 
     # life cycle
 
@@ -345,11 +346,16 @@ class DraughtsBot(ext.AutoShardedBot):
     def _channel_language(self, channel: str, interaction: discord.Interaction | None = None) -> str:
         """What a channel's messages and their buttons are shown in: its server's language, as its administrators
         chose it or the server's settings prefer it. Where the cache has no server (a thread it never saw), the
-        server is the interaction's or the game's there, and its preferred language the one an interaction names."""
+        server is the interaction's or the game's there, and its preferred language the one an interaction names. A
+        direct message's is its person's (as their last interaction there said; English before any)."""
         found = self.get_channel(int(channel))
         guild = getattr(found, "guild", None)
         if guild is not None:
             return self.core.language(str(guild.id)) or language_of(str(guild.preferred_locale))
+        if interaction is not None and interaction.guild_id is None:  # a direct message: its person's language
+            self.direct_languages[channel] = _personal(interaction)
+        if channel in self.direct_languages:
+            return self.direct_languages[channel]
         guild_id = interaction.guild_id if interaction is not None else None
         if guild_id is None:
             table = self.core.live(channel)

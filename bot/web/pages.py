@@ -302,7 +302,8 @@ class Pages:
         seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
         players = {colour: seat.name for colour, seat in seats.items()}
         winner = None if stored.winner is None else Color.WHITE if stored.winner == "white" else Color.BLACK
-        words = ended_words(players, winner, stored.reason)
+        drawn = winner is None and f'[Result "{record.type.score_text(None)}"]' in stored.pdn
+        words = ended_words(players, winner, stored.reason, drawn)
         finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
                                   people=_people(seats))
         self._keep(finished)

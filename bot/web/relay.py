@@ -33,6 +33,12 @@ RETRY_SECONDS = 1.0
 """The pause before news the database did not take is published again."""
 
 
+def answer_text(text: str) -> dict:
+    """A page's answer as it travels: its English (what a process of an older version reads) and what it was made
+    from (``text_json``), which a page shows in its own language."""
+    return {"text": str(text), "words": text_json(text)}
+
+
 def process_name() -> str:
     """A name for this process, unique among the bot's: the machine, the process id and a random part."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -74,7 +80,7 @@ class Relay:
             origin = reply.to.origin if reply.to is not None else None
             if isinstance(origin, PageAsk):
                 if reply.private:
-                    await self._answer(origin, {"text": text_json(reply.text)})
+                    await self._answer(origin, answer_text(reply.text))
                     return
                 reply = replace(reply, to=None)  # the chat answers no message of its own
             news = news_of(self.core, reply)
@@ -185,7 +191,7 @@ class Relay:
         has moved on since, as the chat's menus are)."""
         refusal = self.core.may_press(msg.channel, msg.user, *at) if at is not None else None
         if refusal:
-            await self._answer(ask, {"text": text_json(refusal)})
+            await self._answer(ask, answer_text(refusal))
         else:
             await self.core.handle(msg)
         game = self.core.game_in(msg.channel)

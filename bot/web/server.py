@@ -122,15 +122,17 @@ async def _guard(request: web.Request, handler):
     """Refuse requests that name another server (a page elsewhere whose name was pointed at this machine); say
     "try again" while the database does not answer; add the headers every answer carries."""
     if not known_host(request, request.host):
-        return _text(request, tr("This server does not serve that address. Set BOT_WEB_URL to the address people "
-                                 "use."), 421)
-    if request.app[SITE].pages.core is None:
-        return _text(request, tr("The bot is starting: try again in a moment."), 503)
-    try:
-        response = await handler(request)
-    except SaveFailed as error:
-        log.warning("a page could not be read from the database: %s", error)
-        response = _text(request, UNREADABLE, 503, {"Retry-After": "30"})
+        response = _text(request, tr("This server does not serve that address. Set BOT_WEB_URL to the address "
+                                     "people use."), 421)
+    elif request.app[SITE].pages.core is None:
+        response = _text(request, tr("The bot is starting: try again in a moment."), 503)
+    else:
+        try:
+            response = await handler(request)
+        except SaveFailed as error:
+            log.warning("a page could not be read from the database: %s", error)
+            response = _text(request, UNREADABLE, 503, {"Retry-After": "30"})
+    response.headers.setdefault("Vary", "Accept-Language, Cookie")  # the words are in the reader's language
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response
@@ -183,8 +185,7 @@ def _html(request: web.Request, name: str) -> web.Response:
     """A page (``wording.page``'s template ``name``) in the reader's language."""
     language = wording.language(request)
     return web.Response(text=wording.page(name, language), content_type="text/html", charset="utf-8",
-                        headers={**html_headers(request), "Content-Language": language.replace("_", "-"),
-                                 "Vary": "Accept-Language, Cookie"})
+                        headers={**html_headers(request), "Content-Language": language.replace("_", "-")})
 
 
 def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:
@@ -240,8 +241,7 @@ async def _gif(request: web.Request) -> web.Response:
             while len(site.gifs) > GIFS_KEPT:
                 site.gifs.popitem(last=False)
     return web.Response(body=data, content_type="image/gif",
-                        headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"',
-                                 "Vary": "Accept-Language, Cookie"})
+                        headers={"Content-Disposition": f'attachment; filename="game-{found.id}.gif"'})
 
 
 async def _games(request: web.Request) -> web.Response:

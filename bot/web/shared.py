@@ -148,7 +148,7 @@ class SharedGames:
         if waiting is None:
             return  # an answer that came after its page stopped waiting
         if "text" in payload:
-            await waiting.origin.notice(text_from_json(payload["text"]))
+            await waiting.origin.notice(text_from_json(payload["words"]) if "words" in payload else str(payload["text"]))
         elif payload.get("done") and not waiting.done.done():
             game = payload.get("game")
             waiting.done.set_result(int(game) if game is not None else None)
