@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables import Board, game_name
-from bot.translation import ENGLISH, render
+from bot.tables import JUDGEMENTS, Board, game_name, position_status
+from bot.translation import ENGLISH, render, tr
 from engine import GameRecord, game_type
 from engine.games import GAMES
 from engine.analysis import Analysis
-from renders import RenderOptions, render_gif, render_graph, render_png, text_diagram
+from renders import GraphOptions, RenderOptions, render_gif, render_graph, render_png, text_diagram
 
 REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
@@ -29,15 +29,19 @@ def board_text(board: Board, language: str = ENGLISH) -> str:
                         status=status)
 
 
-def graph_png(analysis: Analysis) -> bytes:
-    """A game's evaluation graph, its mistakes marked."""
-    return render_graph(analysis)
+def graph_png(analysis: Analysis, language: str = ENGLISH) -> bytes:
+    """A game's evaluation graph, its mistakes marked, its words in ``language``."""
+    caption = tr("{game} · White's winning chances", game=game_name(analysis.game))
+    legend = {name: render(word, language) for name, word in JUDGEMENTS.items()}
+    return render_graph(analysis, GraphOptions(caption=render(caption, language), legend=legend))
 
 
 def replay_gif(game: GameRecord[Any, Any], language: str = ENGLISH) -> bytes:
-    """The whole game as an animated GIF, its caption in ``language`` (the line under each frame stays the
-    game's own)."""
-    return render_gif(game, RenderOptions(width=REPLAY_WIDTH, caption=render(game_name(game.type.name), language)))
+    """The whole game as an animated GIF, its caption and the words under each frame in ``language``."""
+    statuses = None if language == ENGLISH else [render(position_status(game.type, position), language)
+                                                 for position in game.positions]
+    return render_gif(game, RenderOptions(width=REPLAY_WIDTH, caption=render(game_name(game.type.name), language)),
+                      statuses=statuses)
 
 
 def warm_up() -> None:

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from bot.translation import ENGLISH, Text, render, tr
-from engine import Color, GameRecord, game_type
+from engine import Color, GameRecord, GameType, game_type
 from engine.analysis import Analysis
 from engine.search.levels import level
 
@@ -118,6 +118,19 @@ def colour_name(colour: Color) -> Text:
 
 LEVEL_NAMES = {1: tr("beginner"), 2: tr("novice"), 3: tr("casual"), 4: tr("club"), 5: tr("strong"), 6: tr("master")}
 """The bot's levels' names (``engine.search.levels``), in the reader's language."""
+
+def position_status(kind: GameType[Any, Any], position: Any) -> Text:
+    """The words under a board: whose turn it is, or why nobody moves, in the reader's language."""
+    colour = colour_name(position.turn)
+    if kind.legal_moves(position):
+        return tr("{colour} to move", colour=colour)
+    if kind.status(position) == "game over":  # Tablut's words for a position after its end
+        return tr("game over")
+    return tr("{colour} has no move", colour=colour)
+
+
+JUDGEMENTS = {"inaccuracy": tr("inaccuracy"), "mistake": tr("mistake"), "blunder": tr("blunder")}
+"""The analysis's judgements of a move, in the reader's language."""
 
 GAME_NAMES = {"english": tr("English"), "international": tr("International"), "russian": tr("Russian"),
               "brazilian": tr("Brazilian"), "tablut": tr("Tablut")}

@@ -63,7 +63,7 @@ class Terminal:
             lines.append(reply.pdn.rstrip())
         if reply.analysis is not None:
             path = self.image_dir / f"analysis-{reply.game}.png"
-            path.write_bytes(await asyncio.to_thread(graph_png, reply.analysis))
+            path.write_bytes(await asyncio.to_thread(graph_png, reply.analysis, self.language))
             lines.append(self.say(tr("[evaluation graph: {path}]", path=str(path))))
         print("\n".join(lines) + "\n", file=self.out, flush=True)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, replace
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -102,17 +103,21 @@ def _indexed(s: Scene, options: RenderOptions) -> Image.Image:
 
 
 def render_gif(game: GameRecord[Any, Any], options: RenderOptions = RenderOptions(width=GIF_WIDTH),
-               frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS) -> bytes:
+               frame_ms: int = FRAME_MS, last_frame_ms: int = LAST_FRAME_MS,
+               statuses: Sequence[str] | None = None) -> bytes:
     """The whole game as an animated GIF: the start, then one frame per ply, with a pause on the last.
 
-    Each frame's caption adds the move just played (``12... 23x14``) to ``options.caption``.
+    Each frame's caption adds the move just played (``12... 23x14``) to ``options.caption``; ``statuses``: the
+    words under each frame, one a position (a translation of them; None: the game's own).
     """
     kind = game.type
-    frames = [_indexed(scene(kind, game.positions[0], options), options)]
+    shown = [options] * len(game.positions) if statuses is None else [replace(options, status=status)
+                                                                       for status in statuses]
+    frames = [_indexed(scene(kind, game.positions[0], shown[0]), options)]
     for ply, (before, move, after) in enumerate(zip(game.positions, game.moves, game.positions[1:])):
         said = f"{move_label(game, ply)} {kind.write_move(before, move)}"
         caption = f"{options.caption} · {said}" if options.caption else said
-        frames.append(_indexed(scene(kind, after, replace(options, caption=caption), move, before), options))
+        frames.append(_indexed(scene(kind, after, replace(shown[ply + 1], caption=caption), move, before), options))
     return animate(frames, frame_ms, last_frame_ms)
 
 

@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine import game_type
 from engine.analysis import Analysis, decisive, winning_chances
 from renders.board import PNG_COMPRESSION
-from renders.drawing import SUPERSAMPLE, _fit, font
+from renders.drawing import SUPERSAMPLE, _fit, font, font_for
 from renders.themes import RGB
 
 JUDGEMENT_COLOURS: dict[str, str] = {"inaccuracy": "#56b4e9", "mistake": "#e69f00", "blunder": "#db3031"}
@@ -59,6 +59,8 @@ class GraphOptions:
     caption: str | None = None
     """The line above the graph; None: the game's name and what the graph shows ('English · White's winning
     chances'), '' for none."""
+    legend: dict[str, str] | None = None
+    """The legend's word for each judgement (a translation of them); None: its name."""
 
     def __post_init__(self) -> None:
         if not 160 <= self.width <= 2000:
@@ -187,12 +189,13 @@ def graph_image(analysis: Analysis, options: GraphOptions) -> Image.Image:
         draw.ellipse((x - r, y - r, x + r, y + r), fill=JUDGEMENT_COLOURS[move.judgement], outline=FRAME,
                      width=max(1, round(r / 4)))
 
-    text = font(max(9, round(lay.bar * 0.62)) * s)
     bar_mid = lay.bar * s / 2
     caption = _caption(analysis) if options.caption is None else options.caption
-    legend = _legend(draw, text, right, bar_mid, r, dry=True)
+    words = {name: (options.legend or {}).get(name, name) for name in JUDGEMENT_COLOURS}
+    text = font_for(caption + "".join(words.values()), max(9, round(lay.bar * 0.62)) * s)
+    legend = _legend(draw, text, right, bar_mid, r, words, dry=True)
     if text.getlength(caption) + 4 * r + legend <= right - left:
-        _legend(draw, text, right, bar_mid, r, dry=False)
+        _legend(draw, text, right, bar_mid, r, words, dry=False)
     if caption:  # alone, shortened if need be, where both do not fit
         draw.text((left, bar_mid), _fit(caption, text, right - left), font=text, fill=FRAME_TEXT, anchor="lm")
 
@@ -209,15 +212,15 @@ def _caption(analysis: Analysis) -> str:
 
 
 def _legend(draw: ImageDraw.ImageDraw, text: ImageFont.FreeTypeFont | ImageFont.ImageFont, right: float, y: float,
-            r: float, dry: bool) -> float:
-    """Write the legend (a dot and a word for each judgement) ending at ``right``; its width. ``dry``: measure
+            r: float, words: dict[str, str], dry: bool) -> float:
+    """Write the legend (a dot and ``words`` for each judgement) ending at ``right``; its width. ``dry``: measure
     only."""
     gap = 2.5 * r
-    width = sum(3 * r + text.getlength(name) for name in JUDGEMENT_COLOURS) + gap * (len(JUDGEMENT_COLOURS) - 1)
+    width = sum(3 * r + text.getlength(words[name]) for name in JUDGEMENT_COLOURS) + gap * (len(JUDGEMENT_COLOURS) - 1)
     x = right - width
     for name, colour in JUDGEMENT_COLOURS.items():
         if not dry:
             draw.ellipse((x, y - r, x + 2 * r, y + r), fill=colour)
-            draw.text((x + 3 * r, y), name, font=text, fill=FRAME_TEXT, anchor="lm")
-        x += 3 * r + text.getlength(name) + gap
+            draw.text((x + 3 * r, y), words[name], font=text, fill=FRAME_TEXT, anchor="lm")
+        x += 3 * r + text.getlength(words[name]) + gap
     return width

@@ -320,3 +320,40 @@ def test_a_game_ended_as_the_database_keeps_it_reads_in_each_language():
     assert render(drawn, "fr") == render(draw_words(tr("agreed")), "fr") != str(drawn)
     unknown = ended_words(players, None, "a reason of an older version")  # as it is, in a translated sentence
     assert "a reason of an older version" in render(unknown, "nl") != str(unknown)
+
+
+def test_the_analysis_graph_and_the_replay_speak_the_readers_language(monkeypatch):
+    import renders.graph
+    from bot import present
+    from bot.tables import colour_name
+    from renders.drawing import font_for
+    from test_graph import game
+
+    analysis = game([0, 40, -300, -250], {2: "blunder", 1: "inaccuracy"}, name="russian")
+    asked: list[str] = []
+
+    def recorded(text: str, size: int):
+        asked.append(text)
+        return font_for(text, size)
+
+    monkeypatch.setattr(renders.graph, "font_for", recorded)
+    english, russian = present.graph_png(analysis), present.graph_png(analysis, "ru")
+    assert english != russian
+    words = asked[-1]  # the caption and the legend, drawn in a font that has their glyphs
+    for said in (tr("{game} · White's winning chances", game=tr("Russian")), tr("inaccuracy"), tr("blunder")):
+        assert render(said, "ru") in words and str(said) not in words
+    f = font_for(words, 20)
+    assert all(_glyph(f, ch) != _glyph(f, "\ue000") for ch in set(words) - set(" ·:'"))
+
+    record = game_type("russian").new_game()
+    record.play_text(record.type.write_move(record.position, record.legal_moves()[0]))
+    assert present.replay_gif(record, "ru").startswith(b"GIF8")
+    shown: dict = {}
+    monkeypatch.setattr(present, "render_gif", lambda game, options, statuses=None: shown.update(
+        caption=options.caption, statuses=statuses) or b"GIF")
+    present.replay_gif(record, "ru")
+    assert shown["caption"] == render(tr("Russian"), "ru")
+    assert shown["statuses"] == [render(tr("{colour} to move", colour=colour_name(c)), "ru")
+                                 for c in (Color.WHITE, Color.BLACK)]
+    present.replay_gif(record)
+    assert shown["statuses"] is None  # English: the game's own words, as before

@@ -25,7 +25,7 @@ from bot.core.replay import replayed_record
 from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
-from bot.tables import Message, Reply, User, colour_name, game_name
+from bot.tables import JUDGEMENTS, Message, Reply, User, colour_name, game_name
 from bot.translation import Text, join, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type
@@ -252,8 +252,6 @@ def _costly(analysis: Analysis, m: Judged) -> str:
     return join([said, held]) if held else said
 
 
-JUDGEMENTS = {"inaccuracy": tr("inaccuracy"), "mistake": tr("mistake"), "blunder": tr("blunder")}
-"""The analysis's judgements of a move, by their names in ``engine.analysis``."""
 DATABASES = {"win": tr("The endgame databases: a win before it."),
              "draw": tr("The endgame databases: a draw before it."),
              "loss": tr("The endgame databases: a loss before it.")}

@@ -14,6 +14,7 @@ from bot.pool import SearchPool
 from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
 from bot.tables import (NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name,
+                        position_status,
                         game_name)
 from bot.translation import Text, tr
 from engine import Color, GameRecord
@@ -137,13 +138,7 @@ def board(table: Table, before=None, move=None) -> Board:
     if move is None and game.moves:
         move, before = game.moves[-1], game.positions[-2]
     number = len(game.moves) // 2 + 1
-    colour = colour_name(game.turn)
-    if game.legal_moves():
-        status = tr("{colour} to move", colour=colour)
-    elif game.type.status(game.position) == "game over":  # Tablut's words for a position after its end
-        status = tr("game over")
-    else:
-        status = tr("{colour} has no move", colour=colour)
+    status = position_status(game.type, game.position)
     caption = tr("{game} · move {number} · {status}", game=game_name(game.type.name), number=number, status=status)
     return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption, status)
 

@@ -39,7 +39,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
         text += f"\n```\n{board_text(board, language)}\n```"
     if reply.analysis is not None and pictures:
         name = f"analysis-{reply.game}.png"
-        files.append(discord.File(io.BytesIO(await asyncio.to_thread(graph_png, reply.analysis)), name))
+        files.append(discord.File(io.BytesIO(await asyncio.to_thread(graph_png, reply.analysis, language)), name))
         if embeds and embed is None:
             embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
             embed.set_image(url=f"attachment://{name}")
