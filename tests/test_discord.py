@@ -654,3 +654,5 @@ async def test_the_slash_commands_options_and_choices_are_described_in_each_lang
     assert next(c for c in daily["action"]["choices"] if c["value"] == "here")["name_localizations"]["fr"] == "ici"
     assert all(len(d) <= 100 for c in commands.values() for o in c.get("options", [])
                for d in o.get("description_localizations", {}).values())
+    assert all(1 <= len(n) <= 100 for c in commands.values() for o in c.get("options", [])
+               for choice in o.get("choices", []) for n in choice.get("name_localizations", {}).values())

@@ -246,8 +246,8 @@ def _costly(analysis: Analysis, m: Judged) -> str:
     number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
     said = tr("{number} {move} ({judgement}, {before} → {after}). Better {best}: {line}.",
               number=f"{number}{'.' if m.mover == first else '...'}", move=m.played,
-              judgement=JUDGEMENTS.get(m.judgement or "", m.judgement or ""), before=_score(m.before),
-              after=_score(m.after), best=m.best, line=" ".join(m.line))
+              judgement=JUDGEMENTS.get(m.judgement or "", m.judgement or ""), before=score_text(m.before),
+              after=score_text(m.after), best=m.best, line=" ".join(m.line))
     held = DATABASES.get(m.database or "")
     return join([said, held]) if held else said
 
@@ -258,7 +258,9 @@ DATABASES = {"win": tr("The endgame databases: a win before it."),
 """What the endgame databases say of the position before a costly move, by their value."""
 
 
-def _score(score: int) -> str:
+def score_text(score: int) -> str:
+    """A score for the mover as the analysis writes it: '+0.35' (of a man), or won / lost for a forced result (in
+    the reader's language)."""
     if decisive(score):
         return tr("won") if score > 0 else tr("lost")
     return f"{score / 100:+.2f}"

@@ -12,11 +12,11 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core import Progress, draw_words, score_words, win_words
+from bot.core import Progress, draw_words, score_text, score_words, win_words
 from bot.tables import Kind, LiveGame, User, game_title
-from bot.translation import Joined, Text, rendered, tr
+from bot.translation import Joined, Text, rendered
 from engine import Color, GameRecord, GameType, MoveError, game_type
-from engine.analysis import NAGS, decisive
+from engine.analysis import NAGS
 from engine.puzzles.puzzle import Puzzle
 from renders.graph import JUDGEMENT_COLOURS, white_chances
 from renders.themes import THEMES
@@ -165,14 +165,6 @@ def analysis(progress: Progress, record: GameRecord[Any, Any]) -> dict:
                          "chances": [round(white_chances(s, kind.chances_scale), 4) for s in found.scores]}
     shown["players"] = {str(c): asdict(p) for c, p in found.players.items()}
     return shown
-
-
-def score_text(score: int) -> str:
-    """A score for the mover as the analysis writes it: '+0.35' (of a man), or 'won' / 'lost' for a forced
-    result."""
-    if decisive(score):
-        return tr("won") if score > 0 else tr("lost")
-    return f"{score / 100:+.2f}"
 
 
 def puzzle(found: Puzzle, path: str, daily: bool) -> dict:
