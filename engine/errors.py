@@ -19,14 +19,23 @@ class Words:
 
     template: str
     values: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    """The template for a ``count`` other than 1 (the value ``count``), when the words count something."""
 
     def __str__(self) -> str:
-        return self.template.format(**{name: str(value) for name, value in self.values.items()})
+        template = self.plural if self.plural is not None and self.values.get("count") != 1 else self.template
+        return template.format(**{name: str(value) for name, value in self.values.items()})
 
 
 def phrase(template: str, **values: object) -> Words:
     """``template`` filled with ``values`` (the marker pybabel extracts the engine's templates by)."""
     return Words(template, values)
+
+
+def counted(singular: str, plural: str, count: int, **values: object) -> Words:
+    """Words that count: ``singular`` for a ``count`` of 1, else ``plural`` (each language has its own plural forms:
+    pybabel extracts both by this marker)."""
+    return Words(singular, {"count": count, **values}, plural)
 
 
 def said(message: str | Words) -> Words:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from engine.errors import IllegalMoveError, phrase
+from engine.errors import IllegalMoveError, Words, phrase
 
 if TYPE_CHECKING:
     from engine.search.hooks import SearchHooks
@@ -50,8 +50,13 @@ class Result:
 
     winner: Color | None
     """The side that won, or None for a draw."""
-    reason: str
-    """Why, in words a player can read."""
+    words: Words
+    """Why, as words a front end shows in its reader's language."""
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return str(self.words)
 
     def __str__(self) -> str:
         if self.winner is None:

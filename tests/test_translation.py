@@ -23,7 +23,7 @@ from chat import ANA, BEN, Chat
 from engine import Color, game_type
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"tr": None, "plural": (1, 2), "phrase": None}
+KEYWORDS = {"tr": None, "plural": (1, 2), "phrase": None, "counted": (1, 2)}
 
 
 
@@ -173,14 +173,24 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
 
 
 def test_the_rules_reasons_for_an_end_are_said_in_each_language():
-    from bot.core.results import reason_words
+    from bot.core.results import engine_words, stored_reason
+    from engine.errors import counted, phrase
 
-    assert render(reason_words("Black has no legal move"), "ru") == "у стороны «Чёрные» нет ходов"
-    assert render(reason_words("25 moves each with only kings moving and nothing taken"), "nl") == (
-        "25 zetten elk met alleen dammen die zetten en niets geslagen")
-    assert render(reason_words("the king escaped to a4"), "pt_BR") == "o rei escapou para a4"
-    assert reason_words("Black has no legal move") == "Black has no legal move"  # the same English
-    assert reason_words("a reason the bot does not know") == "a reason the bot does not know"
+    ended = game_type("english").new_game("B:W18:B")  # Black to move, with nothing left to move
+    result = ended.result()
+    assert result is not None and result.reason == "Black has no legal move"  # the engine's English, as before
+    assert render(engine_words(result.words), "ru") == "у стороны «Чёрные» нет ходов"
+    kings = counted("{count} move each with only kings moving and nothing taken",
+                    "{count} moves each with only kings moving and nothing taken", 25)
+    assert str(kings) == "25 moves each with only kings moving and nothing taken"
+    assert render(engine_words(kings), "nl") == "25 zetten elk met alleen dammen die zetten en niets geslagen"
+    escaped = phrase("the king escaped to {square}", square="a4")
+    assert render(engine_words(escaped), "pt_BR") == "o rei escapou para a4"
+    # as the database keeps them: the rules' reason read from the game itself, the chat's own by its words
+    assert render(stored_reason("Black has no legal move", ended), "ru") == "у стороны «Чёрные» нет ходов"
+    assert stored_reason("Black has no legal move", ended) == "Black has no legal move"  # the same English
+    assert render(stored_reason("ana resigned"), "fr") == render(tr("{name} resigned", name="ana"), "fr")
+    assert stored_reason("a reason the bot does not know") == "a reason the bot does not know"
 
 
 def test_accented_captions_are_drawn_with_glyphs_and_english_ones_as_before():

@@ -8,6 +8,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from bot import commands
 from bot.commands import Options
@@ -18,7 +19,7 @@ from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Tabl
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
 from bot.user_text import inert
-from engine import NAMES, Color, MoveError, Result, Words
+from engine import NAMES, Color, GameRecord, MoveError, Result, Words
 
 log = logging.getLogger(__name__)
 
@@ -28,24 +29,11 @@ async def finish_by_rules(s: State, table: Table) -> bool:
     result = table.game.result()
     if result is None:
         return False
-    await finish(s, table, result.winner, reason_words(result.reason))
+    await finish(s, table, result.winner, engine_words(result.words))
     return not s.current(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
 
 
 _REASONS: list[tuple[re.Pattern, Callable[[re.Match], Text]]] = [
-    (re.compile(r"(White|Black) has no legal move"),
-     lambda m: tr("{colour} has no legal move", colour=colour_name(Color[m[1].upper()]))),
-    (re.compile(r"the same position came up three times"), lambda m: tr("the same position came up three times")),
-    (re.compile(r"(\d+) moves each with only kings moving and nothing taken"),
-     lambda m: plural("{count} move each with only kings moving and nothing taken",
-                      "{count} moves each with only kings moving and nothing taken", int(m[1]))),
-    (re.compile(r"(\d+) moves each in this ending against a lone king"),
-     lambda m: plural("{count} move each in this ending against a lone king",
-                      "{count} moves each in this ending against a lone king", int(m[1]))),
-    (re.compile(r"the king is captured"), lambda m: tr("the king is captured")),
-    (re.compile(r"the king escaped to (\w+)"), lambda m: tr("the king escaped to {square}", square=m[1])),
-    (re.compile(r"the same position came up again"), lambda m: tr("the same position came up again")),
-    # the chat's own, as the database keeps them (a finished game's page shows them again)
     (re.compile(r"(.+) resigned"), lambda m: tr("{name} resigned", name=m[1])),
     (re.compile(r"(.+) abandoned the game"), lambda m: tr("{name} abandoned the game", name=m[1])),
     (re.compile(r"(.+) never made a first move"), lambda m: tr("{name} never made a first move", name=m[1])),
@@ -54,12 +42,16 @@ _REASONS: list[tuple[re.Pattern, Callable[[re.Match], Text]]] = [
     (re.compile(r"(\d+) moves? each played"),
      lambda m: plural("{count} move each played", "{count} moves each played", int(m[1]))),
 ]
-"""The reasons for an end, as the engine words them (and the database keeps them), and as the bot says them in any
-language."""
+"""The chat's own reasons for an end, as the database keeps them (in English), and as the bot says them in any
+language (a finished game's page shows them again; the rules' reasons are read from the game itself)."""
 
 
-def reason_words(reason: str) -> str:
-    """The engine's reason for a game's end, to be shown in the reader's language (as it is, if not known)."""
+def stored_reason(reason: str, record: GameRecord[Any, Any] | None = None) -> str:
+    """A finished game's reason as the database keeps it, to be shown in the reader's language: the rules' own
+    words when the game's ``record`` ended by them for that reason, else the chat's (as it is, if not known)."""
+    rules = record.result() if record is not None else None
+    if rules is not None and rules.reason == reason:
+        return engine_words(rules.words)
     for pattern, words in _REASONS:
         if (m := pattern.fullmatch(reason)) is not None:
             return words(m)
@@ -76,7 +68,12 @@ def engine_words(said: Words) -> Text:
     """The engine's words (why a move is refused) to be shown in the reader's language: their template read from
     the catalogs (pybabel finds the engine's by ``phrase``), their values as the bot shows them: squares, moves and
     numbers as they are, a colour by its name, a game's result in words, and what a person typed made inert."""
-    return tr(said.template, **{name: _engine_value(name, value) for name, value in said.values.items()})
+    values = {name: _engine_value(name, value) for name, value in said.values.items()}
+    if said.plural is not None:
+        count = values.pop("count")
+        assert isinstance(count, int), "words that count have a whole number"
+        return plural(said.template, said.plural, count, **values)
+    return tr(said.template, **values)
 
 
 def _engine_value(name: str, value: object) -> object:
@@ -85,7 +82,7 @@ def _engine_value(name: str, value: object) -> object:
     if isinstance(value, Color):
         return colour_name(value)
     if isinstance(value, Result):
-        reason = reason_words(value.reason)
+        reason = engine_words(value.words)
         if value.winner is None:
             return tr("Draw: {reason}", reason=reason)
         return tr("{colour} wins: {reason}", colour=colour_name(value.winner), reason=reason)
@@ -149,10 +146,11 @@ def draw_words(reason: str) -> Text:
     return tr("Draw ({reason}).", reason=reason)
 
 
-def ended_words(players: dict[Color, str], winner: Color | None, reason: str, drawn: bool = False) -> Text:
+def ended_words(players: dict[Color, str], winner: Color | None, reason: str, drawn: bool = False,
+                record: GameRecord[Any, Any] | None = None) -> Text:
     """How a game stored as ended reads: its winner, or whether it was ``drawn``, and its reason as the database
-    keeps it (in the reader's language where the bot knows its words)."""
-    said = reason_words(reason)
+    keeps it (in the reader's language where the bot knows its words: ``stored_reason``)."""
+    said = stored_reason(reason, record)
     if winner is not None:
         return win_words(players[winner], winner, said)
     if drawn:

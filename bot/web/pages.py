@@ -303,7 +303,7 @@ class Pages:
         players = {colour: seat.name for colour, seat in seats.items()}
         winner = None if stored.winner is None else Color.WHITE if stored.winner == "white" else Color.BLACK
         drawn = winner is None and f'[Result "{record.type.score_text(None)}"]' in stored.pdn
-        words = ended_words(players, winner, stored.reason, drawn)
+        words = ended_words(players, winner, stored.reason, drawn, record)
         finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
                                   people=_people(seats))
         self._keep(finished)
