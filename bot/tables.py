@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
-from bot.translation import ENGLISH, Text, render, tr
-from engine import Color, GameRecord, GameType, game_type
+from bot.translation import ENGLISH, Text, plural, render, tr
+from bot.user_text import inert
+from engine import Color, GameRecord, GameType, Result, Words, game_type
 from engine.analysis import Analysis
 from engine.search.levels import level
 
@@ -121,12 +122,34 @@ LEVEL_NAMES = {1: tr("beginner"), 2: tr("novice"), 3: tr("casual"), 4: tr("club"
 
 def position_status(kind: GameType[Any, Any], position: Any) -> Text:
     """The words under a board: whose turn it is, or why nobody moves, in the reader's language."""
-    colour = colour_name(position.turn)
-    if kind.legal_moves(position):
-        return tr("{colour} to move", colour=colour)
-    if kind.status(position) == "game over":  # Tablut's words for a position after its end
-        return tr("game over")
-    return tr("{colour} has no move", colour=colour)
+    return engine_words(kind.status_words(position))
+
+
+def engine_words(said: Words) -> Text:
+    """The engine's words (why a move is refused, why a game ended, whose turn it is) to be shown in the reader's
+    language: their template read from the catalogs (pybabel finds the engine's by ``phrase``), their values as the bot shows them: squares, moves and
+    numbers as they are, a colour by its name, a game's result in words, and what a person typed made inert."""
+    values = {name: _engine_value(name, value) for name, value in said.values.items()}
+    if said.plural is not None:
+        count = values.pop("count")
+        assert isinstance(count, int), "words that count have a whole number"
+        return plural(said.template, said.plural, count, **values)
+    return tr(said.template, **values)
+
+
+def _engine_value(name: str, value: object) -> object:
+    if isinstance(value, Words):
+        return engine_words(value)
+    if isinstance(value, Color):
+        return colour_name(value)
+    if isinstance(value, Result):
+        reason = engine_words(value.words)
+        if value.winner is None:
+            return tr("Draw: {reason}", reason=reason)
+        return tr("{colour} wins: {reason}", colour=colour_name(value.winner), reason=reason)
+    if name == "text":  # what the person typed, repeated
+        return inert(str(value))
+    return value
 
 
 JUDGEMENTS = {"inaccuracy": tr("inaccuracy"), "mistake": tr("mistake"), "blunder": tr("blunder")}

@@ -224,8 +224,14 @@ class GameType(ABC, Generic[P, M]):
         return (self.cell(move.start), self.cell(move.end))
 
     def status(self, position: P) -> str:
-        """Whose turn it is, or that the side to move has none."""
-        return f"{position.turn} to move" if self.legal_moves(position) else f"{position.turn} has no move"
+        """Whose turn it is, or that the side to move has none, in English."""
+        return str(self.status_words(position))
+
+    def status_words(self, position: P) -> Words:
+        """Whose turn it is, or that the side to move has none (``Words`` a front end shows in any language)."""
+        if self.legal_moves(position):
+            return phrase("{colour} to move", colour=position.turn)
+        return phrase("{colour} has no move", colour=position.turn)
 
     # the search
 

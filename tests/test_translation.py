@@ -173,7 +173,8 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
 
 
 def test_the_rules_reasons_for_an_end_are_said_in_each_language():
-    from bot.core.results import engine_words, stored_reason
+    from bot.core.results import stored_reason
+    from bot.tables import engine_words
     from engine.errors import counted, phrase
 
     ended = game_type("english").new_game("B:W18:B")  # Black to move, with nothing left to move

@@ -15,11 +15,11 @@ from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
-from bot.tables import Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, game_name
+from bot.tables import (Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, engine_words,
+                        game_name)
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
-from bot.user_text import inert
-from engine import NAMES, Color, GameRecord, MoveError, Result, Words
+from engine import NAMES, Color, GameRecord, MoveError
 
 log = logging.getLogger(__name__)
 
@@ -62,33 +62,6 @@ def sentence(words: Text) -> Text:
     """The engine's words for a refusal as a sentence: in English its first letter made a capital, and a full stop
     after it (their translations are written with the capital)."""
     return Joined((words, "."), "", english=capital(str(words)) + ".")
-
-
-def engine_words(said: Words) -> Text:
-    """The engine's words (why a move is refused) to be shown in the reader's language: their template read from
-    the catalogs (pybabel finds the engine's by ``phrase``), their values as the bot shows them: squares, moves and
-    numbers as they are, a colour by its name, a game's result in words, and what a person typed made inert."""
-    values = {name: _engine_value(name, value) for name, value in said.values.items()}
-    if said.plural is not None:
-        count = values.pop("count")
-        assert isinstance(count, int), "words that count have a whole number"
-        return plural(said.template, said.plural, count, **values)
-    return tr(said.template, **values)
-
-
-def _engine_value(name: str, value: object) -> object:
-    if isinstance(value, Words):
-        return engine_words(value)
-    if isinstance(value, Color):
-        return colour_name(value)
-    if isinstance(value, Result):
-        reason = engine_words(value.words)
-        if value.winner is None:
-            return tr("Draw: {reason}", reason=reason)
-        return tr("{colour} wins: {reason}", colour=colour_name(value.winner), reason=reason)
-    if name == "text":  # what the person typed, repeated
-        return inert(str(value))
-    return value
 
 
 def refusal(error: MoveError, legal: bool = True) -> Text:

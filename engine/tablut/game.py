@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.errors import IllegalMoveError, phrase
+from engine.errors import IllegalMoveError, Words, phrase
 from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result
 from engine.records import game_record
 from engine.tablut.baseline import minimax_move
@@ -72,8 +72,8 @@ class Tablut(GameType[TablutPosition, TablutMove]):
     def pieces(self, position: TablutPosition) -> tuple[tuple[Cell, str], ...]:
         return tuple((self.cell(sq), PIECES[p]) for sq in range(81) if (p := position.piece_at(sq)))
 
-    def status(self, position: TablutPosition) -> str:
-        return f"{position.turn} to move" if legal_moves(position) else "game over"
+    def status_words(self, position: TablutPosition) -> Words:
+        return phrase("{colour} to move", colour=position.turn) if legal_moves(position) else phrase("game over")
 
     def search_hooks(self, weights: object = None) -> TablutHooks:
         if weights is not None and not isinstance(weights, np.ndarray):
