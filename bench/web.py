@@ -257,8 +257,10 @@ async def watch(args: argparse.Namespace) -> None:
             assert (await sockets[0].receive_json())["type"] == "game"  # the first page loads what pages need
             await asyncio.sleep(1.0)
             before = rss_mb(web_server.process.pid)
-            for _ in range(args.watchers - 1):
-                sockets.append(await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0))
+            languages = args.languages.split(",")
+            for k in range(1, args.watchers):  # each in its turn of the languages (its browser's Accept-Language)
+                sockets.append(await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0,
+                                                        headers={"Accept-Language": languages[k % len(languages)]}))
             for ws in sockets[1:]:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first
@@ -289,8 +291,8 @@ async def watch(args: argparse.Namespace) -> None:
                 await ws.close()
         where = ("through the web tier: the games played by one process, their pages served by another, around "
                  "one PostgreSQL" if args.tier else "one process")
-        print(f"web page under load, {where}: {args.watchers} watchers on one game, {args.games} bot matches "
-              f"(level 1, {args.delay:g} s between moves), {args.seconds:g} s")
+        print(f"web page under load, {where}: {args.watchers} watchers on one game (pages in {args.languages}), "
+              f"{args.games} bot matches (level 1, {args.delay:g} s between moves), {args.seconds:g} s")
         for role, values in lags.items():
             print(f"  {role} process's event-loop lag (10 ms sleeps, {len(values)}): p50 "
                   f"{1000 * statistics.median(values):.1f} ms, p99 {1000 * percentile(values, 99):.1f} ms, "
@@ -320,6 +322,9 @@ def main() -> None:
     parser.add_argument("--tier", action="store_true",
                         help="through the web tier: the matches played by one process, the pages served by a second "
                              "(python -m bot web's parts), around a PostgreSQL server of its own (the pgserver wheel)")
+    parser.add_argument("--languages", default="en",
+                        help="the watchers' languages, shared out in turn (such as en,nl,fr,ru,pt-BR): each update is "
+                             "written once a language")
     parser.add_argument("--serve", choices=["single", "owner", "web"], help=argparse.SUPPRESS)
     parser.add_argument("--database", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
