@@ -4,7 +4,8 @@ translated, and the texts the page's scripts show.
 A page's language is the one its reader chose with the page's chooser (a cookie), else the best fit of the
 browser's ``Accept-Language``, else English. The HTML pages are templates under ``templates/`` whose texts are
 written ``{{ English text }}`` (``extract_html`` gives them to pybabel); ``{{ @lang }}``, ``{{ @languages }}``
-and ``{{ @texts }}`` stand for the language's code, the chooser's options and the scripts' texts. The scripts
+and ``{{ @texts }}`` stand for the language's code, the chooser's options and the scripts' texts, and
+``{{ @part _NAME.html }}`` for a part the pages share. The scripts
 mark their texts with ``tr("...")`` (pybabel reads them with its JavaScript extractor) and find them translated
 in the page (``static/words.js``).
 """
@@ -50,6 +51,8 @@ def page(name: str, language: str) -> str:
 
     def fill(mark: re.Match[str]) -> str:
         key = _message(mark[1])
+        if key.startswith("@part "):  # a part the pages share (templates/_NAME.html), filled the same way
+            return _MARK.sub(fill, (TEMPLATES / key.removeprefix("@part ")).read_text(encoding="utf-8").rstrip("\n"))
         if key == "@lang":
             return language.replace("_", "-")
         if key == "@languages":
