@@ -127,8 +127,9 @@ def position_status(kind: GameType[Any, Any], position: Any) -> Text:
 
 def engine_words(said: Words) -> Text:
     """The engine's words (why a move is refused, why a game ended, whose turn it is) to be shown in the reader's
-    language: their template read from the catalogs (pybabel finds the engine's by ``phrase``), their values as the bot shows them: squares, moves and
-    numbers as they are, a colour by its name, a game's result in words, and what a person typed made inert."""
+    language: their template read from the catalogs (pybabel finds the engine's by ``phrase`` and ``counted``),
+    their values as the bot shows them: squares, moves and numbers as they are, a colour by its name, a game's
+    result in words, and what a person typed made inert."""
     values = {name: _engine_value(name, value) for name, value in said.values.items()}
     if said.plural is not None:
         count = values.pop("count")

@@ -104,10 +104,7 @@ def language_of_locale(environ: Mapping[str, str]) -> str:
     locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
     if locale.split(".")[0] in ("", "C", "POSIX"):
         return ENGLISH
-    for code in [*environ.get("LANGUAGE", "").split(":"), locale]:
-        if code and (language_of(code) != ENGLISH or code.lower().startswith("en")):
-            return language_of(code)
-    return ENGLISH
+    return _first_spoken([*environ.get("LANGUAGE", "").split(":"), locale])
 
 
 def accepted(header: str) -> str:
@@ -125,8 +122,13 @@ def accepted(header: str) -> str:
                     q = 0.0
         if code and code != "*" and q > 0:
             ranked.append((-q, place, code))
-    for _, _, code in sorted(ranked):
-        if language_of(code) != ENGLISH or code.lower().startswith("en"):
+    return _first_spoken(code for _, _, code in sorted(ranked))
+
+
+def _first_spoken(codes: Iterable[str]) -> str:
+    """The language of the first of ``codes`` (in order of preference) that the bot speaks; English when none."""
+    for code in codes:
+        if code and (language_of(code) != ENGLISH or code.lower().startswith("en")):
             return language_of(code)
     return ENGLISH
 

@@ -35,7 +35,8 @@ class GameNews:
     """When it was made (Unix time), where the game is played: pages time their updates from it."""
 
     def to_json(self) -> dict:
-        return {"game": self.game, "said": str(self.said), "said_text": text_json(self.said), "about_game": self.about_game, "at": self.at,
+        return {"game": self.game, "said": str(self.said), "said_text": text_json(self.said),
+                "about_game": self.about_game, "at": self.at,
                 "live": self.live.to_json() if self.live is not None else None,
                 "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn} if self.ended else None}
 
@@ -45,7 +46,7 @@ class GameNews:
         live = LiveGame.from_json(data["live"], known) if data["live"] is not None else None
         ended = (Ended(record_from_json(data["ended"], known), data["ended"]["pdn"]) if data["ended"] is not None
                  else None)
-        said = text_from_json(data["said_text"]) if "said_text" in data else str(data["said"])  # (an older process: English)
+        said = text_from_json(data["said_text"]) if "said_text" in data else str(data["said"])  # (an older process's)
         return cls(int(data["game"]), said, bool(data["about_game"]), live, ended, float(data.get("at", 0.0)))
 
 

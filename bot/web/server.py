@@ -35,7 +35,6 @@ import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web, web_response
@@ -52,7 +51,6 @@ from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).with_name("static")
 MESSAGE_LIMIT = 1024  # bytes of one WebSocket message from a page
 RATE = 5.0  # messages a second a page may send, on average
 BURST = 20  # ... and at once
@@ -113,7 +111,7 @@ def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Applica
     app.router.add_get(f"/api/puzzle/{_PUZZLE}", _puzzle_start)
     app.router.add_post(f"/api/puzzle/{_PUZZLE}", _puzzle_try)
     app.router.add_get(f"/api/puzzle/{_PUZZLE}/solution", _puzzle_solution)
-    app.router.add_static("/static/", STATIC)
+    app.router.add_static("/static/", wording.STATIC)
     return app
 
 
@@ -185,7 +183,7 @@ def _html(request: web.Request, name: str) -> web.Response:
     """A page (``wording.page``'s template ``name``) in the reader's language."""
     language = wording.language(request)
     return web.Response(text=wording.page(name, language), content_type="text/html", charset="utf-8",
-                        headers={**html_headers(request), "Content-Language": language.replace("_", "-")})
+                        headers={**html_headers(request), "Content-Language": wording.tag(language)})
 
 
 def _not_found(request: web.Request, text: str) -> web.HTTPNotFound:

@@ -39,6 +39,11 @@ def language(request: web.Request) -> str:
     return accepted(request.headers.get("Accept-Language", ""))
 
 
+def tag(language: str) -> str:
+    """``language`` as HTML and HTTP write it (``pt-BR``)."""
+    return language.replace("_", "-")
+
+
 def _message(marked: str) -> str:
     """A template's text as the catalog has it: its lines run together."""
     return " ".join(marked.split())
@@ -54,7 +59,7 @@ def page(name: str, language: str) -> str:
         if key.startswith("@part "):  # a part the pages share (templates/_NAME.html), filled the same way
             return _MARK.sub(fill, (TEMPLATES / key.removeprefix("@part ")).read_text(encoding="utf-8").rstrip("\n"))
         if key == "@lang":
-            return language.replace("_", "-")
+            return tag(language)
         if key == "@languages":
             return "".join(f'<option value="{code}"{" selected" if code == language else ""}>{html.escape(name)}'
                            f"</option>" for code, name in LANGUAGES.items())
