@@ -13,7 +13,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.store import SaveFailed, SqliteStore, open_store
 from bot.web import views
-from bot.web.server import make_app, serve
+from bot.translation import render
+from bot.web.server import NO_PLY, make_app, serve
 from chat import ANA
 from engine.games import GAMES
 from test_web import WebChat, open_page, receive, site, socket_path  # noqa: F401 (site: the fixture)
@@ -61,6 +62,25 @@ async def test_a_seats_page_cannot_send_chat_commands_as_moves(site):
     assert chat.on("c1") and table.game.moves == []  # not resigned, nothing played
     legal = table.game.type.write_move(table.game.position, table.game.legal_moves()[0], full=True)
     await ws.send_json({"type": "move", "text": legal, "ply": 0})  # a move still moves
+    assert (await receive(ws, "update"))["from"] == 1
+    await ws.close()
+
+
+async def test_a_move_without_a_whole_number_for_its_position_is_refused_and_changes_nothing(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    table = chat.table()
+    ws, game = await open_page(chat, client, seated=True)
+    legal = game["status"]["legal"][0]["text"]
+    before = len(chat.replies)
+    for ply in (None, "0", "2", 0.0, False, True, [0], {"ply": 0}):
+        await ws.send_json({"type": "move", "text": legal, "ply": ply})
+        assert (await receive(ws, "notice"))["text"] == render(NO_PLY, "en"), ply
+    await ws.send_json({"type": "move", "text": legal})  # no ply at all
+    assert (await receive(ws, "notice"))["text"] == render(NO_PLY, "en")
+    await asyncio.sleep(0.2)
+    assert table.game.moves == [] and len(chat.replies) == before  # nothing played, nothing reached the chat
+    await ws.send_json({"type": "move", "text": legal, "ply": 0})  # with its position, the move is played
     assert (await receive(ws, "update"))["from"] == 1
     await ws.close()
 

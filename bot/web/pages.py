@@ -367,20 +367,21 @@ class Pages:
         """The link of the person who started a bot match (White's seat secret for them): it lets them stop it."""
         return self.seat_path(game, Color.WHITE, user)
 
-    async def move(self, watcher: Watcher, text: str, ply: int | None = None) -> None:
-        """A move from a seated page (made at ``ply``, when the page says), as its player's message in the game's
-        channel. Only a move of the game's kind is passed on, legal or not (the core answers an illegal one on the
-        page); anything else, such as a chat command, is refused on the page and reaches no chat."""
+    async def move(self, watcher: Watcher, text: str, ply: int) -> None:
+        """A move from a seated page, made at position ``ply`` (the number of moves the page showed), as its
+        player's message in the game's channel. Only a move of the game's kind made at the game's latest position
+        is passed on, legal or not (the core answers an illegal one on the page); anything else, such as a chat
+        command, is refused on the page and reaches no chat."""
         playing = await self._player(watcher)
         if playing is None:
             return
         table, user = playing
         if not table.game.type.is_move_text(text):
             await watcher.notice(NOT_A_MOVE)
-        elif ply is not None and ply != len(table.game.moves):
+        elif ply != len(table.game.moves):
             await watcher.notice(OUT_OF_DATE)
         else:
-            await self._handle(watcher, table, user, text, (table.id, ply) if ply is not None else None)
+            await self._handle(watcher, table, user, text, (table.id, ply))
 
     async def command(self, watcher: Watcher, name: str) -> None:
         """One of ``COMMANDS`` from a seated page (``stop`` also from a bot match's starter), as that person's

@@ -69,6 +69,8 @@ _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 NO_GAME = tr("There is no such game.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
+NO_PLY = tr("That move was not played: a move from the page says which position it was made at, as a whole "
+            "number.")
 BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
                 example='{"moves": ["11-15"]}')
 
@@ -443,7 +445,10 @@ async def _act(pages: Pages, watcher: Watcher, kind: object, data: dict) -> None
             await watcher.notice(tr("That seat link is not for this game, or the game is over: you can watch it."))
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")
-        await pages.move(watcher, text, ply if isinstance(ply, int) else None)
+        if type(ply) is not int:  # (not None, a text or a float; nor True, which Python counts as an int)
+            await watcher.notice(NO_PLY)
+        else:
+            await pages.move(watcher, text, ply)
     elif kind == "command" and data.get("name") in COMMANDS:
         await pages.command(watcher, str(data["name"]))
     else:
