@@ -123,6 +123,10 @@ async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_
         await chat.core.settle()
         stored = (await chat.store.active_games())[0].moves
         assert len(stored) == 5 and stored[3] == legal
+        # the bot's answer to a draw offered on the page, which no page shows as news, comes back to that page
+        await ws.send_json({"type": "command", "name": "draw"})
+        assert (await receive(ws, "notice"))["text"].startswith("I decline the draw")
+        assert chat.on()
         await ws.close()
 
 

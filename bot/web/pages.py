@@ -3,7 +3,8 @@ to date, and turns what a page does (a move, a command, a new game) into core me
 
 ``Pages`` sits between the core and the chat front end (``Pages.send_for``): replies go on to the chat as before,
 except those of games started on the page (their channel is the page's own) and private answers to the page,
-which go back to the page that asked. A move made on the page is a message like any other, by the seat's
+which go back to the page that asked; so does a public answer that the game's pages do not show (the bot
+declining a draw: talk around the game, not the game). A move made on the page is a message like any other, by the seat's
 player, so it passes the same checks and locks and is stored and announced the same way; the chat shows it too.
 """
 
@@ -64,6 +65,13 @@ class LiveGames(Protocol):
 def _people(seats: dict[Color, Seat]) -> dict[Color, User]:
     """The players who are people, by colour."""
     return {colour: seat.user for colour, seat in seats.items() if seat.user is not None}
+
+
+def shown(news: GameNews, offer: dict | None) -> bool:
+    """Whether the game's pages show ``news``: a game's end, a board, its controls, or an offer that changed
+    (``offer``: what waited for an answer when the pages were last sent the game); not the chat's other talk
+    around the game."""
+    return news.ended is not None or news.about_game or (news.live is not None and views.offer(news.live) != offer)
 
 
 class _Sent(NamedTuple):
@@ -201,7 +209,8 @@ class Pages:
             await self._chat(replace(reply, to=None) if from_page else reply)
             if self.local_chat:
                 await self._announce(reply)
-        self._publish(reply)
+        if not self._publish(reply) and isinstance(origin, WebOrigin):
+            await origin.notice(reply.text)  # an answer the game's pages do not show: the page that asked sees it
 
     async def _announce(self, reply: Reply) -> None:
         """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
@@ -218,26 +227,27 @@ class Pages:
                                 colour=colour_name(colour), url=self.seat_url(table.id, colour, seat.user)))
         await self._chat(Reply(reply.channel, join(lines, "\n")))
 
-    def _publish(self, reply: Reply) -> None:
-        """Bring the pages of the game ``reply`` is about up to date."""
+    def _publish(self, reply: Reply) -> bool:
+        """Bring the pages of the game ``reply`` is about up to date; whether they show it."""
         assert self.core is not None
         news = news_of(self.core, reply)
-        if news is not None:
-            self.apply(news)
+        return news is not None and self.apply(news)
 
-    def apply(self, news: GameNews) -> None:
-        """Bring the pages of ``news``'s game up to date."""
+    def apply(self, news: GameNews) -> bool:
+        """Bring the pages of ``news``'s game up to date; whether the news is one they show (False for the chat's
+        talk around the game)."""
         if news.ended is not None:
             self._end(news.game, news.ended.record, news.said, news.ended.pdn, news.at)
-            return
+            return True
         table = news.live
         assert table is not None
         self._live[table.id] = table
         sent = self._sent.get(table.id)
-        if not news.about_game and views.offer(table) == (sent.offer if sent else None):
-            return  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
+        if not shown(news, sent.offer if sent else None):
+            return False  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
         if table.id in self._watchers:
             self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said), news.at))
+        return True
 
     def _end(self, game_id: int, record: Any, said: str, pdn: str, at: float = 0.0) -> None:
         table = self._live.pop(game_id, None)

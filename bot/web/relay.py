@@ -3,8 +3,9 @@ what happens (news through the database), and plays what those pages ask, throug
 
 ``Relay.send_for`` sits between the core and the process's own chat (and pages): every reply about a game on
 becomes its ``GameNews``, published in order in the background; a private answer to a page's ask goes back to the
-web process that asked. ``Relay.run`` listens for asks once the core has brought its games back, answers those of
-the servers this process owns, and beats a heartbeat so that web processes know where to start new games.
+web process that asked, and so does a public one that no page shows (the bot declining a draw). ``Relay.run``
+listens for asks once the core has brought its games back, answers those of the servers this process owns, and
+beats a heartbeat so that web processes know where to start new games.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
 from bot.tables import Message, Reply, User
 from bot.translation import text_json
 from bot.web.news import GameNews, news_of
-from bot.web.pages import CHANNEL_PREFIX
+from bot.web.pages import CHANNEL_PREFIX, shown
+from bot.web.views import offer
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,7 @@ class Relay:
         self._published = asyncio.Condition()
         self._failing = False
         self._asks: set[asyncio.Task] = set()
+        self._offers: dict[str, dict | None] = {}  # by ask: what waited for an answer in its game before it
         self.ready = asyncio.Event()
         """Set once the games brought back are announced and the relay hears pages' asks."""
 
@@ -86,6 +89,8 @@ class Relay:
             news = news_of(self.core, reply)
             if news is not None:
                 self._queue(news)
+            if isinstance(origin, PageAsk) and (news is None or not shown(news, self._offers.get(origin.id))):
+                await self._answer(origin, answer_text(reply.text))  # an answer no page shows: the asker sees it
             if pages or not reply.channel.startswith(CHANNEL_PREFIX):
                 await chat(reply)
         return deliver
@@ -193,7 +198,12 @@ class Relay:
         if refusal:
             await self._answer(ask, answer_text(refusal))
         else:
-            await self.core.handle(msg)
+            before = self.core.live(msg.channel)
+            self._offers[ask.id] = offer(before) if before is not None else None
+            try:
+                await self.core.handle(msg)
+            finally:
+                del self._offers[ask.id]
         game = self.core.game_in(msg.channel)
         if game is not None:
             await self.published(game)  # the page that asked for a new game finds it at once

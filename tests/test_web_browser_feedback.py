@@ -1,0 +1,63 @@
+"""What a player sees on the game page after what they do, in a real headless Chromium at desktop and phone size
+(tests/test_web_browser.py has the browser and the server): the bot's answer to a draw offer, the takebacks left,
+a confirmation before resigning or stopping a match, their own finished game from its seat link, the pieces that
+must capture, the evaluation, the replay's and the front page's counts, the result line. Each check reads what
+is displayed (visible, enabled, its words), not what the page's script knows."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from chat import ANA
+from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
+from test_web_browser_page import DRAW, RESIGN, click_control, shown_controls, wait_controls
+
+SIZES = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+
+
+def visible_text(b: Browser, element_id: str) -> str:
+    """The words an element shows ("" when it is hidden or empty)."""
+    from selenium.webdriver.common.by import By
+
+    element = b.driver.find_element(By.ID, element_id)
+    return element.text if element.is_displayed() else ""
+
+
+def until(b: Browser, test, what: str, timeout: float = 15.0) -> None:
+    """Wait until ``test()`` is true; fail saying ``what`` was never shown, with the page's panel as it read."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never shown: {what}; the panel read: {b.text('panel')!r}")
+        time.sleep(0.05)
+
+
+async def bot_game(served, phone: bool, channel: str, command: str = "new english level 1 time 0.05"):
+    """A game against the bot started in chat by ana, and her seat's page in a browser of that size: (chat, table,
+    browser)."""
+    chat, base, browser = served
+    await chat.say(ANA, command, channel=channel)
+    table = chat.table(channel)
+    b = await browser(phone=phone)
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(b.wait, my_turn)
+    return chat, table, b
+
+
+@SIZES
+async def test_the_bots_answer_to_a_draw_offer_shows_on_the_page_of_the_one_who_offered(served, phone):
+    chat, table, b = await bot_game(served, phone, "d1")
+    watcher = await served[2](phone=phone)
+    await asyncio.to_thread(watcher.open, served[1] + chat.pages.game_path(table.id))
+    await asyncio.to_thread(watcher.wait, lambda s: len(s["entries"]) == 1)
+    await asyncio.to_thread(wait_controls, b, [RESIGN, DRAW])
+    await asyncio.to_thread(click_control, b, DRAW)
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "notice").startswith("I decline the draw"),
+                            "the bot's answer to the draw offer")
+    assert chat.on("d1") and table.draw_offer is None  # declined: the game goes on
+    assert await asyncio.to_thread(shown_controls, b) == [RESIGN, DRAW]
+    assert await asyncio.to_thread(visible_text, watcher, "notice") == ""  # an answer to her, not to watchers
