@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 
 from engine.games import GAMES
@@ -53,6 +54,9 @@ async def build_missing(pieces: int) -> None:
             raise
         finally:
             process.stdin.close()
+        if process.returncode == -signal.SIGTERM:  # the bot is being stopped: systemd signals every process at once
+            log.info("endgame database build for %s stopped by SIGTERM; the next start goes on from there", name)
+            return
         if process.returncode != 0:
             log.error("endgame database build for %s failed: %s", name, err.decode(errors="replace").strip()[-500:])
             return

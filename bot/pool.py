@@ -21,6 +21,12 @@ for good: the pool then starts a new executor and runs the lost jobs again,
 up to ``RETRIES`` times each. A thread watches the processes, so one that
 dies while idle is replaced at once, not when the next move needs it. The
 processes end by themselves when the bot's process dies (``worker.start``).
+
+Stopping starts nothing. The processes set Ctrl-C and SIGTERM aside, which
+reach every process of a terminal's job or of a systemd service at once: the
+bot ends them itself (``close``, with SIGKILL), so none dies of the signal and
+is replaced while the bot shuts down. After ``close`` the pool replaces and
+runs nothing, whatever its processes do meanwhile.
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ class SearchPool:
         self._executor: ProcessPoolExecutor | None = None
         self._pings: list[Future] = []  # the current processes' first jobs: done once each has warmed up
         self._lock = threading.Lock()  # the executor is replaced from the watching thread or the event loop
+        self._closed = False  # set once by close, under the lock: nothing is replaced or run after it
         self._failed_starts = 0  # executors in a row whose processes died before they had warmed up
         self._queues: dict[str, deque[_Entry]] = {}
         self._served: dict[str, int] = {}  # channel -> the turn its last job started in
@@ -114,10 +121,10 @@ class SearchPool:
         # spawn: a fork of a process running an event loop and threads is not safe
         executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                        initializer=worker.start, initargs=(self.tt_mb, self._give_way))
-        # One job per process at once makes the executor start them all now. They start with Ctrl-C blocked (a
-        # process inherits the blocked signals of the thread that starts it, as the stdlib starts its resource
-        # tracker), so none is interrupted before its initializer has set Ctrl-C aside.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # One job per process at once makes the executor start them all now. They start with Ctrl-C and SIGTERM
+        # blocked (a process inherits the blocked signals of the thread that starts it, as the stdlib starts its
+        # resource tracker), so none dies of them before its initializer has set them aside.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, worker.SET_ASIDE)
         try:
             pings = self._pings = [executor.submit(worker.ping) for _ in range(self.workers)]
         finally:
@@ -143,19 +150,22 @@ class SearchPool:
         self._replace(executor)
 
     def close(self) -> None:
+        """Cancel the waiting jobs and end the processes at once; from now on nothing is replaced or started."""
+        with self._lock:
+            self._closed = True
+            executor, self._executor = self._executor, None
         for queues in (self._queues, self._low):
             for queue in queues.values():
                 for entry in queue:
                     entry.future.cancel()
             queues.clear()
-        with self._lock:
-            executor, self._executor = self._executor, None
         if executor:
-            # A search under way is not waited for (its answer would go nowhere): the processes are ended.
+            # A search under way is not waited for (its answer would go nowhere): the processes are ended, with
+            # SIGKILL as they set SIGTERM aside.
             processes = _processes(executor).values()
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
-                process.terminate()
+                process.kill()
             executor.shutdown(wait=True)
 
     def pids(self) -> list[int]:
@@ -192,7 +202,7 @@ class SearchPool:
 
     async def _queued(self, queues: dict[str, deque[_Entry]], key: str, job: Job | Segment):
         if self._executor is None:
-            raise RuntimeError("the search pool is not started")
+            raise RuntimeError("the search pool is closed" if self._closed else "the search pool is not started")
         entry = _Entry(job, asyncio.get_running_loop().create_future())
         queues.setdefault(key, deque()).append(entry)
         self._pump()
@@ -259,6 +269,10 @@ class SearchPool:
         self._running -= 1
         self._low_running -= low
         error = done.exception() if not done.cancelled() else asyncio.CancelledError()
+        if self._closed:  # its process was ended by close: nothing runs again
+            if not entry.future.done():
+                entry.future.cancel()
+            return
         if isinstance(error, BrokenProcessPool):
             self._replace(executor)
             if entry.tries < RETRIES:

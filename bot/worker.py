@@ -33,6 +33,8 @@ _give_way: Any = None  # the pool's shared byte: 1 while a move waits for a proc
 ANALYSIS_TT_MB = 16
 GIVE_WAY_POLL = 0.005  # seconds between looks at the pool's event while an analysis searches
 _tt_mb = 64
+SET_ASIDE = {signal.SIGINT, signal.SIGTERM}
+"""The signals a search process ignores: sent to every process of the bot at once, they are the bot's to handle."""
 
 
 @dataclass(frozen=True)
@@ -93,15 +95,18 @@ class Answer:
 
 
 def start(tt_mb: int, give_way: Any = None) -> None:
-    """Process initializer: end with the parent, leave Ctrl-C to it, and compile (or load from numba's cache) the
-    search before the first job. ``give_way``: the pool's shared flag that asks analyses to stop early."""
+    """Process initializer: end with the parent, leave Ctrl-C and SIGTERM to it, and compile (or load from numba's
+    cache) the search before the first job. ``give_way``: the pool's shared flag that asks analyses to stop early."""
     global _tt_mb, _give_way
     _tt_mb = tt_mb
     _give_way = give_way
-    # Ctrl-C in a terminal reaches the whole process group; the bot shuts its search processes down itself.
-    # (The pool starts this process with Ctrl-C blocked, so none could come before this line.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # Ctrl-C in a terminal reaches the whole process group, and systemd stops a service with SIGTERM to all its
+    # processes at once: the bot shuts its search processes down itself (with SIGKILL), and a process that died of
+    # the signal first would be replaced while it does. (The pool starts this process with both blocked, so none
+    # could come before these lines.)
+    for number in SET_ASIDE:
+        signal.signal(number, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SET_ASIDE)
     _end_with_parent()
     # Every game's compiled search, each with a small throwaway searcher: the real ones (and their tables) are
     # made for the process's first game of each, not for every process at start.

@@ -63,8 +63,8 @@ class BotProcess:
     """``python -m bot --terminal`` in a directory of its own; its output collected as it comes."""
 
     def __init__(self, tmp: Path, *, encoding: str | None = None, session: bool = False, env: dict | None = None):
-        env = dict(os.environ, BOT_DATABASE=str(tmp / "bot.sqlite3"), BOT_IMAGE_DIR=str(tmp / "boards"),
-                   BOT_WORKERS="1", PYTHONPATH=str(ROOT), **(env or {}))
+        env = {**os.environ, "BOT_DATABASE": str(tmp / "bot.sqlite3"), "BOT_IMAGE_DIR": str(tmp / "boards"),
+               "BOT_WORKERS": "1", "PYTHONPATH": str(ROOT), **(env or {})}
         env.pop("DISCORD_TOKEN", None)
         if encoding:
             env["PYTHONIOENCODING"] = encoding
@@ -259,10 +259,11 @@ def built_before_international_4(tmp_path_factory) -> Path:
     return egtb
 
 
-@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_path, stop,
+@pytest.mark.parametrize("stop, everyone", [(signal.SIGKILL, False), (signal.SIGTERM, False), (signal.SIGTERM, True)],
+                         ids=["SIGKILL", "SIGTERM", "SIGTERM to every process"])
+def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_path, stop, everyone,
                                                                              built_before_international_4):
-    # SIGTERM to the bot alone is how docker stops it (systemd sends it to every process of the service).
+    # SIGTERM to the bot alone is how docker stops it; systemd sends it to every process of the service at once.
     egtb = tmp_path / "egtb"
     shutil.copytree(built_before_international_4, egtb)
     bot = BotProcess(tmp_path, env={"BOT_ENDGAME_PIECES": "4", "ENGINE_EGTB_DIR": str(egtb)})
@@ -280,14 +281,49 @@ def test_the_endgame_database_build_ends_with_the_bot_however_it_is_stopped(tmp_
             time.sleep(0.1)
         processes |= bot.searchers() | {bot.proc.pid}
         assert build in processes and len(processes) >= 3, processes  # the bot, its search process, the build
-        os.kill(bot.proc.pid, stop)
+        for pid in processes if everyone else {bot.proc.pid}:
+            os.kill(pid, stop)
         status = bot.proc.wait(30)
         assert none_alive(processes, within=5.0), [p for p in processes if alive(p)]
         if stop == signal.SIGTERM:  # stopped as cleanly as by Ctrl-C
             err = bot.err.decode()
             assert status == 0 and "Bye" in err and "Traceback" not in err, (status, err)
+            assert "failed" not in err and "restarted" not in err, err  # a build ended by the signal is no failure
     finally:
         bot.end()
         for pid in processes:  # a build left running is this test's to end
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+
+@pytest.mark.parametrize("order", ["together", "search_processes_first"])
+def test_sigterm_to_every_process_of_the_bot_at_once_starts_nothing_and_leaves_nothing(tmp_path, order):
+    # How systemd stops a service (KillMode=control-group): SIGTERM to all its processes at once, in no set order;
+    # "search_processes_first" is the worst case of that, the bot hearing its signal a moment after the others (its
+    # event loop busy). The search processes must not die of it and be replaced: the bot ends them itself.
+    bot = BotProcess(tmp_path, session=True, env={"BOT_WORKERS": "2"})
+    try:
+        bot.type(b"new english level 6 time 8\n11-15\n")
+        bot.wait_for("you played 11-15")  # the bot is searching for 8 s now
+        time.sleep(0.5)
+        before = bot.searchers()
+        assert len(before) >= 3, before  # two search processes and multiprocessing's helper
+        if order == "together":
+            os.killpg(bot.proc.pid, signal.SIGTERM)
+        else:
+            for pid in before:
+                os.kill(pid, signal.SIGTERM)
+            time.sleep(0.2)
+            os.kill(bot.proc.pid, signal.SIGTERM)
+        seen = set(before)
+        while bot.proc.poll() is None:  # closer than BotProcess's watch: a process started and ended at once counts
+            seen |= family(bot.proc.pid)
+            time.sleep(0.002)
+        err = bot.err.decode()
+        assert bot.proc.returncode == 0 and "Bye" in err and "Traceback" not in err, (bot.proc.returncode, err)
+        assert "restarted" not in err and "died" not in err, err
+        assert seen == before, f"started while stopping: {seen - before}"
+        assert none_alive(seen, within=5.0), [p for p in seen if alive(p)]
+    finally:
+        bot.end()
