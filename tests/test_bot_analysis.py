@@ -88,11 +88,13 @@ async def test_one_analysis_at_a_time_per_person(pool):
     await chat.say(ANA, f"analyse {first}")
     refused = await chat.say(ANA, f"analyse {second}")
     assert refused[0].private and "one at a time" in refused[0].text
-    joined = await chat.say(BEN, f"analyse {first}")  # asking for one under way joins it
+    here = await chat.say(BEN, f"analyse {first}")  # the channel that asked gets it once
+    assert here[0].private and "being analysed already" in here[0].text
+    joined = await chat.say(BEN, f"analyse {first}", channel="c2")  # asking elsewhere for one under way joins it
     assert not joined[0].private
     await chat.core.settle()
     answers = [r for r in chat.replies if r.analysis is not None]
-    assert len(answers) == 2 and {r.to.user for r in answers} == {ANA, BEN}
+    assert len(answers) == 2 and {(r.channel, r.to.user) for r in answers} == {("c1", ANA), ("c2", BEN)}
     await chat.core.close()
 
 

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.commands import whole_number
 from bot.core.replay import replayed_record
 from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
 from bot.tables import JUDGEMENTS, Message, Reply, User, colour_name, game_name
-from bot.translation import Text, join, plural, tr
+from bot.translation import PERCENT, SIGNED, TWO_PLACES, Text, join, number, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type
 from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
@@ -39,7 +39,9 @@ MAX_PER_SERVER = 5
 """Of those, the most one server may have (the web page's guests are one server)."""
 PROGRESS_EVERY = 5.0
 """Seconds between progress lines."""
-_NUMBER = re.compile(r"^#?(\d{1,12})$")
+SHOWN_FOR = 30 * 60.0
+"""Seconds after an analysis is posted in a channel during which asking for it there again is pointed at the post
+rather than posting it again (an analysis is a long text and an image: anyone asking could flood the channel)."""
 
 
 def still_on(game: int) -> Text:
@@ -69,18 +71,30 @@ def progress_key(game: int) -> str:
 async def command(s: State, msg: Message, words: list[str]) -> None:
     """`analyse [game]`: the channel's last finished game, or the one numbered."""
     finished = await _finished(s, msg.guild, await _game_named(s, msg, words))
-    stored = await s.store.analysis(finished.game.id, s.config.analysis_nodes)
+    game = finished.game.id
+    stored = await s.store.analysis(game, s.config.analysis_nodes)
     if stored is not None:
+        _once_here(s, msg, game)  # (no await between the check and the mark: asks at the same moment post it once)
         await _answer(s, msg, finished, Analysis.from_json(stored))
         return
-    running = s.analyses.get(finished.game.id)
-    if running is not None and any(m.user == msg.user and m.channel == msg.channel for m in running.asked):
-        raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it here.",
-                         game=running.game, done=_percent(running)))
-    others = len(s.analyses) - (running is not None)
     running = await request(s, finished, msg.user, msg)
-    await s.send(Reply(msg.channel, _analysing(finished.game.id, running.total, bool(s.pool.waiting), others), to=msg,
-                       update=progress_key(finished.game.id)))
+    await s.send(Reply(msg.channel, _analysing(game, running.total, bool(s.pool.waiting), len(s.analyses) - 1),
+                       to=msg, update=progress_key(game)))
+
+
+def _once_here(s: State, msg: Message, game: int) -> None:
+    """Mark the analysis of ``game`` posted in the message's channel now; refused, pointing at the post, if it was
+    posted there less than ``SHOWN_FOR`` seconds ago (anyone may ask, but the channel sees it once)."""
+    now = s.clock()
+    for key, at in list(s.analyses_shown.items()):  # forget the posts that are old enough to be asked for again
+        if now - at >= SHOWN_FOR:
+            del s.analyses_shown[key]
+    posted = s.analyses_shown.get((msg.channel, game))
+    if posted is not None:
+        raise Refusal(plural("I posted the analysis of game {game} in this channel {count} minute ago: scroll up to "
+                             "it.", "I posted the analysis of game {game} in this channel {count} minutes ago: scroll "
+                             "up to it.", max(1, round((now - posted) / 60)), game=game))
+    s.analyses_shown[msg.channel, game] = now
 
 
 def _analysing(game: int, total: int, moves: bool, others: int) -> str:
@@ -126,17 +140,23 @@ def _kept(finished: FinishedGame, stored: dict | None) -> Progress:
 
 
 async def request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
-    """The analysis of a finished game, started (or joined, if under way); ``msg`` is answered at the end."""
+    """The analysis of a finished game, started (or joined, if under way); ``msg`` is answered at the end, in its
+    channel (once a channel: a second ask there is told it is coming). Asks are taken one at a time, so asks at the
+    same moment cannot pass each other's checks."""
     game = finished.game.id
-    record = None
-    if game not in s.analyses:
-        record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
-        if record is None:
-            raise Refusal(tr("Game {game} cannot be replayed, so I cannot analyse it.", game=game))
-    running = s.analyses.get(game)  # (looked at again: someone may have asked meanwhile)
-    if running is None:
-        if record is None:  # the analysis under way a moment ago has ended: it is stored now, or failed
-            return await request(s, finished, asker, msg)
+    async with s.analysis_asks:
+        running = s.analyses.get(game)
+        if running is not None:
+            if msg is not None:
+                here = next((m for m in running.asked if m.channel == msg.channel), None)
+                if here is not None and here.user.id == msg.user.id:
+                    raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it "
+                                     "here.", game=game, done=_percent(running)))
+                if here is not None:
+                    raise Refusal(tr("Game {game} is being analysed already ({done}); I will post it here.",
+                                     game=game, done=_percent(running)))
+                running.asked.append(msg)
+            return running
         mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
         if mine is not None:
             raise Refusal(tr("Your analysis of game {game} is still under way ({done}); one at a time, please.",
@@ -150,11 +170,14 @@ async def request(s: State, finished: FinishedGame, asker: User, msg: Message | 
             raise Refusal(plural("{count} analysis of this server's games is waiting for me already. Ask again when "
                                  "one is done.", "{count} analyses of this server's games are waiting for me already. "
                                  "Ask again when one is done.", here))
+        record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
+        if record is None:
+            raise Refusal(tr("Game {game} cannot be replayed, so I cannot analyse it.", game=game))
         running = s.analyses[game] = Running(game, asker.id, finished.game.guild, len(record.moves) + 1)
         running.task = asyncio.create_task(_run(s, running, finished, record))
-    if msg is not None:
-        running.asked.append(msg)
-    return running
+        if msg is not None:
+            running.asked.append(msg)
+        return running
 
 
 async def _run(s: State, running: Running, finished: FinishedGame, record: GameRecord[Any, Any]) -> None:
@@ -178,7 +201,8 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
     finally:
         if s.analyses.get(running.game) is running:
             del s.analyses[running.game]
-    for msg in running.asked:
+    for msg in running.asked:  # (one a channel)
+        s.analyses_shown[msg.channel, running.game] = s.clock()
         await _answer(s, msg, finished, analysis)
 
 
@@ -222,14 +246,14 @@ def summary(finished: FinishedGame, analysis: Analysis) -> str:
     stored = finished.game
     names = {Color.WHITE: _name(stored.seats["white"]), Color.BLACK: _name(stored.seats["black"])}
     lines: list[str] = [tr("Analysis of game {game} ({variant}, {nodes} nodes a position):", game=stored.id,
-                variant=game_name(stored.variant), nodes=f"{analysis.nodes:,}")]
+                variant=game_name(stored.variant), nodes=number(analysis.nodes))]
     for colour, p in analysis.players.items():
         lines.append(tr("{colour} ({name}): {inaccuracies}, {mistakes}, {blunders}; average loss {loss} of a man a "
                         "move; accuracy {accuracy}%.", colour=colour_name(colour), name=names[colour],
                         inaccuracies=plural("{count} inaccuracy", "{count} inaccuracies", p.inaccuracies),
                         mistakes=plural("{count} mistake", "{count} mistakes", p.mistakes),
                         blunders=plural("{count} blunder", "{count} blunders", p.blunders),
-                        loss=f"{p.average_loss / 100:.2f}", accuracy=f"{p.accuracy:.0f}"))
+                        loss=number(p.average_loss / 100, TWO_PLACES), accuracy=number(p.accuracy, "0")))
     costly = analysis.costliest(3)
     if costly:
         lines.append(tr("Costliest moves:"))
@@ -263,7 +287,7 @@ def score_text(score: int) -> str:
     the reader's language)."""
     if decisive(score):
         return tr("won") if score > 0 else tr("lost")
-    return f"{score / 100:+.2f}"
+    return number(score / 100, SIGNED)
 
 
 def _name(seat: dict) -> str:
@@ -273,15 +297,15 @@ def _name(seat: dict) -> str:
 
 
 def _percent(running: Running) -> str:
-    return tr("{percent} done", percent=f"{100 * running.done // max(1, running.total)}%")  # ("% d" reads as a C format)
+    return tr("{percent} done", percent=number(100 * running.done // max(1, running.total) / 100, PERCENT))  # ("% d" reads as a C format)
 
 
 async def _game_named(s: State, msg: Message, words: list[str]) -> int:
     if words:
-        number = _NUMBER.match(words[0])
+        number = whole_number(words[0].removeprefix("#"))
         if number is None or len(words) > 1:
             raise Refusal(tr("`analyse` takes a game's number, or nothing for this channel's last finished game."))
-        return int(number[1])
+        return number
     game = await s.store.last_finished(msg.guild, msg.channel)
     if game is None:
         raise Refusal(tr("No game has finished in this channel yet; `analyse NUMBER` names another game."))

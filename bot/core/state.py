@@ -16,7 +16,7 @@ from bot.store import ServedPuzzle, Store
 from bot.tables import (NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name,
                         position_status,
                         game_name)
-from bot.translation import Text, tr
+from bot.translation import SIGNED, Text, number, tr
 from engine import Color, GameRecord
 from engine.search import ENDING_BOUND, WIN_BOUND
 
@@ -45,7 +45,7 @@ class Running:
     """Positions to search."""
     done: int = 0
     asked: list[Message] = field(default_factory=list)
-    """The chat messages that asked, each answered at the end."""
+    """The chat messages that asked, one a channel, each answered in its channel at the end."""
     task: asyncio.Task | None = None
 
 
@@ -80,6 +80,8 @@ class State:
         self.challenges: dict[str, Challenge] = {}  # by channel
         self.opening: set[str] = set()  # channels whose new game is being written to the database
         self.analyses: dict[int, Running] = {}  # by game: the analyses under way
+        self.analysis_asks = asyncio.Lock()  # taken while an ask for an analysis is checked and joined or started
+        self.analyses_shown: dict[tuple[str, int], float] = {}  # by channel and game: when its analysis was posted
         self.puzzles: dict[str, Solving] = {}  # by channel: the puzzles on
         self.dailies: dict[str, Daily] = {}  # by server: the daily puzzles of the servers this process serves
         self.languages: dict[str, str] = {}  # by server: the language its administrators chose (bot.core.languages)
@@ -170,7 +172,7 @@ def score_words(score: int) -> Text:
         return tr("evaluation: a won ending")
     if score < -ENDING_BOUND:
         return tr("evaluation: a lost ending")
-    return tr("evaluation {score}", score=f"{score / 100:+.2f}")
+    return tr("evaluation {score}", score=number(score / 100, SIGNED))
 
 
 def capital(text: str) -> str:
