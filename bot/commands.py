@@ -90,8 +90,15 @@ HELP: dict[str, tuple[str, Text]] = {
 ALIASES = {word: game.name for game in GAMES.values() for word in (game.name, *game.aliases)}
 """Every word that names a game, and the game it names."""
 COLOURS = {choice.value: choice for choice in ColourChoice}
-_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)s?$")
-_MENTION = re.compile(r"^(<@!?\d+>|@\S+)$")
+_NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)?)s?$")
+_MENTION = re.compile(r"^(<@!?[0-9]+>|@\S+)$")
+_WHOLE = re.compile(r"[0-9]{1,12}")
+
+
+def whole_number(word: str) -> int | None:
+    """``word`` read as a whole number, or None. Numbers are read one way in every command: ASCII digits only (``٣``,
+    ``３`` and ``𝟏`` are digits to Python but not numbers here), at most twelve of them."""
+    return int(word) if _WHOLE.fullmatch(word) else None
 
 
 @dataclass

@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from babel.numbers import format_decimal, format_percent
+
 log = logging.getLogger(__name__)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -66,6 +68,46 @@ class Joined(Text):
 
     def __reduce__(self) -> tuple:
         return Joined, (self.parts, self.sep, str(self))
+
+
+class Number(Text):
+    """A number in a text, written as each language writes numbers (Babel's CLDR data: ``300,000`` and ``+0.09`` in
+    English, ``300 000`` and ``+0,09`` in French); its English is the string."""
+
+    value: float
+    pattern: str
+
+    def __new__(cls, value: float, pattern: str) -> Number:  # type: ignore[override]
+        self = str.__new__(cls, _formatted(value, pattern, ENGLISH))
+        self.message, self.plural_message, self.number, self.values = "", None, None, {}
+        self.value, self.pattern = value, pattern
+        return self
+
+    def __reduce__(self) -> tuple:
+        return Number, (self.value, self.pattern)
+
+
+WHOLE = "#,##0"
+"""A whole number, its thousands grouped: 300,000."""
+SIGNED = "+#,##0.00;-#,##0.00"
+"""A score in men, always with its sign and two decimals: +0.35, -3.00."""
+TWO_PLACES = "#,##0.00"
+"""Two decimals: 1.55."""
+PERCENT = "%"
+"""A share as a percentage, in the language's own way: 50% in English, 50 % in French."""
+
+
+def number(value: float, pattern: str = WHOLE) -> Number:
+    """``value`` written with ``pattern`` (a CLDR number pattern: ``WHOLE``, ``SIGNED``, ``TWO_PLACES``; or
+    ``PERCENT``, for a share from 0 to 1) in each
+    reader's language: the value of a placeholder that is a number people read (not a count, a rating or a game's
+    number, which are written as they are)."""
+    return Number(value, pattern)
+
+
+def _formatted(value: float, pattern: str, language: str) -> str:
+    locale = language if language in LANGUAGES else ENGLISH
+    return format_percent(value, locale=locale) if pattern == PERCENT else format_decimal(value, pattern, locale)
 
 
 def tr(message: str, **values: object) -> Text:
@@ -158,6 +200,8 @@ def render(text: str, language: str) -> str:
     """``text`` in ``language``: a ``Text`` translated (its values too), a plain string as it is."""
     if not isinstance(text, Text) or language == ENGLISH:
         return str(text)
+    if isinstance(text, Number):
+        return _formatted(text.value, text.pattern, language)
     if isinstance(text, Joined):
         return text.sep.join(render(part, language) for part in text.parts)
     found = catalog(language)
@@ -188,6 +232,8 @@ def rendered(value: object, language: str) -> object:
 def text_json(text: str) -> object:
     """``text`` as JSON that keeps what it was made from (``text_from_json`` reads it back): a ``Text`` sent to
     another process (the web tier's pages) is still shown in each reader's language there."""
+    if isinstance(text, Number):
+        return {"decimal": text.value, "pattern": text.pattern}
     if isinstance(text, Joined):  # (its English too: a sentence's is not always its parts joined)
         return {"parts": [text_json(part) for part in text.parts], "sep": text.sep, "english": str(text)}
     if isinstance(text, Text):
@@ -199,6 +245,8 @@ def text_json(text: str) -> object:
 
 def text_from_json(data: object) -> str:
     """The text ``text_json`` wrote."""
+    if isinstance(data, dict) and "decimal" in data:
+        return Number(float(data["decimal"]), str(data["pattern"]))
     if isinstance(data, dict) and "parts" in data:
         english = data.get("english")
         return Joined((text_from_json(part) for part in data["parts"]), str(data["sep"]),

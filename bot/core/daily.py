@@ -18,7 +18,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timezone
 
-from bot.commands import ALIASES
+from bot.commands import ALIASES, whole_number
 from bot.core import puzzles
 from bot.core.state import DEFAULT_VARIANT, Refusal, State
 from bot.store import Daily, MoveConflict, SaveFailed, ServedPuzzle
@@ -63,8 +63,9 @@ async def command(s: State, msg, words: list[str]) -> None:
     hour, variant, rest = 0, DEFAULT_VARIANT, words[1:]
     while rest:
         word = rest.pop(0).lower()
-        if word == "hour" and rest and rest[0].isascii() and rest[0].isdigit() and 0 <= int(rest[0]) <= 23:
-            hour = int(rest.pop(0))
+        if word == "hour" and rest and (number := whole_number(rest[0])) is not None and 0 <= number <= 23:
+            hour = number
+            rest.pop(0)
         elif ALIASES.get(word) in puzzles.DRAUGHTS and puzzles.puzzle_set(ALIASES[word]):
             variant = ALIASES[word]
         else:

@@ -18,7 +18,7 @@ from bot.core import puzzles
 from bot.core.state import Refusal, State
 from bot.store import Attempt, ServedPuzzle
 from bot.tables import Message, Seat, colour_name
-from bot.translation import tr
+from bot.translation import TWO_PLACES, number, tr
 from bot.worker import Segment
 from engine import Color, game_type
 from engine.analysis import Analysis, Judged, judge
@@ -113,7 +113,7 @@ async def answer(s: State, msg: Message) -> None:
             words = (tr("{move} keeps within an inaccuracy of the engine's move, {best}: that counts.", move=shown,
                         best=right) if good
                      else tr("{move} is not it ({judgement}: {loss} of your winning chances lost). The engine's move: "
-                             "{best}.", move=shown, judgement=_a(judgement), loss=f"{loss:.2f}", best=right))
+                             "{best}.", move=shown, judgement=_a(judgement), loss=number(loss, TWO_PLACES), best=right))
         await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)])
         del s.puzzles[msg.channel]
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
