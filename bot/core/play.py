@@ -18,11 +18,15 @@ from engine import Color
 
 HINT_TIME = 0.3  # seconds a hint searches
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
+OFFER_AGAIN = {"draw": 20, "takeback": 2}
+"""Plies after a player's draw offer (or takeback request) before they may make another: as lidraughts, a draw
+offer again only ten moves later; a takeback request again once each side has moved. Without it, one person (or
+a page) could fill the channel with offers and the bot's answers."""
 
 
 async def move(s: State, msg: Message) -> None:
     """A message that is no command: a move in the channel's game."""
-    if not any(c.isdigit() for c in msg.text):
+    if not any(c in "0123456789" for c in msg.text):
         raise Refusal(tr("I don't know {text}. Type a move like 11-15, or `help` for the commands.",
                          text=quoted(msg.text)))
     table = s.tables.get(msg.channel)
@@ -76,21 +80,37 @@ async def resign(s: State, msg: Message, words: list[str]) -> None:
         await finish(s, table, colour.opponent, tr("{name} resigned", name=msg.user.name), to=msg)
 
 
+def _offering(table: Table, colour: Color, what: str) -> None:
+    """Note ``colour``'s offer of ``what`` now; refused if their last one was too few plies ago (``OFFER_AGAIN``)."""
+    ply, last = len(table.game.moves), table.offered.get((what, colour))
+    if last is not None and ply < last + OFFER_AGAIN[what]:
+        again = (last + OFFER_AGAIN[what]) // 2 + 1
+        raise Refusal(tr("You offered a draw at move {move}; you may offer another from move {again}.",
+                         move=last // 2 + 1, again=again) if what == "draw" else
+                      tr("You asked for a takeback at move {move}; you may ask again from move {again}.",
+                         move=last // 2 + 1, again=again))
+    table.offered[what, colour] = ply
+
+
 async def draw(s: State, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
         if table.draw_offer == colour.opponent:
             await finish(s, table, None, tr("agreed"), to=msg)
-        elif table.kind is Kind.BOT:
-            score = table.bot_score or 0
-            if score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40):
+            return
+        if table.draw_offer == colour:
+            raise Refusal(tr("You have offered a draw already; it stands until the next move."))
+        _offering(table, colour, "draw")
+        if table.kind is Kind.BOT:
+            score = table.bot_score  # (None: not judged since the game began or a move was taken back)
+            if score is not None and (score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40)):
                 await finish(s, table, None, tr("agreed"), to=msg)
+            elif score is None:
+                await s.say(msg.channel, tr("I decline the draw: I would rather play on."), to=msg)
             else:
                 await s.say(msg.channel, tr("I decline the draw: I would rather play on ({evaluation}).",
                                             evaluation=score_words(score)), to=msg)
-        elif table.draw_offer == colour:
-            raise Refusal(tr("You have offered a draw already; it stands until the next move."))
         else:
             table.draw_offer = colour
             opponent = table.seats[colour.opponent]
@@ -115,7 +135,10 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
             await take_back(s, table, colour, msg)
         elif table.takeback_offer == colour.opponent:
             await take_back(s, table, colour.opponent, msg)
+        elif table.takeback_offer == colour:
+            raise Refusal(tr("You have asked for a takeback already; it stands until the next move."))
         else:
+            _offering(table, colour, "takeback")
             table.takeback_offer = colour
             opponent = table.seats[colour.opponent]
             await s.ask(msg.channel, tr("{name} asks to take back their last move. {opponent}: `accept` or "
@@ -141,7 +164,7 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
         raise
     for _ in range(plies):
         game.undo()
-    table.draw_offer = table.takeback_offer = None
+    table.draw_offer = table.takeback_offer = table.bot_score = None  # (the bot's evaluation was of a later position)
     table.last_activity, table.reminded = s.clock(), False
     left = s.config.takebacks - table.takebacks_used
     done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
