@@ -16,7 +16,6 @@ from bot.translation import ENGLISH, Text, plural, render, tr
 from bot.user_text import inert
 from engine import Color, GameRecord, GameType, Result, Words, game_type
 from engine.analysis import Analysis
-from engine.search.levels import level
 
 
 class Kind(Enum):
@@ -247,7 +246,7 @@ class Seat:
         if self.user is not None:
             return self.user.name
         assert self.level is not None
-        return tr("Bot (level {level}, {name})", level=self.level, name=LEVEL_NAMES.get(self.level, level(self.level).name))
+        return tr("Bot level {level}", level=self.level)  # (as lidraughts names its bots; a colour follows in brackets)
 
     def to_json(self) -> dict:
         return {"user": [self.user.id, self.user.name]} if self.user else {"level": self.level}
@@ -306,6 +305,9 @@ class Table(Seated):
     takebacks_used: int = 0
     draw_offer: Color | None = None
     takeback_offer: Color | None = None
+    offered: dict[tuple[str, Color], int] = field(default_factory=dict)
+    """The ply of each player's last offer, by what they offered ("draw", "takeback") and their colour: an offer
+    is made again only some moves later (``bot.core.play.OFFER_AGAIN``)."""
     last_activity: float = 0.0
     reminded: bool = False
     bot_score: int | None = None

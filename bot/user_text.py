@@ -24,6 +24,8 @@ _MARKDOWN = re.compile(r"([\\`*_~|\[\]>#])")
 _BULLET = re.compile(r"^(\s*)-(\s)")  # "- x" at the start would be a list
 _NUMBERED = re.compile(r"^(\s*\d+)\.(\s)")  # and so would "1. x"
 _ESCAPED = re.compile(r"\\([\\`*_~|\[\]>#.-])")
+NAME_LIMIT = 32  # characters of a person's name kept (Discord's display names have at most 32)
+CHANNEL_NAME_LIMIT = 100  # characters of a channel's or thread's name (Discord allows 100)
 JOINER = "\u2060"  # a word joiner: invisible, and it keeps Discord from reading @everyone or <@123> as a mention
 
 
@@ -34,6 +36,11 @@ def neutral(text: str, limit: int = 120) -> str:
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return text.replace("@", "@" + JOINER).replace("<", "<" + JOINER)
+
+
+def name(text: str, limit: int = NAME_LIMIT) -> str:
+    """A name a person chose (their own, a channel's), as the core keeps it: ``neutral``, and never empty."""
+    return neutral(text, limit).strip() or "?"
 
 
 def inert(text: str, limit: int = 120) -> str:

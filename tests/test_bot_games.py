@@ -169,7 +169,7 @@ async def test_reading_commands_moves_board_pdn_games_help(chat):
     pdn = await chat.say(BEN, "pdn")
     assert "1. 32-28" in pdn[0].pdn and '[Result "*"]' in pdn[0].pdn
     games = await chat.say(BEN, "games", channel="c2")
-    assert "#c1: International: ana (White) vs Bot (level 1, beginner) (Black)" in games[0].text
+    assert "#c1: International: ana (White) vs Bot level 1 (Black)" in games[0].text
     helped = await chat.say(BEN, "help takeback")
     assert helped[0].private and "takeback" in helped[0].text
     full = (await chat.say(BEN, "help"))[0].text
@@ -178,7 +178,7 @@ async def test_reading_commands_moves_board_pdn_games_help(chat):
 
 async def test_a_tablut_game_against_the_bot(chat):
     await chat.say(ANA, "new tablut level 6 black time 0.05")
-    assert "Tablut: Bot (level 6, master) (White) vs ana (Black)" in chat.replies[-1].text
+    assert "Tablut: Bot level 6 (White) vs ana (Black)" in chat.replies[-1].text
     table = chat.table()
     await chat.core.settle()
     assert table.game.moves and "I played" in chat.replies[-1].text  # White (the bot) opened

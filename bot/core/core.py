@@ -8,6 +8,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import commands
@@ -22,6 +23,7 @@ from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
 from bot.translation import Text, tr
+from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
 
@@ -51,6 +53,14 @@ COMMANDS: dict[str, Command] = {
     "practice": practice.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "language": languages.command, "help": _help,
 }
+
+
+def cleaned(msg: Message) -> Message:
+    """``msg`` with every name in it made safe to keep and repeat (``user_text.name``): names enter the core here,
+    whatever front end they come from, and reach replies and stored records only from here."""
+    return replace(msg, user=User(msg.user.id, name(msg.user.name)),
+                   mentions=tuple(User(u.id, name(u.name)) for u in msg.mentions),
+                   channel_name=name(msg.channel_name, CHANNEL_NAME_LIMIT) if msg.channel_name else "")
 
 
 class Core:
@@ -120,6 +130,7 @@ class Core:
     async def handle(self, msg: Message) -> None:
         """Answer one message: a command or a move. Every refusal is a reply; nothing is left half done."""
         s = self.state
+        msg = cleaned(msg)
         try:
             if len(msg.text) > s.config.input_limit:
                 raise Refusal(tr("That message is {length} characters long; I read at most {limit}.",
