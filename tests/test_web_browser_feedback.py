@@ -12,7 +12,7 @@ import pytest
 
 from chat import ANA
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_page import DRAW, RESIGN, click_control, shown_controls, wait_controls
+from test_web_browser_page import DRAW, RESIGN, TAKE_BACK, click_control, shown_controls, wait_controls
 
 SIZES = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 
@@ -61,3 +61,20 @@ async def test_the_bots_answer_to_a_draw_offer_shows_on_the_page_of_the_one_who_
     assert chat.on("d1") and table.draw_offer is None  # declined: the game goes on
     assert await asyncio.to_thread(shown_controls, b) == [RESIGN, DRAW]
     assert await asyncio.to_thread(visible_text, watcher, "notice") == ""  # an answer to her, not to watchers
+
+
+@SIZES
+async def test_take_back_is_gone_once_no_takebacks_are_left(served, phone):
+    chat, table, b = await bot_game(served, phone, "t1")  # ana plays Black, who moves first in English
+    for _ in range(3):  # the takebacks a game against the bot allows (Config.takebacks)
+        await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+        await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
+        await asyncio.to_thread(wait_controls, b, [RESIGN, DRAW, TAKE_BACK])
+        await asyncio.to_thread(click_control, b, TAKE_BACK)
+        await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 1)
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)
+    await asyncio.to_thread(wait_controls, b, [RESIGN, DRAW])  # a move to take back, but no takeback left
+    panel = await asyncio.to_thread(b.text, "panel")
+    assert TAKE_BACK not in panel and "used all" not in panel
+    assert len(table.game.moves) == 2 and chat.on("t1")

@@ -83,7 +83,7 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
         game = table.record
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
                 "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
-                "result": table.result, "said": said, "evaluation": None, "seconds": None,
+                "result": table.result, "said": said, "evaluation": None, "seconds": None, "takebacks": None,
                 **outcome(table.result)}
     game = table.game
     seat = table.to_move
@@ -94,7 +94,15 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
             "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
             "result": None, "said": said,
             "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
-            "seconds": table.budget if bots else None}
+            "seconds": table.budget if bots else None, "takebacks": takebacks_left(table)}
+
+
+def takebacks_left(table: LiveGame) -> int | None:
+    """The takebacks the person may still take in a game against the bot; None when the core does not say (in
+    other games, a takeback is asked of the opponent, as many times as they grant it)."""
+    # (the core's LiveGame says it as ``takebacks_left`` once it carries it: issue 47; until then, it is not known)
+    left = getattr(table, "takebacks_left", None)
+    return left if isinstance(left, int) else None
 
 
 def outcome(result: str) -> dict:

@@ -250,7 +250,7 @@ function topFirst() {
 
 // The seat's controls that can be used now: none on a watcher's page or once the game is over; Stop only for
 // a bot match's starter; Accept and Decline only while the opponent's offer waits; Take back only with a move
-// of one's own to take back (and, against the bot, on one's turn).
+// of one's own to take back (and, against the bot, on one's turn and with a takeback left).
 function controls() {
   const seat = page.seat, status = page.game.status;
   const usable = new Set();
@@ -268,7 +268,10 @@ function controls() {
   }
   const entries = page.game.entries;
   const moved = entries.slice(0, -1).some((entry) => entry.turn === seat.colour);
-  if (moved && !offer && (status.kind !== "bot" || status.turn === seat.colour)) usable.add("takeback");
+  const againstBot = status.kind === "bot";
+  if (moved && !offer && (!againstBot || (status.turn === seat.colour && status.takebacks !== 0))) {
+    usable.add("takeback");
+  }
   return usable;
 }
 
