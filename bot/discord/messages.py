@@ -11,14 +11,12 @@ import discord
 from bot.present import board_png, board_text, graph_png, replay_gif
 from bot.tables import NO_GAME, Reply, User
 from bot.translation import ENGLISH
-from bot.user_text import neutral
+from bot.user_text import CHANNEL_NAME_LIMIT, name
 
 TEXT_LIMIT = 2000  # Discord's limit on a message's text
 FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
 DIRECT = "direct"  # the "server" of games in direct messages
-NAME_LIMIT = 32  # characters of a display name shown (Discord allows 32)
-CHANNEL_NAME_LIMIT = 100  # characters of a channel's or thread's name (Discord allows 100)
 
 
 async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.View | None,
@@ -68,8 +66,8 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
 
 
 def user_of(person: discord.abc.User) -> User:
-    """The person as the core knows them: their display name is text they chose, so it is cleaned once, here."""
-    return User(str(person.id), neutral(person.display_name, NAME_LIMIT))
+    """The person as the core knows them (their display name is cleaned as the core cleans every name)."""
+    return User(str(person.id), name(person.display_name))
 
 
 def guild_of(guild: discord.Guild | None) -> str:
@@ -78,7 +76,7 @@ def guild_of(guild: discord.Guild | None) -> str:
 
 def name_of(channel: object) -> str:
     """The channel's name, cleaned as a person's is: anyone who may start a thread names it as they like."""
-    return neutral(str(getattr(channel, "name", None) or "direct messages"), CHANNEL_NAME_LIMIT)
+    return name(str(getattr(channel, "name", None) or "direct messages"), CHANNEL_NAME_LIMIT)
 
 
 def in_order(message: discord.Message) -> list[discord.abc.User]:
