@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 
 import numpy as np
+import platformdirs
 from numba import njit
 
 from engine.compiled import hot
@@ -193,10 +195,28 @@ def signatures(total: int) -> list[tuple[int, int, int, int]]:
 
 # --- files -----------------------------------------------------------------------
 
+APP = "draughts-bot"
+"""The installed distribution's name, which names its folder in the user's data directory."""
+
+
 def default_directory() -> Path:
-    """Where databases are kept: ``ENGINE_EGTB_DIR``, else ``data/egtb`` in the project."""
-    env = os.environ.get("ENGINE_EGTB_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "data" / "egtb"
+    """Where databases are kept, for this copy of the engine (``directory_for``)."""
+    return directory_for(Path(__file__).resolve(), os.environ)
+
+
+def directory_for(module: Path, environ: Mapping[str, str]) -> Path:
+    """Where the databases are kept by the engine whose file ``module`` (this one) is: ``ENGINE_EGTB_DIR`` when
+    set; else, in a source checkout (``pyproject.toml`` beside the ``engine`` package: ./run-bot, an editable
+    install), ``data/egtb`` in it, where they have always been; else, in an installed package (a virtual
+    environment that an upgrade replaces, or a read-only system folder), ``egtb`` in the user's data directory as
+    platformdirs names it for the platform (``$XDG_DATA_HOME/draughts-bot/egtb``, by default
+    ``~/.local/share/draughts-bot/egtb``, on Linux)."""
+    if chosen := environ.get("ENGINE_EGTB_DIR"):
+        return Path(chosen)
+    root = module.parents[2]
+    if (root / "pyproject.toml").is_file():
+        return root / "data" / "egtb"
+    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "egtb"
 
 
 def paths(variant: Variant, pieces: int, directory: Path) -> tuple[Path, Path, Path]:
