@@ -73,9 +73,14 @@ async def test_anyone_presses_analyse_under_a_games_end_even_after_a_restart(emu
         assert [m for m in emulator.posted(games, since) if m is not answer] == []
         edits = answer["_edits"]
 
-        again = await emulator.answer(await emulator.slash(BEN, games, "analyse"))  # kept: answered at once
-        assert again is not answer and text_of(again).startswith(f"Analysis of game {game}")
-        assert has_file(again, f"analysis-{game}.png") and "_versions" not in again
+        again = await emulator.answer(await emulator.slash(BEN, games, "analyse"))  # the channel has it: pointed at
+        assert again["flags"] & EPHEMERAL and "scroll up to it" in text_of(again) and not has_file(again, ".png")
+        pressed_again = await emulator.answer(await emulator.press(BEN, ended, "Analyse"))
+        assert pressed_again["flags"] & EPHEMERAL and summaries(emulator, games, game) == [answer]
+        other = emulator.channel("more-games")
+        kept = await emulator.answer(await emulator.slash(BEN, other, "analyse", game=game))  # kept: at once
+        assert text_of(kept).startswith(f"Analysis of game {game}")
+        assert has_file(kept, f"analysis-{game}.png") and "_versions" not in kept
         assert answer["_edits"] == edits  # the earlier answer, far up the channel, is left as it was
         await bot_to_answer(bot)
 
@@ -103,18 +108,19 @@ async def test_an_answer_that_cannot_be_edited_is_brought_up_to_date_another_way
         game, ended = await ended_game(emulator, bot, games)
         pressed = await emulator.press(EVE, ended, "Analyse")
         by_button = await emulator.answer(pressed)
+        other = emulator.channel("more-games")
         since = len(emulator.posts)
-        await emulator.say(BEN, games, f"{MENTION} analyse {game}")  # Ben asks too, joining Eve's analysis
+        await emulator.say(BEN, other, f"{MENTION} analyse {game}")  # Ben asks elsewhere, joining Eve's analysis
         typed = await emulator.wait_for(lambda m: "Analysing game" in text_of(m), since)
         pressed.expired = True  # the button's interaction is too old to edit by its token ...
         typed["_deleted"] = True  # ... and Ben's answer was deleted
         held.set()
         await until(lambda: f"Analysis of game {game}" in text_of(by_button), timeout=60)
         assert by_button["_edits"] == 1  # edited all the same, as a message of the channel
-        await emulator.wait_for(lambda m: m is not by_button and f"Analysis of game {game}" in text_of(m), since,
+        await emulator.wait_for(lambda m: m is not typed and f"Analysis of game {game}" in text_of(m), since,
                                 what="Ben's answer, posted anew")
         await asyncio.sleep(0.2)
-        assert len(summaries(emulator, games, game)) == 2
+        assert len(summaries(emulator, games, game)) == 1 and len(summaries(emulator, other, game)) == 1
 
 
 async def test_a_game_still_being_played_between_two_people_is_not_analysed(emulator, store, pool):
