@@ -261,6 +261,7 @@ async def test_a_newcomer_starts_a_game_and_a_bot_match_from_the_front_page(serv
     await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) >= 4)  # the match plays on, live
     assert b.page()["status"]["kind"] == "match"
     await asyncio.to_thread(b.js, "document.querySelector('#seat-controls button[data-command=stop]').click()")
+    await asyncio.to_thread(b.js, "document.getElementById('confirm-yes').click()")  # asked again: yes
     await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]))
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from chat import ANA
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_page import DRAW, RESIGN, TAKE_BACK, click_control, shown_controls, wait_controls
+from test_web_browser_page import DRAW, RESIGN, STOP, TAKE_BACK, click_control, shown_controls, wait_controls
 
 SIZES = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 
@@ -78,3 +78,49 @@ async def test_take_back_is_gone_once_no_takebacks_are_left(served, phone):
     panel = await asyncio.to_thread(b.text, "panel")
     assert TAKE_BACK not in panel and "used all" not in panel
     assert len(table.game.moves) == 2 and chat.on("t1")
+
+
+def enabled_controls(b: Browser) -> list[str]:
+    """The seat controls a person can click: displayed and enabled."""
+    from selenium.webdriver.common.by import By
+
+    return [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, "#seat-controls button")
+            if e.is_displayed() and e.is_enabled()]
+
+
+@SIZES
+async def test_resign_and_stop_the_match_ask_again_before_they_act(served, phone):
+    chat, table, b = await bot_game(served, phone, "r1")
+    await asyncio.to_thread(click_control, b, RESIGN)
+    await asyncio.to_thread(until, b, lambda: enabled_controls(b) == ["Yes, resign", "Cancel"], "the confirmation")
+    assert await asyncio.to_thread(visible_text, b, "confirm-question") == "Resign this game?"
+    await asyncio.sleep(0.3)
+    assert chat.on("r1")  # one click resigned nothing
+    await asyncio.to_thread(click_control, b, "Cancel")
+    await asyncio.to_thread(until, b, lambda: enabled_controls(b) == [RESIGN, DRAW], "the controls again")
+    assert await asyncio.to_thread(visible_text, b, "confirm-question") == ""
+    await asyncio.to_thread(click_control, b, RESIGN)
+    await asyncio.to_thread(b.key, "\ue00c")  # Escape: no, too
+    await asyncio.to_thread(until, b, lambda: enabled_controls(b) == [RESIGN, DRAW], "the controls after Escape")
+    assert chat.on("r1")
+    await asyncio.to_thread(click_control, b, RESIGN)
+    await asyncio.to_thread(click_control, b, "Yes, resign")
+    await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]))
+    await asyncio.to_thread(until, b, lambda: enabled_controls(b) == [], "no controls once over")
+    assert not chat.on("r1")
+
+    chat, base, browser = served
+    await chat.say(ANA, "watch russian 1 1 delay 0.3", channel="r2")
+    match = chat.table("r2")
+    starter = await browser(phone=phone)
+    await asyncio.to_thread(starter.open, base + chat.pages.starter_path(match.id, ANA))
+    await asyncio.to_thread(until, starter, lambda: enabled_controls(starter) == [STOP], "Stop the match")
+    await asyncio.to_thread(click_control, starter, STOP)
+    await asyncio.to_thread(until, starter, lambda: enabled_controls(starter) == ["Yes, stop it", "Cancel"],
+                            "the confirmation")
+    assert await asyncio.to_thread(visible_text, starter, "confirm-question") == "Stop this match?"
+    await asyncio.to_thread(starter.wait, lambda s: len(s["entries"]) >= 3)  # the match plays on meanwhile
+    assert chat.on("r2") and await asyncio.to_thread(enabled_controls, starter) == ["Yes, stop it", "Cancel"]
+    await asyncio.to_thread(click_control, starter, "Yes, stop it")
+    await asyncio.to_thread(starter.wait, lambda s: bool(s["status"]["result"]))
+    assert not chat.on("r2")

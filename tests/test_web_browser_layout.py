@@ -10,7 +10,7 @@ import re
 from chat import ANA, BEN
 from engine.games import GAMES
 from test_web_browser import Browser, my_turn, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_page import RESIGN, click_control, until, wait_controls
+from test_web_browser_page import RESIGN, click_control, confirm, until, wait_controls
 
 # Every text the header's connection word has had since the page began, recorded by a script the browser runs
 # before the page's own (the page's policy allows only its own scripts; this one comes through the driver).
@@ -88,6 +88,7 @@ async def test_a_finished_game_says_so_with_its_result_in_the_header_and_never_l
     await asyncio.to_thread(player.wait, lambda s: my_turn(s) and says_live(header(player)))  # on: live
     await asyncio.to_thread(wait_controls, player, [RESIGN, "Offer a draw"])
     await asyncio.to_thread(click_control, player, RESIGN)
+    await asyncio.to_thread(confirm, player)
     end = await asyncio.to_thread(player.wait, lambda s: bool(s["status"]["result"]))
     result = end["status"]["result"]
     await asyncio.to_thread(player.wait, lambda s: "Finished" in header(player))

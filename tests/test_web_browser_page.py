@@ -34,7 +34,16 @@ def wait_controls(b: Browser, expected: list[str], timeout: float = 15.0) -> Non
 def click_control(b: Browser, text: str) -> None:
     from selenium.webdriver.common.by import By
 
-    next(e for e in b.driver.find_elements(By.CSS_SELECTOR, "#seat-controls button") if e.text == text).click()
+    next(e for e in b.driver.find_elements(By.CSS_SELECTOR, "#seat-controls button")
+         if e.text == text and e.is_displayed()).click()
+
+
+def confirm(b: Browser) -> None:
+    """Click the button that confirms Resign or Stop the match, once the page asks again."""
+    from selenium.webdriver.common.by import By
+
+    b.wait(lambda s: b.driver.find_element(By.ID, "confirm-yes").is_displayed())
+    b.driver.find_element(By.ID, "confirm-yes").click()
 
 
 async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_that_can_be_used(served):
@@ -51,6 +60,7 @@ async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_th
     await asyncio.to_thread(player.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
     await asyncio.to_thread(wait_controls, player, [RESIGN, DRAW, TAKE_BACK])
     await asyncio.to_thread(click_control, player, RESIGN)
+    await asyncio.to_thread(confirm, player)
     await asyncio.to_thread(player.wait, lambda s: bool(s["status"]["result"]))
     await asyncio.to_thread(wait_controls, player, [])  # a finished game has none
     assert not chat.on("c1")
@@ -64,6 +74,7 @@ async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_th
     await asyncio.to_thread(wait_controls, starter, [STOP])
     await asyncio.to_thread(wait_controls, spectator, [])
     await asyncio.to_thread(click_control, starter, STOP)
+    await asyncio.to_thread(confirm, starter)
     await asyncio.to_thread(starter.wait, lambda s: bool(s["status"]["result"]))
     await asyncio.to_thread(wait_controls, starter, [])
 

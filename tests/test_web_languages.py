@@ -14,7 +14,7 @@ from bot.web import wording
 from chat import ANA
 from test_web import open_page, receive, site, socket_path  # noqa: F401 (fixture)
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_page import click_control, shown_controls
+from test_web_browser_page import click_control, confirm, shown_controls
 
 
 def title(page: str) -> str:
@@ -111,6 +111,7 @@ async def test_a_game_played_on_the_page_in_dutch_with_a_chooser_that_changes_it
     assert await asyncio.to_thread(english.text, "said") == str(answer).replace("`", "")
 
     await asyncio.to_thread(click_control, dutch, nl("Resign"))
+    await asyncio.to_thread(confirm, dutch)
     await asyncio.to_thread(dutch.wait, lambda s: bool(s["status"]["result"]))
     result = chat.replies[-1].text
     shown = await asyncio.to_thread(dutch.text, "status")

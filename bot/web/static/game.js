@@ -15,6 +15,7 @@ const page = {
   unsent: false,    // something was clicked while the page was not connected, and so not sent
   connected: false, // the socket is open
   judgements: {},   // ply -> the mark written after that move in the list ("?!", "?", "??"), once judged
+  confirming: null, // the command ("resign", "stop") whose button was clicked, asked again before it is sent
 };
 const $ = (id) => document.getElementById(id);
 
@@ -141,11 +142,7 @@ function render() {
   if (status.evaluation && !status.result) words += " " + tr("Bot's {evaluation}.", { evaluation: status.evaluation });
   $("status").textContent = words;
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
-  const usable = controls();
-  for (const button of document.querySelectorAll("#seat-controls button")) {
-    button.hidden = !usable.has(button.dataset.command);
-  }
-  $("seat-controls").hidden = usable.size === 0;
+  showControls();
 
   const list = $("moves");
   list.replaceChildren();
@@ -275,6 +272,35 @@ function controls() {
   return usable;
 }
 
+// The seat's controls that can be used now; or, after a click on one that ends the game for good (Resign, Stop the
+// match), the question again with its two answers, as lidraughts asks.
+function showControls() {
+  const usable = controls();
+  if (page.confirming && !usable.has(page.confirming)) page.confirming = null;  // (the game ended meanwhile)
+  const confirming = page.confirming;
+  for (const button of document.querySelectorAll("#seat-controls button[data-command]")) {
+    button.hidden = confirming !== null || !usable.has(button.dataset.command);
+  }
+  for (const id of ["confirm-question", "confirm-yes", "confirm-no"]) $(id).hidden = confirming === null;
+  if (confirming) {
+    const [question, yes] = CONFIRMATIONS[confirming]();
+    $("confirm-question").textContent = question;
+    $("confirm-yes").textContent = yes;
+  }
+  $("seat-controls").hidden = usable.size === 0;
+}
+const CONFIRMATIONS = {  // each command asked again: the question, and the button that confirms it
+  resign: () => [tr("Resign this game?"), tr("Yes, resign")],
+  stop: () => [tr("Stop this match?"), tr("Yes, stop it")],
+};
+
+function confirmed(yes) {
+  const command = page.confirming;
+  page.confirming = null;
+  if (yes && command) send({ type: "command", name: command });
+  render();
+}
+
 function play(move) {
   send({ type: "move", text: move.text, ply: page.game.entries.length - 1 });
   render();
@@ -306,16 +332,26 @@ function setUp() {
   themeMenu($("theme"), page.theme, (name) => { page.theme = name; render(); });
   document.addEventListener("keydown", (e) => {
     if (!page.game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") goTo(shown() - 1);
+    if (e.key === "Escape" && page.confirming) confirmed(false);
+    else if (e.key === "ArrowLeft") goTo(shown() - 1);
     else if (e.key === "ArrowRight") goTo(shown() + 1);
     else if (e.key === "Home") goTo(0);
     else if (e.key === "End") goTo(Infinity);
     else return;
     e.preventDefault();
   });
-  for (const button of document.querySelectorAll("#seat-controls button")) {
-    button.addEventListener("click", () => send({ type: "command", name: button.dataset.command }));
+  for (const button of document.querySelectorAll("#seat-controls button[data-command]")) {
+    button.addEventListener("click", () => {
+      const command = button.dataset.command;
+      if (command in CONFIRMATIONS) {
+        page.confirming = command;
+        render();
+        $("confirm-no").focus();  // Enter or a second click in the same place does not confirm by itself
+      } else send({ type: "command", name: command });
+    });
   }
+  $("confirm-yes").addEventListener("click", () => confirmed(true));
+  $("confirm-no").addEventListener("click", () => confirmed(false));
   connect();
 }
 
