@@ -389,6 +389,32 @@ async def test_a_rate_limited_message_create_is_retried(emulator, store, pool):
         assert emulator.limited == 1 and answer and len(emulator.posted(games)) == 1  # sent once, after the wait
 
 
+async def test_a_reply_lost_with_its_connection_is_logged_in_one_line_and_the_chat_goes_on(emulator, store, pool,
+                                                                                        caplog):
+    caplog.set_level(logging.INFO)
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
+        await emulator.wait_for(lambda m: "New game" in text_of(m))
+        table = bot.core.state.tables[str(games)]
+        move = format_move(table.game.position, table.game.legal_moves()[0])
+        emulator.hang_up("POST", rf"/channels/{games}/messages")  # the reply to Ana's move: the connection drops
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, move)
+        await until(lambda: emulator.hung_up == 1)
+        await bot_to_answer(bot)  # the bot moves all the same, and says so
+        await emulator.wait_for(lambda m: "I played" in text_of(m), since)
+        assert not any("Ana played" in text_of(m) for m in emulator.posted(games, since))  # lost on the way
+        noted = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(noted) == 1 and noted[0].name == "bot.discord.client", [r.getMessage() for r in noted]
+        assert noted[0].exc_info is None and "\n" not in noted[0].getMessage(), noted[0].getMessage()
+        assert str(games) in noted[0].getMessage()
+        since = len(emulator.posts)
+        await emulator.say(ANA, games, f"{MENTION} board")  # nothing about the game was lost: board shows it
+        board = await emulator.wait_for(lambda m: has_file(m, ".png"), since)
+        assert board and table.game.moves and format_move(table.game.positions[0], table.game.moves[0]) == move
+
+
 async def test_a_connection_lost_while_an_old_board_loses_its_buttons_leaves_the_game_going(emulator, store, pool,
                                                                                             caplog):
     caplog.set_level(logging.INFO, "bot.discord.client")

@@ -16,7 +16,8 @@ keeps its menu. A reply that brings an earlier one up
 to date (``Reply.update``: an analysis's progress, then its result with the graph) edits the message of that
 earlier reply to the same request (``updates``), or is posted anew where that fails. A private answer to a typed
 message is a reply in the channel that deletes itself after a minute. Where the bot
-may not write, it tells the person in a direct message.
+may not write, it tells the person in a direct message. A reply that cannot reach Discord (``LOST``: the connection
+dropped) is logged in one line and not sent again; the game is stored, and `board` shows it again.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ log = logging.getLogger(__name__)
 # A request Discord refused, or whose connection was lost on the way (a kept-alive connection dropped, a
 # timeout): discord.py retries neither, and the bot goes on without what it asked.
 NOT_DONE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError)
+# A reply that could not reach Discord at all: the connection dropped, was refused or timed out (after discord.py's
+# own retries), or Discord failed on its side (5xx). Not retried (a post the connection dropped may have arrived),
+# logged in one line: the game is stored already, and `board` shows it again.
+LOST = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.ConnectionClosed, discord.DiscordServerError)
 
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
@@ -305,9 +310,13 @@ class DraughtsBot(ext.AutoShardedBot):
         """Show one of the core's replies. Never raises: a reply that cannot be shown is logged."""
         try:
             await self._deliver(reply)
-        except Exception:
+        except Exception as error:
             if self.closing:
                 log.info("a reply in channel %s was dropped: the bot is shutting down", reply.channel)
+            elif isinstance(error, LOST):
+                log.warning("a reply in channel %s was not delivered: the connection to Discord failed (%s: %s); "
+                            "the game is kept, and `board` shows it again", reply.channel, error.__class__.__name__,
+                            " ".join(str(error).split())[:200])  # one line, even for a proxy's HTML error page
             else:
                 log.exception("could not show a reply in channel %s", reply.channel)
 
