@@ -10,8 +10,10 @@ import asyncio
 
 import pytest
 
-from chat import ANA
+from chat import ANA, BEN
+from engine import Color
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
+from test_web_browser_layout import people_game, players
 from test_web_browser_page import DRAW, RESIGN, STOP, TAKE_BACK, click_control, shown_controls, wait_controls
 
 SIZES = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
@@ -124,3 +126,42 @@ async def test_resign_and_stop_the_match_ask_again_before_they_act(served, phone
     await asyncio.to_thread(click_control, starter, "Yes, stop it")
     await asyncio.to_thread(starter.wait, lambda s: bool(s["status"]["result"]))
     assert not chat.on("r2")
+
+
+def black_at_the_bottom(b: Browser) -> bool:
+    """Whether the board is drawn from Black's side: the square Black's first man stands on (the top-left corner
+    from White's side) is at the bottom."""
+    return b.js("const box = (cell) => document.querySelector(`#board rect[data-cell='${cell}']`)"
+                ".getBoundingClientRect(); return box('0,0').top > box('7,7').top")
+
+
+@SIZES
+async def test_ones_own_finished_game_from_its_seat_link_shows_from_ones_side_without_an_error(served, phone):
+    chat, base, browser = served
+    game_id = await people_game(chat, 6, finished=True)  # ana (White) won; ben (Black) resigned
+    for user, colour, rows, flipped in ((BEN, "Black", [["ana", "White · won"], ["ben", "Black · lost"]], True),
+                                        (ANA, "White", [["ben", "Black · lost"], ["ana", "White · won"]], False)):
+        b = await browser(phone=phone)
+        await asyncio.to_thread(b.open, base + chat.pages.seat_path(game_id, getattr(Color, colour.upper()), user))
+        await asyncio.to_thread(b.wait, lambda s: s["seat"] is not None and bool(s["status"]["result"]))
+        await asyncio.sleep(0.3)  # (an error would come with the seat's answer)
+        assert await asyncio.to_thread(visible_text, b, "notice") == ""
+        assert await asyncio.to_thread(players, b) == rows
+        assert await asyncio.to_thread(black_at_the_bottom, b) is flipped
+        assert await asyncio.to_thread(shown_controls, b) == []  # nothing to play in a finished game
+
+    # a game these pages saw end: the same
+    _, table, _ = await bot_game(served, phone, "f1")
+    await chat.say(ANA, "resign", channel="f1")
+    later = await browser(phone=phone)
+    await asyncio.to_thread(later.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(later.wait, lambda s: s["seat"] is not None and bool(s["status"]["result"]))
+    await asyncio.sleep(0.3)
+    assert await asyncio.to_thread(visible_text, later, "notice") == ""
+    assert await asyncio.to_thread(black_at_the_bottom, later)  # ana played Black
+
+    # a link that is no seat's of the game still says so
+    stranger = await browser(phone=phone)
+    await asyncio.to_thread(stranger.open, base + chat.pages.game_path(game_id) + "#seat=not-a-secret")
+    await asyncio.to_thread(until, stranger, lambda: "not for this game" in visible_text(stranger, "notice"),
+                            "the refusal of a wrong seat link")

@@ -256,7 +256,8 @@ class Pages:
         kind = table.kind if table is not None else Kind.PEOPLE
         finished = views.Finished(game_id, record, players, kind, said, pdn,
                                   guild=table.guild if table is not None else None,
-                                  people=_people(table.seats) if table is not None else {})
+                                  people=_people(table.seats) if table is not None else {},
+                                  starter=table.starter if table is not None else None)
         self._keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said), at))
@@ -314,8 +315,9 @@ class Pages:
         winner = None if stored.winner is None else Color.WHITE if stored.winner == "white" else Color.BLACK
         drawn = winner is None and f'[Result "{record.type.score_text(None)}"]' in stored.pdn
         words = ended_words(players, winner, stored.reason, drawn, record)
+        starter = game.settings.get("starter")
         finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
-                                  people=_people(seats))
+                                  people=_people(seats), starter=User(*starter) if starter else None)
         self._keep(finished)
         return finished
 
@@ -356,22 +358,35 @@ class Pages:
         return len(self._watchers.get(game_id, ()))
 
     async def take_seat(self, watcher: Watcher, secret: str) -> bool:
-        """Seat the page as the player whose link carries ``secret``; False if it is no seat's secret."""
+        """Seat the page as the player whose link carries ``secret`` (in a finished game, to see it from their
+        side); False if it is no seat's secret."""
         found = await self.find(watcher.game)
-        if not isinstance(found, LiveGame):
+        if found is None:
             return False
-        for colour, seat in found.seats.items():
-            if seat.user is not None and self.keys.check(found.id, colour, seat.user.id, secret):
-                watcher.seat = (colour, seat.user)
-                watcher.send({"type": "seat", "colour": str(colour), "name": seat.user.name})
+        if isinstance(found, LiveGame):
+            people, starter = _people(found.seats), found.starter
+        else:
+            people = found.people if found.guild is not None else await self._finished_people(found)
+            starter = found.starter
+        for colour, user in people.items():
+            if self.keys.check(found.id, colour, user.id, secret):
+                watcher.seat = (colour, user)
+                watcher.send({"type": "seat", "colour": str(colour), "name": user.name})
                 return True
-        starter = found.starter
         if found.kind is Kind.MATCH and starter is not None and self.keys.check(found.id, Color.WHITE, starter.id,
                                                                                   secret):
             watcher.starter = starter
             watcher.send({"type": "seat", "colour": None, "name": starter.name, "starter": True})
             return True
         return False
+
+    async def _finished_people(self, finished: views.Finished) -> dict[Color, User]:
+        """The people of a finished game these pages saw end without having seen it on (from the database; none
+        while it does not have the game yet)."""
+        try:
+            return (await self._stored_facts(finished))[1]
+        except Refusal:
+            return {}
 
     def starter_path(self, game: int, user: User) -> str:
         """The link of the person who started a bot match (White's seat secret for them): it lets them stop it."""

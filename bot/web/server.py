@@ -442,7 +442,7 @@ async def _read(ws: web.WebSocketResponse, watcher: Watcher, pages: Pages) -> tu
 async def _act(pages: Pages, watcher: Watcher, kind: object, data: dict) -> None:
     if kind == "seat":
         if not await pages.take_seat(watcher, str(data.get("secret", ""))[:64]):
-            await watcher.notice(tr("That seat link is not for this game, or the game is over: you can watch it."))
+            await watcher.notice(tr("That seat link is not for this game: you can watch it."))
     elif kind == "move":
         text, ply = str(data.get("text", ""))[:200], data.get("ply")
         if type(ply) is not int:  # (not None, a text or a float; nor True, which Python counts as an int)

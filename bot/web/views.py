@@ -64,7 +64,10 @@ class Finished:
     guild: str | None = None
     """The server the game was played on (its analysis is asked for there); None when the pages did not see it."""
     people: dict[Color, User] = field(default_factory=dict)
-    """The players who are people, by colour (a seat link of theirs asks for the analysis as them)."""
+    """The players who are people, by colour (a seat link of theirs shows the game from their side and asks for
+    the analysis as them)."""
+    starter: User | None = None
+    """Who started the bot match, when it was one (their link shows it without an error)."""
 
 
 def offer(table: LiveGame) -> dict | None:
