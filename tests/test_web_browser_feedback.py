@@ -12,7 +12,8 @@ import pytest
 
 from chat import ANA, BEN
 from engine import Color
-from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
+from test_web_browser import (MULTI_CAPTURE, Browser, my_turn, play_by_clicking, pytestmark,  # noqa: F401 (skip)
+                              served)  # noqa: F401 (fixture)
 from test_web_browser_layout import people_game, players
 from test_web_browser_page import DRAW, RESIGN, STOP, TAKE_BACK, click_control, shown_controls, wait_controls
 
@@ -165,3 +166,33 @@ async def test_ones_own_finished_game_from_its_seat_link_shows_from_ones_side_wi
     await asyncio.to_thread(stranger.open, base + chat.pages.game_path(game_id) + "#seat=not-a-secret")
     await asyncio.to_thread(until, stranger, lambda: "not for this game" in visible_text(stranger, "notice"),
                             "the refusal of a wrong seat link")
+
+
+def lit_cells(b: Browser) -> set[str]:
+    """The board's cells whose piece is ringed as one that may move, as displayed."""
+    from selenium.webdriver.common.by import By
+
+    return {e.get_attribute("data-cell") for e in b.driver.find_elements(By.CSS_SELECTOR, "#board .movable")
+            if e.is_displayed()}
+
+
+@SIZES
+async def test_a_click_on_a_piece_that_cannot_move_lights_the_pieces_that_must_capture(served, phone):
+    chat, base, browser = served
+    game_id = await chat.store.create_game("g", "m1", "english", MULTI_CAPTURE, "bot",
+                                           {"white": {"level": 1}, "black": {"user": [ANA.id, ANA.name]}},
+                                           {"budget": 0.05, "rated": False})
+    await chat.core.start()
+    b = await browser(phone=phone)
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(game_id, Color.BLACK, ANA))
+    await asyncio.to_thread(b.wait, my_turn)
+    assert await asyncio.to_thread(lit_cells, b) == set()  # nothing lit before it is needed
+    await asyncio.to_thread(b.click_cell, [2, 1])  # the man on 9, which could move but for the captures
+    await asyncio.to_thread(until, b, lambda: bool(visible_text(b, "notice")), "why the click chose nothing")
+    said = await asyncio.to_thread(visible_text, b, "notice")
+    assert said == "That piece has no move; the lit pieces' moves come first."
+    assert await asyncio.to_thread(lit_cells, b) == {"2,3", "2,5"}  # 10 and 11, which must capture
+    await asyncio.to_thread(b.click_cell, [2, 3])  # one of them: its capture's squares, and nothing lit or said
+    await asyncio.to_thread(until, b, lambda: not lit_cells(b), "the rings gone")
+    assert await asyncio.to_thread(visible_text, b, "notice") == ""
+    assert (await asyncio.to_thread(b.page))["clicks"] == [[2, 3]]

@@ -4,8 +4,9 @@ to date, and turns what a page does (a move, a command, a new game) into core me
 ``Pages`` sits between the core and the chat front end (``Pages.send_for``): replies go on to the chat as before,
 except those of games started on the page (their channel is the page's own) and private answers to the page,
 which go back to the page that asked; so does a public answer that the game's pages do not show (the bot
-declining a draw: talk around the game, not the game). A move made on the page is a message like any other, by the seat's
-player, so it passes the same checks and locks and is stored and announced the same way; the chat shows it too.
+declining a draw: talk around the game, not the game). A move made on the page is a message like any other, by
+the seat's player, so it passes the same checks and locks and is stored and announced the same way; the chat
+shows it too.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ function svg(tag, attrs, parent) {
 
 function sameCell(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 
-// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...], arrow: [[r, c]...]}
-// (arrow: a move's cells, drawn over the pieces as an arrow from the first to the last: the analysis's better move)
+// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...], lit: [[r, c]...],
+// arrow: [[r, c]...]} (lit: the pieces that may move, ringed after a click on one that may not; arrow: a move's
+// cells, drawn over the pieces as an arrow from the first to the last: the analysis's better move)
 // returns the svg element; its cellAt(clientX, clientY) gives the board cell under a point, or null.
 function drawBoard(container, options) {
   const { layout, colours, entry, flipped } = options;
@@ -102,6 +103,11 @@ function drawBoard(container, options) {
     svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: colours.target,
                   "stroke-width": 4, class: "selected" }, root);
   }
+  for (const [r, c] of options.lit || []) {
+    const [cx, cy] = centre(r, c);
+    svg("circle", { cx, cy, r: CELL * 0.46, fill: "none", stroke: colours.target, "stroke-width": 5,
+                    class: "movable", "data-cell": `${r},${c}` }, root);
+  }
   for (const [r, c] of options.targets || []) {
     const [cx, cy] = centre(r, c);
     svg("circle", { cx, cy, r: CELL * 0.13, fill: colours.target, class: "target", "data-cell": `${r},${c}` }, root);
@@ -145,9 +151,11 @@ function drawArrow(root, points) {
 // or each square on the way when more than one way leads there; a drag from a square to another is two clicks.
 // ``holder.clicks`` keeps the cells chosen so far. ``legal()``: the moves ({path, text}) that may be played now
 // (none: clicks choose nothing); ``play(move)``: the move chosen (the clicks are cleared first); ``say(text)``: why
-// a click chose nothing ("" clears it); ``redraw()``: draw the board again, with ``targets()`` lit.
+// a click chose nothing ("" clears it); ``redraw()``: draw the board again, with ``targets()`` marked and ``lit()``
+// ringed (after a click on a piece that cannot move: the pieces that can, such as those that must capture).
 function moveInput(holder, { legal, play, say, redraw }) {
   let pressed = null;
+  let lighting = false;  // the last click was on a piece without a move: the movable pieces are lit
 
   // the moves that go through the cells clicked so far
   const candidates = () => legal().filter(
@@ -159,18 +167,31 @@ function moveInput(holder, { legal, play, say, redraw }) {
     return k ? candidates().filter((m) => m.path.length > k).map((m) => m.path[k]) : [];
   }
 
+  // the pieces that may move now, while they are to be lit (each once)
+  function lit() {
+    if (!lighting) return [];
+    const cells = [];
+    for (const m of legal()) if (!cells.some((c) => sameCell(c, m.path[0]))) cells.push(m.path[0]);
+    return cells;
+  }
+
   function chosen(move) {
     holder.clicks = [];
+    lighting = false;
     play(move);
   }
 
   function choose(cell) {
     const moves = legal();
+    lighting = false;
     if (!moves.length) return;
     const startsHere = moves.some((m) => sameCell(m.path[0], cell));
     if (holder.clicks.length === 0 || (holder.clicks.length === 1 && startsHere && !sameCell(holder.clicks[0], cell))) {
       holder.clicks = startsHere ? [cell] : [];
-      if (!startsHere) say(tr("That piece has no move; the lit pieces' moves come first."));
+      if (!startsHere) {
+        lighting = true;
+        say(tr("That piece has no move; the lit pieces' moves come first."));
+      } else say("");
       redraw();
       return;
     }
@@ -218,7 +239,10 @@ function moveInput(holder, { legal, play, say, redraw }) {
     svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
   }
 
-  return { candidates, targets, attach };
+  // a new position: nothing lit from before
+  function clear() { lighting = false; }
+
+  return { candidates, targets, lit, clear, attach };
 }
 
 // The board colours' menu: fills ``select`` with the themes, shows ``current``, keeps the one chosen in the browser

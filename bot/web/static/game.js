@@ -76,6 +76,7 @@ function receive(message) {
   if (message.type === "game") {  // the whole game, on each connection: older notices no longer hold
     page.game = message;
     page.clicks = [];
+    input.clear();
     $("notice").textContent = page.unsent ? tr("Connected again. What you clicked while the page was not connected "
       + "was not sent: do it again if you still want to.") : "";
     page.unsent = false;
@@ -83,6 +84,7 @@ function receive(message) {
     page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
     page.game.status = message.status;
     page.clicks = [];
+    input.clear();
     if (page.view >= page.game.entries.length) page.view = -1;
     $("notice").textContent = "";
   } else if (message.type === "seat") {
@@ -124,7 +126,8 @@ function render() {
   const colours = themes[page.theme] || themes.wood;
   const index = shown();
   const svgEl = drawBoard($("board"), { layout: board, colours, entry: page.game.entries[index], flipped: flipped(),
-                                        selected: page.clicks, targets: input.targets(), arrow: analysisArrow(index) });
+                                        selected: page.clicks, targets: input.targets(), lit: input.lit(),
+                                        arrow: analysisArrow(index) });
   input.attach(svgEl);
 
   document.title = tr("Draughts bot: game {game}", { game: page.game.id });

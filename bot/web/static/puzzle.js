@@ -154,7 +154,7 @@ function render() {
   const colours = data.themes[puzzle.theme] || data.themes.wood;
   const index = shown();
   const svgEl = drawBoard($("board"), { layout: data.board, colours, entry: puzzle.entries[index], flipped: flipped(),
-                                        selected: puzzle.clicks, targets: input.targets() });
+                                        selected: puzzle.clicks, targets: input.targets(), lit: input.lit() });
   input.attach(svgEl);
 
   const name = data.daily ? tr("today's puzzle") : tr("puzzle {id}", { id: data.id });
