@@ -148,11 +148,11 @@ async def request(s: State, finished: FinishedGame, asker: User, msg: Message | 
         running = s.analyses.get(game)
         if running is not None:
             if msg is not None:
-                here = next((m for m in running.asked if m.channel == msg.channel), None)
-                if here is not None and here.user.id == msg.user.id:
+                asked_here = next((m for m in running.asked if m.channel == msg.channel), None)
+                if asked_here is not None and asked_here.user.id == msg.user.id:
                     raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it "
                                      "here.", game=game, done=_percent(running)))
-                if here is not None:
+                if asked_here is not None:
                     raise Refusal(tr("Game {game} is being analysed already ({done}); I will post it here.",
                                      game=game, done=_percent(running)))
                 running.asked.append(msg)
