@@ -92,8 +92,13 @@ def entries(language: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """The catalog's texts: each one's English (singular and plural) and its translations (every plural form)."""
     with (LOCALE / language / "LC_MESSAGES" / "bot.po").open("rb") as file:
         catalog = read_po(file, locale=language)
-    return [(m.id if isinstance(m.id, tuple) else (m.id,), m.string if isinstance(m.string, tuple) else (m.string,))
-            for m in catalog if m.id]
+    found = []
+    for message in catalog:
+        if message.id:
+            english = message.id if isinstance(message.id, tuple) else (message.id,)
+            translations = message.string if isinstance(message.string, tuple) else (message.string,)
+            found.append((tuple(str(text) for text in english), tuple(str(text or "") for text in translations)))
+    return found
 
 
 def test_every_language_has_a_glossary_of_the_same_terms_with_their_sources():
@@ -147,3 +152,15 @@ def test_no_catalog_uses_a_word_its_glossary_refuses(language):
                 if refused:
                     wrong.append(f"{key}: {refused!r} in {translation!r} (for {english[0]!r})")
     assert not wrong, f"{language}: {len(wrong)} refused words:\n" + "\n".join(wrong)
+
+
+def test_a_term_is_found_whole_in_its_plurals_outside_placeholders_commands_and_its_other_senses():
+    assert has_term("blunder", "{count} blunders", []) and has_term("inaccuracy", "No inaccuracies.", [])
+    assert has_term("analysis", "{count} analyses are waiting", []) and has_term("match", "bot matches", [])
+    assert has_term("line", "The whole line: {line}.", [])
+    assert not has_term("line", "Solved: {line}.", []) and not has_term("analysis", "Type `analysis`.", [])
+    assert not has_term("king", "the king escaped to {square}", []) and has_term("king", "a lone king", [])
+    assert not has_term("move", "{colour} to move", []) and has_term("move", "Play a move", [])
+    assert has_term("beginner", "from 1 (beginner) to 6 (master)", []) and not has_term("casual", "casual", [])
+    assert uses("{count} зевка", ["зевок", "зевка"]) == "зевка" and uses("{line}", ["line"]) is None
+    assert uses("Nieuwe partij, voor de rating.", ["voor de"], whole=False) == "voor de"
