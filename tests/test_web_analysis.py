@@ -85,7 +85,7 @@ async def test_a_finished_games_analysis_before_and_after_asking(site, pool):
     assert blunder["mover"] == "White" and blunder["judgement"] in ("mistake", "blunder")
     assert blunder["mark"] == {"mistake": "?", "blunder": "??"}[blunder["judgement"]]
     assert blunder["line"][0] == blunder["best"] != "30-26"
-    assert float(blunder["after"]) < float(blunder["before"])  # written for the mover: "+0.30", "-2.97"
+    assert blunder["after"] < blunder["before"]  # White's blunder: worse for White, in men
     english = GAMES["english"]
     record = english.new_game()
     for move in GIVEN_AWAY.split():
@@ -98,6 +98,11 @@ async def test_a_finished_games_analysis_before_and_after_asking(site, pool):
     assert not [r for r in stored if r.analysis is not None]
     kept = await chat.core.analysis(game, "g")
     assert kept.analysis is not None
+    # every score for White, as lidraughts and the rest of the page give them: a Black move's too
+    for move, judged in zip(moves, kept.analysis.moves):
+        side = 1 if judged.mover is Color.WHITE else -1
+        assert (move["before"], move["after"]) == (side * judged.before / 100, side * judged.after / 100)
+    assert any(judged.mover is Color.BLACK and judged.before for judged in kept.analysis.moves)
     assert analysis["chances"] == [round(white_chances(s, english.chances_scale), 4) for s in kept.analysis.scores]
     assert analysis["chances"][-1] < -0.2 and all(-1 <= c <= 1 for c in analysis["chances"])
     white = shown["players"]["White"]

@@ -196,3 +196,30 @@ async def test_a_click_on_a_piece_that_cannot_move_lights_the_pieces_that_must_c
     await asyncio.to_thread(until, b, lambda: not lit_cells(b), "the rings gone")
     assert await asyncio.to_thread(visible_text, b, "notice") == ""
     assert (await asyncio.to_thread(b.page))["clicks"] == [[2, 3]]
+
+
+@SIZES
+async def test_the_bots_evaluation_is_for_white_and_goes_with_a_takeback(served, phone):
+    chat, base, browser = served
+    game_id = await chat.store.create_game("g", "e1", "english", "W:W30,31,32:B5,6,7,9,10", "bot",
+                                           {"white": {"user": [ANA.id, ANA.name]}, "black": {"level": 6}},
+                                           {"budget": 0.05, "rated": False})  # the bot (Black) is two men up
+    await chat.core.start()
+    table = chat.table("e1")
+    b = await browser(phone=phone)
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(game_id, Color.WHITE, ANA))
+    await asyncio.to_thread(b.wait, my_turn)
+    assert "evaluation" not in await asyncio.to_thread(visible_text, b, "status")  # none before the bot's move
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
+    score = chat.table("e1").bot_score
+    assert score is not None and 0 < score < 1000  # good for the bot, not yet a forced win
+    shown = await asyncio.to_thread(visible_text, b, "status")
+    assert f"Bot's evaluation: -{score / 100:.2f} for White." in shown, shown  # Black is better: below zero
+    assert "+" not in shown
+
+    await asyncio.to_thread(click_control, b, TAKE_BACK)
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 1)
+    await asyncio.to_thread(until, b, lambda: "evaluation" not in visible_text(b, "status"),
+                            "the evaluation gone with the move it was of")
+    assert table.id == game_id

@@ -12,11 +12,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core import Progress, draw_words, score_text, score_words, win_words
+from bot.core import Progress, draw_words, win_words
 from bot.tables import Kind, LiveGame, User, game_title
-from bot.translation import Joined, Text, rendered
+from bot.translation import Joined, Text, rendered, tr
 from engine import Color, GameRecord, GameType, MoveError, game_type
-from engine.analysis import NAGS
+from engine.analysis import NAGS, decisive
+from engine.search import ENDING_BOUND, WIN_BOUND
 from engine.puzzles.puzzle import Puzzle
 from renders.graph import JUDGEMENT_COLOURS, white_chances
 from renders.themes import THEMES
@@ -95,9 +96,35 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
     return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
             "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
-            "result": None, "said": said,
-            "evaluation": score_words(table.bot_score) if table.bot_score is not None and bots else None,
+            "result": None, "said": said, "evaluation": evaluation(table),
             "seconds": table.budget if bots else None, "takebacks": takebacks_left(table)}
+
+
+def white_score(table: LiveGame) -> int | None:
+    """The bot's last evaluation (hundredths of a man) for White, as lidraughts gives every evaluation; None before
+    its first move, after a takeback (the core forgets it: it was of a later position) and without a bot."""
+    bots = [colour for colour, seat in table.seats.items() if seat.is_bot]
+    if table.bot_score is None or not bots:
+        return None
+    if len(bots) == 1:
+        side = bots[0]
+    elif table.game.moves:  # a bot match: the evaluation of the bot that moved last
+        side = table.game.positions[-2].turn
+    else:
+        return None
+    return table.bot_score if side is Color.WHITE else -table.bot_score
+
+
+def evaluation(table: LiveGame) -> dict | None:
+    """The bot's last evaluation for the page, for White (``white_score``): ``{"score": men}`` (the page writes it in
+    its language), or for a forced result ``{"winner": "White" or "Black", "forced": True}`` (a win seen to its
+    end; False: an ending the databases or the evaluation call won); None when there is none to show."""
+    score = white_score(table)
+    if score is None:
+        return None
+    if abs(score) > ENDING_BOUND:
+        return {"winner": str(Color.WHITE if score > 0 else Color.BLACK), "forced": abs(score) > WIN_BOUND}
+    return {"score": score / 100}
 
 
 def takebacks_left(table: LiveGame) -> int | None:
@@ -151,8 +178,8 @@ def analysis(progress: Progress, record: GameRecord[Any, Any]) -> dict:
     colour, as the chat's graph draws it.
 
     A move's ``ply`` is its number in the page's list (1 for the first move: the position after it); its
-    ``before`` and ``after`` are the best and the played move's scores for the mover, as text; ``path`` is the
-    better move's cells (for the arrow on the board), given for judged moves."""
+    ``before`` and ``after`` are the best and the played move's scores for White, as every evaluation on the page
+    (``for_white``); ``path`` is the better move's cells (for the arrow on the board), given for judged moves."""
     found = progress.analysis
     status = "done" if found is not None else "running" if progress.running else "none"
     shown: dict[str, Any] = {"status": status, "done": progress.done, "total": progress.total, "analysis": None,
@@ -169,13 +196,23 @@ def analysis(progress: Progress, record: GameRecord[Any, Any]) -> dict:
             except MoveError:
                 path = None  # a record that does not read back as the analysis saw it: no arrow rather than a wrong one
         moves.append({"ply": m.ply + 1, "mover": str(m.mover), "played": m.played, "best": m.best,
-                      "line": list(m.line), "before": score_text(m.before), "after": score_text(m.after),
+                      "line": list(m.line), "before": for_white(m.before, m.mover),
+                      "after": for_white(m.after, m.mover),
                       "loss": round(m.loss, 4), "judgement": m.judgement, "mark": NAGS.get(m.judgement or ""),
                       "path": path, "database": m.database})
     shown["analysis"] = {"game": found.game, "nodes": found.nodes, "moves": moves,
                          "chances": [round(white_chances(s, kind.chances_scale), 4) for s in found.scores]}
     shown["players"] = {str(c): asdict(p) for c, p in found.players.items()}
     return shown
+
+
+def for_white(score: int, mover: Color) -> float | str:
+    """An analysis's score for ``mover`` as the page shows it, for White: men (a number the page writes in its
+    language), or 'won' or 'lost' (for White) for a forced result."""
+    white = score if mover is Color.WHITE else -score
+    if decisive(white):
+        return tr("won") if white > 0 else tr("lost")
+    return white / 100
 
 
 def puzzle(found: Puzzle, path: str, daily: bool) -> dict:

@@ -103,7 +103,7 @@ function drawAnalysis() {
     const words = document.createElement("p");
     words.id = "analysis-words";
     words.textContent = tr("The engine is judging every move: {done} of {total} positions.",
-                           { done: state.done, total: state.total });
+                           { done: formatNumber(state.done), total: formatNumber(state.total) });
     const bar = document.createElement("progress");
     bar.id = "analysis-progress";
     bar.max = Math.max(1, state.total);
@@ -163,8 +163,9 @@ function figures(state) {
     }
     const accuracy = document.createElement("span");
     accuracy.className = "accuracy";
-    accuracy.textContent = `${Math.round(p.accuracy)}%`;
-    accuracy.title = tr("accuracy; average loss {loss} of a man a move", { loss: (p.average_loss / 100).toFixed(2) });
+    accuracy.textContent = formatNumber(Math.round(p.accuracy) / 100, { style: "percent" });
+    const loss = formatNumber(p.average_loss / 100, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    accuracy.title = tr("accuracy; average loss {loss} of a man a move", { loss });
     accuracy.setAttribute("aria-label", tr("accuracy: {percent}%", { percent: Math.round(p.accuracy) }));
     row.append(counts, accuracy);
     list.append(row);
@@ -241,8 +242,9 @@ function showAnalysisAt(index) {
   if (next) {
     const what = document.createElement("span");
     what.className = "judged";
-    what.textContent = JUDGEMENTS[next.judgement].is({ move: moveName(next) + next.mark, before: next.before,
-                                                       after: next.after, colour: colourName(next.mover) }) + " ";
+    what.textContent = JUDGEMENTS[next.judgement].is({  // the scores for White, as every evaluation on the page
+      move: moveName(next) + next.mark, before: scoreWords(next.before), after: scoreWords(next.after),
+      colour: colourName("White") }) + " ";
     const line = document.createElement("strong");
     line.append(tr("Better:"));
     for (const move of next.line) {  // each move kept whole on a line ("16-20" is not cut at its hyphen)
@@ -255,6 +257,11 @@ function showAnalysisAt(index) {
   } else if (played && played.judgement) {
     better.textContent = JUDGEMENTS[played.judgement].was({ move: moveName(played) + played.mark });
   }
+}
+
+// An analysis's score for White as the page writes it: a number of men, or the words of a forced result.
+function scoreWords(score) {
+  return typeof score === "number" ? formatScore(score) : score;
 }
 
 // Each judgement's words (whole sentences, as each language builds them).

@@ -142,7 +142,7 @@ function render() {
   } else if (status.result) words = status.result;
   else if (myTurn()) words = tr("Your move ({colour}): click a piece, then where it goes.", { colour: colourName(status.turn) });
   else words = tr("{colour} to move ({player}).", { colour: colourName(status.turn), player: status.to_move });
-  if (status.evaluation && !status.result) words += " " + tr("Bot's {evaluation}.", { evaluation: status.evaluation });
+  if (status.evaluation && !status.result) words += " " + evaluationWords(status.evaluation);
   $("status").textContent = words;
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
   showControls();
@@ -185,6 +185,17 @@ function render() {
   showAnalysisAt(index);
 }
 
+// The bot's last evaluation, for White as lidraughts gives every evaluation (views.evaluation): a score in men, or
+// the side a forced result favours.
+function evaluationWords(evaluation) {
+  if (evaluation.winner) {
+    const colour = colourName(evaluation.winner);
+    return evaluation.forced ? tr("Bot's evaluation: a forced win for {colour}.", { colour })
+      : tr("Bot's evaluation: a won ending for {colour}.", { colour });
+  }
+  return tr("Bot's evaluation: {score} for White.", { score: formatScore(evaluation.score) });
+}
+
 // A row of class ``className`` for one side: its piece's mark and its player's name (the players, and each side's
 // figures in the analysis); the caller appends the rest.
 function sideRow(className, colour) {
@@ -224,7 +235,8 @@ function showPlayers() {
   if (status.seconds) {
     const note = document.createElement("div");
     note.className = "note";
-    note.textContent = tr("The bot takes {seconds} s a move.", { seconds: status.seconds });
+    note.textContent = tr("The bot takes {seconds} s a move.",
+                          { seconds: formatNumber(status.seconds, { maximumFractionDigits: 2 }) });
     rows.push(note);
   }
   $("players").replaceChildren(...rows);

@@ -21,3 +21,14 @@ document.getElementById("language").addEventListener("change", (event) => {
 function colourName(colour) {
   return colour === "White" ? tr("White") : colour === "Black" ? tr("Black") : colour;
 }
+
+// A number as the page's language writes it, with its decimal mark and thousands separator ("0,35" and "300 000" in
+// French); ``options`` as Intl.NumberFormat's (digits, sign, percent).
+function formatNumber(value, options = {}) {
+  return new Intl.NumberFormat(document.documentElement.lang || "en", options).format(value);
+}
+
+// A score in men, as evaluations are written: signed, two decimals ("+0.35", "-1.20"; "0.00" for none).
+function formatScore(value) {
+  return formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
+}
