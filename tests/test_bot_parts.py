@@ -195,4 +195,4 @@ def test_the_terminal_chat_speaks_the_language_of_lang(tmp_path):
         russian = plain(render(english, "ru"))
         assert russian != plain(english) and russian in out
     assert "you played" not in out and "I played" not in out and "Мой ход" in out
-    assert "сдаёт партию" in out  # the resignation, and the result
+    assert "сдался(-ась)" in out  # the resignation, and the result

@@ -617,7 +617,7 @@ async def test_the_slash_commands_are_registered_with_their_names_and_descriptio
     commands = {c["name"]: c for c in group["options"]}
     assert {lang: commands["new"]["name_localizations"].get(lang) for lang in ("nl", "fr", "ru", "pt-BR")} == {
         "nl": "nieuw", "fr": "nouvelle", "ru": "новая", "pt-BR": "nova"}
-    assert commands["resign"]["description_localizations"]["pt-BR"] == "Desista da partida."
+    assert commands["resign"]["description_localizations"]["pt-BR"] == "Desistir da partida."
     assert len(commands["practice"]["description"]) <= 100
     assert all(len(d) <= 100 for c in commands.values() for d in c["description_localizations"].values())
     assert "en-US" not in commands["new"]["name_localizations"]  # English is the command's own name

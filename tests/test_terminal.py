@@ -68,7 +68,7 @@ async def test_with_bot_language_ru_the_terminal_answers_a_game_in_russian(pool,
     assert "ben: ход 9-13." in text and "you, ваш ход (Белые)." in text  # names and moves as typed
     assert "\nХод: Белые\n" in text and "White to move" not in text  # the diagram's last line too
     assert "(для ben) Возможные ходы (Белые): 21-17, 22-17" in text  # the moves of the side to move, privately
-    assert "ben сдаёт партию" in text and "Победа: you (Белые)" in text
+    assert "ben сдался(-ась)" in text and "Победа: you (Белые)" in text
     await core.close()
 
 
