@@ -92,7 +92,7 @@ async def test_a_page_follows_a_game_played_in_chat_move_by_move(site):
     ws, first = await open_page(chat, client)
     assert first["board"]["size"] == 8 and len(first["entries"]) == 1
     assert len(first["entries"][0]["pieces"]) == 24
-    assert first["status"]["players"] == {"White": "Bot (level 1, beginner)", "Black": "ana"}
+    assert first["status"]["players"] == {"White": str(chat.table().seats[Color.WHITE].name), "Black": "ana"}
     played = await chat.play_any(ANA)
     update = await receive(ws, "update")
     assert update["from"] == 1 and update["entries"][0]["move"]["path"]
@@ -302,7 +302,8 @@ async def test_a_finished_game_is_still_there_after_a_restart(site, pool):
     try:
         ws = await later.ws_connect(socket_path(restarted, game_id))
         replay = await receive(ws, "game")
-        assert len(replay["entries"]) == 3 and replay["status"]["result"] == "Bot (level 1, beginner) (White) wins: ana resigned."
+        assert len(replay["entries"]) == 3 and replay["status"]["headline"] == "White wins (ana resigned)."
+        assert replay["status"]["result"].endswith("(White) wins: ana resigned.")  # the chat's words, from the database
         assert '[Result "1-0"]' in await (await later.get(restarted.pages.game_path(game_id) + ".pdn")).text()
         await ws.close()
     finally:

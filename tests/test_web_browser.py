@@ -185,13 +185,17 @@ async def test_a_whole_game_by_clicking_with_a_multi_capture_watched_live_and_re
     assert not chat.on("c1"), "the game did not end in 60 moves"
     result = chat.replies[-1].text.replace("`", "")  # the chat's words, without its command marks
     end = await asyncio.to_thread(watcher.wait, lambda s: bool(s["status"]["result"]))
-    assert end["status"]["result"] == result and result in await asyncio.to_thread(watcher.text, "status")
+    assert end["status"]["result"] == result  # the chat's words; the page shows its own result line
+    assert await asyncio.to_thread(watcher.text, "status") == end["status"]["headline"]
+    assert end["status"]["headline"].startswith(("Black wins (", "White wins (", "Draw ("))
     assert len(end["entries"]) == len(table.game.moves) + 1  # every move reached the watcher
 
     # the replay: step back with the arrow key, jump to a move in the list, Home to the start
     await asyncio.to_thread(watcher.key, "\ue012")  # ArrowLeft
     back = await asyncio.to_thread(watcher.wait, lambda s: s["view"] == len(s["entries"]) - 2)
-    assert f"Looking at move {len(back['entries']) - 2}" in await asyncio.to_thread(watcher.text, "status")
+    plies = len(back["entries"]) - 1  # moves counted as the list numbers them: one of each side is one
+    looking = f"Looking at move {plies // 2} of {(plies + 1) // 2};"  # (the position before the last move)
+    assert looking in await asyncio.to_thread(watcher.text, "status")
     await asyncio.to_thread(watcher.js, "document.querySelector('#moves button[data-ply=\"1\"]').click()")
     await asyncio.to_thread(watcher.wait, lambda s: s["view"] == 1)
     ghosts = await asyncio.to_thread(watcher.js, "return document.querySelectorAll('#board .captured').length")

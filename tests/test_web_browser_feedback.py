@@ -223,3 +223,35 @@ async def test_the_bots_evaluation_is_for_white_and_goes_with_a_takeback(served,
     await asyncio.to_thread(until, b, lambda: "evaluation" not in visible_text(b, "status"),
                             "the evaluation gone with the move it was of")
     assert table.id == game_id
+
+
+@SIZES
+async def test_moves_are_counted_as_the_list_numbers_them_and_the_result_line_is_the_pages(served, phone):
+    chat, table, b = await bot_game(served, phone, "n1")
+    for plies in (3, 5):  # two moves of each side
+        await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+        await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == plies)
+    lines = (await asyncio.to_thread(b.text, "moves")).splitlines()
+    assert [line.split()[0] for line in lines] == ["1.", "2."]
+
+    front = await served[2](phone=phone)
+    await asyncio.to_thread(front.open, served[1] + "/")
+    await asyncio.to_thread(until, front, lambda: "moves: 2 ·" in front.text("games"), "two moves on the front page")
+    listed = await asyncio.to_thread(front.text, "games")
+    assert listed.startswith(f"English: ana – {table.seats[Color.WHITE].name}\n"), listed  # who moves first, first
+    assert ") (" not in listed  # no name followed by its colour in brackets
+
+    await asyncio.to_thread(b.js, "document.querySelector('#moves button[data-ply=\"3\"]').click()")  # 2. ...
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "status").startswith("Looking at"), "the replay")
+    assert await asyncio.to_thread(visible_text, b, "status") == "Looking at move 2 of 2; ▶▶ goes to the end."
+    await asyncio.to_thread(b.js, "document.querySelector('#moves button[data-ply=\"2\"]').click()")  # 1. ... ...
+    await asyncio.to_thread(until, b, lambda: "move 1 of 2" in visible_text(b, "status"), "move 1 of 2")
+
+    await asyncio.to_thread(b.js, "document.getElementById('last').click()")
+    await asyncio.to_thread(click_control, b, RESIGN)
+    await asyncio.to_thread(click_control, b, "Yes, resign")
+    await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]))
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "status") == "White wins (ana resigned).",
+                            "the page's result line")
+    panel = await asyncio.to_thread(b.text, "panel")
+    assert "analyse judges" not in panel and "wins:" not in panel  # not the chat's words for it

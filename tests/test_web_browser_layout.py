@@ -25,11 +25,6 @@ document.addEventListener("DOMContentLoaded", () => {
 });"""
 
 
-def first_sentence(text: str) -> str:
-    end = text.find(". ")
-    return text if end < 0 else text[:end + 1]
-
-
 def header(b: Browser) -> str:
     """The header bar as it reads."""
     from selenium.webdriver.common.by import By
@@ -93,8 +88,10 @@ async def test_a_finished_game_says_so_with_its_result_in_the_header_and_never_l
     result = end["status"]["result"]
     await asyncio.to_thread(player.wait, lambda s: "Finished" in header(player))
     shown = await asyncio.to_thread(header, player)
-    assert not says_live(shown) and f"Finished: {first_sentence(result)}" in shown, shown
-    assert result in await asyncio.to_thread(player.text, "status")
+    headline = end["status"]["headline"]
+    assert headline == "White wins (ana resigned)."  # the page's words: the names are in the players' rows
+    assert not says_live(shown) and f"Finished: {headline}" in shown, shown
+    assert await asyncio.to_thread(player.text, "status") == headline
     assert "to move" not in await asyncio.to_thread(player.text, "players")
 
     # a game that ended before this server knew it, replayed from the database: finished from the first look
@@ -107,7 +104,7 @@ async def test_a_finished_game_says_so_with_its_result_in_the_header_and_never_l
     assert state["status"]["result"] == "ana (White) wins: ben resigned."
     await asyncio.to_thread(replay.wait, lambda s: "Finished" in header(replay))
     shown = await asyncio.to_thread(header, replay)
-    assert "Finished: ana (White) wins: ben resigned." in shown and not says_live(shown), shown
+    assert "Finished: White wins (ben resigned)." in shown and not says_live(shown), shown
     texts = await asyncio.to_thread(replay.js, "return window.connectionTexts")
     assert texts and not any(says_live(t) for t in texts), texts  # not even for a moment while it loaded
     assert await asyncio.to_thread(players, replay) == [["ben", "Black · lost"], ["ana", "White · won"]]

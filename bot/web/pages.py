@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from bot.core import Core, Refusal, Send, ended_words, still_on
-from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name
+from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
 from bot.web.news import GameNews, news_of
@@ -507,10 +507,12 @@ class Pages:
 
     async def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,
-        game, players, moves played and watchers."""
+        game, players (by colour, the side that moves first first), moves played (counted as the move list numbers
+        them: a move of each side is one) and watchers."""
         assert self.games is not None
-        return [{"path": self.game_path(t.id), "game": t.game.type.title, "title": t.title(),
-                 "ply": len(t.game.moves), "kind": t.kind.value, "watchers": self.watchers(t.id)}
+        return [{"path": self.game_path(t.id), "game": t.game.type.title, "name": game_name(t.game.type.name),
+                 "players": [[str(c), t.seats[c].name] for c in (t.game.type.first, t.game.type.first.opponent)],
+                 "moves": (len(t.game.moves) + 1) // 2, "kind": t.kind.value, "watchers": self.watchers(t.id)}
                 for t in await self.games.live_games(None if self.local_chat else self.guild)]
 
     async def web_games(self) -> int:

@@ -136,11 +136,15 @@ def takebacks_left(table: LiveGame) -> int | None:
 
 
 def outcome(result: str) -> dict:
-    """What the result of a finished game says, for the page: its first sentence (``headline``: "ana (White)
-    wins: resigned."), the ``winner``'s colour ("White", "Black", or None) and whether it was ``drawn``."""
+    """What the result of a finished game says, for the page: its ``headline``, the page's result line ("White
+    wins (ben resigned)." beside the players' names; else the chat's first sentence, "Draw (agreed)."), without
+    what the chat adds for itself (how to ask for the analysis, which the page has a button for); the ``winner``'s
+    colour ("White", "Black", or None) and whether it was ``drawn``."""
     headline = result.parts[0] if isinstance(result, Joined) and result.parts else result
     said = headline.message if isinstance(headline, Text) else ""
     winner = headline.values["colour"] if isinstance(headline, Text) and said == _WINS else None
+    if isinstance(headline, Text) and winner is not None:
+        headline = tr("{colour} wins ({reason}).", colour=winner, reason=headline.values["reason"])
     return {"headline": headline, "winner": str(winner) if winner is not None else None, "drawn": said == _DRAWN}
 
 

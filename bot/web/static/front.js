@@ -22,12 +22,24 @@ async function refresh() {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = game.path;
-      const title = document.createElement("span");
+      const title = document.createElement("span");  // "English: ● Bot level 1 – ○ ana", each side's piece and name
       title.className = "game-title";
-      title.textContent = game.title;
+      title.append(`${game.name}: `);
+      game.players.forEach(([colour, name], i) => {
+        const mark = document.createElement("span");
+        mark.className = `piece-mark ${colour.toLowerCase()}`;
+        mark.title = colourName(colour);
+        mark.setAttribute("role", "img");
+        mark.setAttribute("aria-label", colourName(colour));
+        const player = document.createElement("span");
+        player.className = "name";
+        player.textContent = name;
+        title.append(...(i ? [" – "] : []), mark, " ", player);
+      });
       const meta = document.createElement("span");
       meta.className = "meta";
-      meta.textContent = tr("moves: {moves} · watching: {watchers}", { moves: game.ply, watchers: game.watchers });
+      meta.textContent = tr("moves: {moves} · watching: {watchers}",
+                            { moves: formatNumber(game.moves), watchers: formatNumber(game.watchers) });
       link.append(title, " ", meta);  // a space between, so that copied text does not run together
       item.appendChild(link);
       list.appendChild(item);

@@ -135,14 +135,17 @@ function render() {
   showConnection();
   showPlayers();
   let words;
-  if (page.view >= 0) {
+  if (page.view >= 0) {  // moves counted as the list numbers them: a move of each side is one
     words = tr("Looking at move {move} of {moves}; ▶▶ goes to the end.",
-               { move: index, moves: page.game.entries.length - 1 });  // (the result
-    // is in the header, and whole at the end)
-  } else if (status.result) words = status.result;
+               { move: formatNumber(Math.ceil(index / 2)),
+                 moves: formatNumber(Math.ceil((page.game.entries.length - 1) / 2)) });  // (the result
+    // is in the header, and at the end)
+  } else if (status.result) words = status.headline;  // the page's result line, not the chat's whole message
   else if (myTurn()) words = tr("Your move ({colour}): click a piece, then where it goes.", { colour: colourName(status.turn) });
   else words = tr("{colour} to move ({player}).", { colour: colourName(status.turn), player: status.to_move });
-  if (status.evaluation && !status.result) words += " " + evaluationWords(status.evaluation);
+  if (status.evaluation && !status.result && page.view < 0) {  // (of the latest position, not one looked back at)
+    words += " " + evaluationWords(status.evaluation);
+  }
   $("status").textContent = words;
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
   showControls();

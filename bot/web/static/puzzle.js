@@ -166,7 +166,8 @@ function render() {
   $("motif").title = meaning;
   let words = puzzle.said;
   if (puzzle.view >= 0 && !puzzle.over) {
-    words = tr("Looking back at move {move}; ▶▶ goes to the position to play.", { move: index });
+    words = tr("Looking back at move {move}; ▶▶ goes to the position to play.",  // numbered as the list
+               { move: formatNumber(Math.ceil(index / 2)) });
   }
   $("status").textContent = words;
   $("status").className = puzzle.verdict;
