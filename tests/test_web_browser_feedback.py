@@ -255,3 +255,109 @@ async def test_moves_are_counted_as_the_list_numbers_them_and_the_result_line_is
                             "the page's result line")
     panel = await asyncio.to_thread(b.text, "panel")
     assert "analyse judges" not in panel and "wins:" not in panel  # not the chat's words for it
+
+
+@SIZES
+async def test_the_board_colours_are_named_in_the_pages_words_and_the_arrow_keys_step_on_after_the_menu(served, phone):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from bot.web.wording import _script_messages
+
+    chat, table, b = await bot_game(served, phone, "k1")
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)
+    menu = await asyncio.to_thread(b.driver.find_element, By.ID, "theme")
+    names = await asyncio.to_thread(lambda: [o.text for o in Select(menu).options])
+    assert names == ["Wood", "High contrast"]
+    assert {"Wood", "High contrast"} <= set(_script_messages())  # marked for translation, as the page's words are
+    await asyncio.to_thread(menu.click)
+    await asyncio.to_thread(Select(menu).select_by_visible_text, "High contrast")
+    await asyncio.to_thread(b.wait, lambda s: b.js("return page.theme") == "contrast")
+    await asyncio.to_thread(b.key, "\ue012")  # ArrowLeft: back a move, though the menu was used last
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "status").startswith("Looking at move 1 of 1"),
+                            "a move back with the arrow key")
+    await asyncio.to_thread(b.key, "\ue014")  # ArrowRight: and forward again, to the game as it is
+    await asyncio.to_thread(b.wait, lambda s: s["view"] == -1)
+
+
+@SIZES
+async def test_numbers_are_written_as_the_pages_language_writes_them(served, phone):
+    chat, base, browser = served
+    game_id = await chat.store.create_game("g", "x1", "english", "W:W30,31,32:B5,6,7,9,10", "bot",
+                                           {"white": {"user": [ANA.id, ANA.name]}, "black": {"level": 6}},
+                                           {"budget": 0.05, "rated": False})
+    await chat.core.start()
+    b = await browser(phone=phone, language="fr")
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(game_id, Color.WHITE, ANA))
+    await asyncio.to_thread(b.wait, my_turn)
+    assert "0,05" in await asyncio.to_thread(b.text, "players")  # the bot's seconds a move, with a decimal comma
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)
+    score = chat.table("x1").bot_score
+    assert score is not None and 0 < score < 1000
+    status = await asyncio.to_thread(visible_text, b, "status")
+    assert f"-{score // 100},{score % 100:02d}" in status and "." not in status.split(":")[-1][:-1], status
+
+
+@SIZES
+async def test_a_puzzles_answer_wraps_between_its_moves_never_inside_one(served, phone):
+    from test_web_browser_puzzles import deepest, loaded
+
+    chat, base, browser = served
+    puzzle = deepest()
+    b = await browser(phone=phone)
+    await asyncio.to_thread(b.open, base + f"/puzzle/english/{puzzle.id}")
+    await asyncio.to_thread(until, b, lambda: loaded(b), "the puzzle")
+    await asyncio.to_thread(b.driver.set_window_size, 360 if phone else 700, 900)  # narrow: the line wraps
+    await asyncio.to_thread(b.js, "document.getElementById('solution').click()")
+    await asyncio.to_thread(until, b, lambda: "The whole line" in visible_text(b, "status"), "the solution")
+    line = chat.core.try_puzzle(puzzle, list(puzzle.solution[::2])).line
+    status = await asyncio.to_thread(visible_text, b, "status")
+    assert status.endswith(f"The whole line: {line}.") and " ".join(status.split()) == status
+    moves = await asyncio.to_thread(b.js, "return [...document.querySelectorAll('#status .line-move')]"
+                                          ".map((m) => [m.textContent, m.getClientRects().length])")
+    assert " ".join(text for text, _ in moves).endswith(line)  # each move of the answer and of the line
+    assert all(rects == 1 for _, rects in moves), moves  # each drawn whole, on one line
+    lines = await asyncio.to_thread(b.js, "const s = document.getElementById('status'); "
+                                          "return Math.round(s.getBoundingClientRect().height / "
+                                          "parseFloat(getComputedStyle(s).lineHeight))")
+    assert lines >= 2  # (the line did wrap, between moves)
+
+
+@SIZES
+async def test_the_pages_have_an_icon(served, phone):
+    chat, table, b = await bot_game(served, phone, "i1")
+    icon = await asyncio.to_thread(b.js, """
+        const link = document.querySelector("link[rel=icon]");
+        const answer = await fetch(link.href);
+        const fallback = await fetch("/favicon.ico");
+        return [answer.status, answer.headers.get("Content-Type"), fallback.status, fallback.url, link.href];""")
+    assert icon[:2] == [200, "image/svg+xml"] and icon[2] == 200 and icon[3] == icon[4]
+    for path in ("/", "/puzzles"):
+        await asyncio.to_thread(b.open, served[1] + path)
+        assert await asyncio.to_thread(b.js, "return document.querySelector('link[rel=icon]').href.endsWith("
+                                             "'/static/favicon.svg')")
+    logged = await asyncio.to_thread(b.driver.get_log, "browser")
+    assert not [e["message"] for e in logged if "favicon" in e["message"]]  # no 404 for an icon
+
+
+@SIZES
+async def test_a_name_with_brackets_is_not_followed_by_more_brackets_on_the_page(served, phone):
+    chat, base, browser = served
+    name = "Bot (level 1, beginner)"  # as the bot was named; a person may be too
+    game_id = await chat.store.create_game("g", "b1", "english", "B:W21,22,23,24:B9,10,11,12", "people",
+                                           {"white": {"user": ["u1", name]}, "black": {"user": [ANA.id, ANA.name]}},
+                                           {"budget": 1.0, "rated": False})
+    await chat.core.start()
+    b = await browser(phone=phone)
+    await asyncio.to_thread(b.open, base + chat.pages.game_path(game_id))
+    await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) == 1)
+    await chat.say(ANA, "9-13", channel="b1")
+    await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) == 2)
+    status = await asyncio.to_thread(visible_text, b, "status")
+    assert status == f"White to move: {name}."
+    await asyncio.to_thread(b.open, base + "/")
+    await asyncio.to_thread(until, b, lambda: name in b.text("games"), "the game on the front page")
+    for text in (await asyncio.to_thread(b.text, "games"), status):
+        assert "))" not in text and ") (" not in text, text

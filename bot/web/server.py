@@ -6,6 +6,7 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.pages``);
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
 - ``/api/games`` and ``/api/new``: the front page's list and its forms;
+- ``/favicon.ico``: the pages' icon (``/static/favicon.svg``);
 - ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
   it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest);
 - ``/puzzles``: the games that have puzzles, each with a link to its daily puzzle and to a random one;
@@ -113,6 +114,7 @@ def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Applica
     app.router.add_get(f"/api/puzzle/{_PUZZLE}", _puzzle_start)
     app.router.add_post(f"/api/puzzle/{_PUZZLE}", _puzzle_try)
     app.router.add_get(f"/api/puzzle/{_PUZZLE}/solution", _puzzle_solution)
+    app.router.add_get("/favicon.ico", _favicon)
     app.router.add_static("/static/", wording.STATIC)
     return app
 
@@ -201,6 +203,12 @@ def _game(request: web.Request) -> int:
     if game is None:
         raise _not_found(request, NO_GAME)
     return game
+
+
+async def _favicon(request: web.Request) -> web.Response:
+    """The icon a browser asks for by itself, without a page that names it (a PDN or an answer opened alone): the
+    pages' own, which they name in their head."""
+    raise web.HTTPMovedPermanently("/static/favicon.svg")
 
 
 async def _front(request: web.Request) -> web.Response:

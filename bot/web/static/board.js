@@ -245,14 +245,45 @@ function moveInput(holder, { legal, play, say, redraw }) {
   return { candidates, targets, lit, clear, attach };
 }
 
-// The board colours' menu: fills ``select`` with the themes, shows ``current``, keeps the one chosen in the browser
-// (every page starts with it) and calls ``changed(name)``.
+// Fill ``element`` with ``sentences``, joined by spaces: each a pair [template, values], the template a tr() text
+// whose {placeholders} were left to fill with the values, which are moves ("22-27") or lines of them. Each move is
+// a span that does not break, so that a line of moves wraps between moves, never inside one ("22-/27").
+function writeWithMoves(element, sentences) {
+  const parts = [];
+  sentences.forEach(([template, values = {}], i) => {
+    if (i) parts.push(" ");
+    for (const piece of template.split(/(\{\w+\})/)) {
+      const name = /^\{(\w+)\}$/.exec(piece);
+      if (!name || !(name[1] in values)) {
+        if (piece) parts.push(piece);
+        continue;
+      }
+      String(values[name[1]]).split(" ").forEach((word, j) => {
+        const move = document.createElement("span");
+        move.className = "line-move";
+        move.textContent = word;
+        parts.push(...(j ? [" "] : []), move);
+      });
+    }
+  });
+  element.replaceChildren(...parts);
+}
+
+// The board colours' menu: fills ``select`` with the themes (by their names in the page's language), shows
+// ``current``, keeps the one chosen in the browser (every page starts with it) and calls ``changed(name)``. Once
+// chosen, the menu lets go of the keyboard, so that the arrow keys step through the moves again.
 function themeMenu(select, current, changed) {
-  for (const name of ["wood", "contrast"]) {
+  for (const [name, words] of Object.entries(THEME_NAMES)) {
     const option = document.createElement("option");
-    option.value = option.textContent = name;
+    option.value = name;
+    option.textContent = words();
     select.appendChild(option);
   }
   select.value = current;
-  select.addEventListener("change", () => { localStorage.setItem("theme", select.value); changed(select.value); });
+  select.addEventListener("change", () => {
+    localStorage.setItem("theme", select.value);
+    select.blur();
+    changed(select.value);
+  });
 }
+const THEME_NAMES = { wood: () => tr("Wood"), contrast: () => tr("High contrast") };  // (renders.themes' names)

@@ -142,7 +142,9 @@ function render() {
     // is in the header, and at the end)
   } else if (status.result) words = status.headline;  // the page's result line, not the chat's whole message
   else if (myTurn()) words = tr("Your move ({colour}): click a piece, then where it goes.", { colour: colourName(status.turn) });
-  else words = tr("{colour} to move ({player}).", { colour: colourName(status.turn), player: status.to_move });
+  else {  // (the player after a colon: a name with brackets of its own is not followed by more)
+    words = tr("{colour} to move: {player}.", { colour: colourName(status.turn), player: status.to_move });
+  }
   if (status.evaluation && !status.result && page.view < 0) {  // (of the latest position, not one looked back at)
     words += " " + evaluationWords(status.evaluation);
   }

@@ -22,7 +22,7 @@ const puzzle = {
   waiting: false,  // a move is being checked, or its reply is about to be played
   flipped: null,   // null: the solver's side at the bottom
   theme: localStorage.getItem("theme") || "wood",
-  said: "",        // the status line
+  said: [],        // the status line: its sentences, as writeWithMoves takes them
   verdict: "",     // the status line's look: "", "right", "solved" or "wrong"
 };
 const $ = (id) => document.getElementById(id);
@@ -65,12 +65,13 @@ async function load() {
   puzzle.data = data;
   puzzle.entries = [data.entry];
   puzzle.legal = data.legal;
-  say(tr("Your move: click a piece, then where it goes."));
+  say([[tr("Your move: click a piece, then where it goes.")]]);
   render();
 }
 
-function say(text, verdict = "") {
-  puzzle.said = text;
+// The status line: ``sentences`` as writeWithMoves takes them (its moves kept whole), and its look.
+function say(sentences, verdict = "") {
+  puzzle.said = sentences;
   puzzle.verdict = verdict;
 }
 
@@ -79,7 +80,7 @@ async function play(move) {
   puzzle.waiting = true;
   $("notice").textContent = "";
   const before = [puzzle.said, puzzle.verdict];
-  say(tr("Checking your move…"));
+  say([[tr("Checking your move…")]]);
   render();
   const answer = await ask({ method: "POST", headers: { "Content-Type": "application/json" },
                              body: JSON.stringify({ moves }) });
@@ -96,13 +97,13 @@ async function play(move) {
   }
   const [mine, reply] = answer.entries;
   puzzle.entries.push(mine);
-  say(tr("Right: {move}.", { move: mine.move.text }), "right");
+  say([[tr("Right: {move}."), { move: mine.move.text }]], "right");
   render();
   setTimeout(() => {
     puzzle.entries.push(reply);
     puzzle.legal = answer.legal;
     puzzle.waiting = false;
-    say(tr("Right! I answer {move}. Your move.", { move: answer.reply }), "right");
+    say([[tr("Right! I answer {move}. Your move."), { move: answer.reply }]], "right");
     render();
   }, REPLY_MS);
 }
@@ -128,12 +129,12 @@ function finish(answer) {
   const right = answer.solution[Math.min(at + 1, answer.solution.length - 1)];
   if (answer.verdict === "solved") {
     puzzle.view = -1;
-    say(tr("Solved! The whole line: {line}.", { line: answer.line }), "solved");
+    say([[tr("Solved! The whole line: {line}."), { line: answer.line }]], "solved");
   } else {
     puzzle.view = at + 1 >= answer.solution.length - 1 ? -1 : at + 1;
-    const words = answer.verdict === "wrong" ? tr("Not it: the answer was {move}.", { move: answer.right })
-      : tr("The answer: {move}.", { move: right.move.text });
-    say(words + " " + tr("The whole line: {line}.", { line: answer.line }), answer.verdict === "wrong" ? "wrong" : "");
+    const words = answer.verdict === "wrong" ? [tr("Not it: the answer was {move}."), { move: answer.right }]
+      : [tr("The answer: {move}."), { move: right.move.text }];
+    say([words, [tr("The whole line: {line}."), { line: answer.line }]], answer.verdict === "wrong" ? "wrong" : "");
   }
   render();
 }
@@ -164,12 +165,12 @@ function render() {
   const [theme, meaning] = THEMES[data.theme] ? THEMES[data.theme]() : [data.theme, ""];
   $("motif").textContent = tr("Theme: {theme}", { theme });
   $("motif").title = meaning;
-  let words = puzzle.said;
-  if (puzzle.view >= 0 && !puzzle.over) {
-    words = tr("Looking back at move {move}; ▶▶ goes to the position to play.",  // numbered as the list
-               { move: formatNumber(Math.ceil(index / 2)) });
+  let sentences = puzzle.said;
+  if (puzzle.view >= 0 && !puzzle.over) {  // the move numbered as the list numbers it
+    sentences = [[tr("Looking back at move {move}; ▶▶ goes to the position to play."),
+                  { move: formatNumber(Math.ceil(index / 2)) }]];
   }
-  $("status").textContent = words;
+  writeWithMoves($("status"), sentences);
   $("status").className = puzzle.verdict;
   $("solution").disabled = Boolean(puzzle.over) || puzzle.waiting;
   $("another").href = `/puzzle/${data.variant}/random`;

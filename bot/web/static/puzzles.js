@@ -19,7 +19,7 @@ async function list() {
     title.textContent = game.title;
     const lead = document.createElement("p");
     lead.className = "lead";
-    lead.textContent = tr("puzzles: {count}", { count: game.count });
+    lead.textContent = tr("puzzles: {count}", { count: formatNumber(game.count) });
     const links = document.createElement("div");
     links.className = "links";
     const daily = document.createElement("a");
