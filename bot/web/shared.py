@@ -60,7 +60,7 @@ class SharedGames:
     def __init__(self, exchange: Exchange, process: str | None = None):
         self.exchange = exchange
         self.process = process or process_name()
-        self._apply: Callable[[GameNews], None] = lambda news: None
+        self._apply: Callable[[GameNews], object] = lambda news: None
         self._watched: Callable[[int], bool] = lambda game: False
         self._dropped: Callable[[int], None] = lambda game: None
         self._listed: tuple[float, str | None, list[LiveGame]] | None = None  # the latest list, for LIST_SECONDS
@@ -72,7 +72,7 @@ class SharedGames:
         self.ready = asyncio.Event()
         """Set once the listener has connected (and caught up): the pages hear every news from then on."""
 
-    def show(self, apply: Callable[[GameNews], None], watched: Callable[[int], bool],
+    def show(self, apply: Callable[[GameNews], object], watched: Callable[[int], bool],
              dropped: Callable[[int], None]) -> None:
         """Hand each news to ``apply`` (``Pages.apply``), for the games ``watched`` says have pages open, and say
         which game is no longer followed to ``dropped`` (``Pages.forget``)."""
