@@ -354,11 +354,16 @@ class LiveGame(Seated):
     takeback_offer: Color | None = None
     bot_score: int | None = None
     """The bot's last evaluation, from its own side."""
+    takebacks_left: int | None = None
+    """The takebacks the person may still take in a game against the bot; None in other games (a takeback is asked
+    of the opponent there)."""
 
     @classmethod
-    def of(cls, table: Table) -> LiveGame:
-        shared = {f.name: getattr(table, f.name) for f in fields(cls)}  # Table has every field of the copy
-        return cls(**{**shared, "game": table.game.copy(), "seats": dict(table.seats)})
+    def of(cls, table: Table, takebacks: int) -> LiveGame:
+        """The copy of ``table``, where a person has ``takebacks`` takebacks a game against the bot."""
+        shared = {f.name: getattr(table, f.name) for f in fields(cls) if hasattr(table, f.name)}
+        left = max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None
+        return cls(**{**shared, "game": table.game.copy(), "seats": dict(table.seats), "takebacks_left": left})
 
     def to_json(self) -> dict:
         return {"id": self.id, "guild": self.guild, "channel": self.channel, "channel_name": self.channel_name,
@@ -366,7 +371,7 @@ class LiveGame(Seated):
                 "seats": {str(c): seat.to_json() for c, seat in self.seats.items()}, "budget": self.budget,
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 "draw_offer": _colour_name(self.draw_offer), "takeback_offer": _colour_name(self.takeback_offer),
-                "bot_score": self.bot_score}
+                "bot_score": self.bot_score, "takebacks_left": self.takebacks_left}
 
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
@@ -384,7 +389,8 @@ class LiveGame(Seated):
                    record_from_json(data, known),
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
-                   _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]), data["bot_score"])
+                   _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]), data["bot_score"],
+                   data.get("takebacks_left"))  # (absent from a process of the version before)
 
 
 def record_json(game: GameRecord[Any, Any]) -> dict:

@@ -97,7 +97,7 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
             "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
             "result": None, "said": said, "evaluation": evaluation(table),
-            "seconds": table.budget if bots else None, "takebacks": takebacks_left(table)}
+            "seconds": table.budget if bots else None, "takebacks": table.takebacks_left}
 
 
 def white_score(table: LiveGame) -> int | None:
@@ -125,14 +125,6 @@ def evaluation(table: LiveGame) -> dict | None:
     if abs(score) > ENDING_BOUND:
         return {"winner": str(Color.WHITE if score > 0 else Color.BLACK), "forced": abs(score) > WIN_BOUND}
     return {"score": score / 100}
-
-
-def takebacks_left(table: LiveGame) -> int | None:
-    """The takebacks the person may still take in a game against the bot; None when the core does not say (in
-    other games, a takeback is asked of the opponent, as many times as they grant it)."""
-    # (the core's LiveGame says it as ``takebacks_left`` once it carries it: issue 47; until then, it is not known)
-    left = getattr(table, "takebacks_left", None)
-    return left if isinstance(left, int) else None
 
 
 def outcome(result: str) -> dict:
