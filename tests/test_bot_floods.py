@@ -184,3 +184,35 @@ async def test_numbers_are_written_as_each_language_writes_them(pool):
     assert "3,000 nodes a position" in text
     assert "3\u00a0000" in render(text, "ru") and "3.000" in render(text, "nl") and "3,000" not in render(text, "fr")
     await chat.core.close()
+
+
+async def test_an_ask_made_as_the_analysis_ends_joins_it_rather_than_starting_another(pool, monkeypatch):
+    chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
+    game = await finished_game(chat)
+    await chat.say(ANA, "analyse")
+    gate, looked = asyncio.Event(), []
+    kept = chat.store.analysis
+
+    async def slow(game_id, nodes):  # the database's answer (nothing kept yet) arrives after the analysis ended
+        found = await kept(game_id, nodes)
+        looked.append(found)
+        await gate.wait()
+        return found
+    monkeypatch.setattr(chat.store, "analysis", slow)
+    saved = chat.store.save_analysis
+    saves = []
+
+    async def counted(*args):
+        saves.append(args[0])
+        return await saved(*args)
+    monkeypatch.setattr(chat.store, "save_analysis", counted)
+    asking = asyncio.ensure_future(chat.say(BEN, f"analyse {game}", channel="c2"))
+    await asyncio.sleep(0.05)
+    await chat.core.settle()
+    gate.set()
+    await asking
+    await chat.core.settle()
+    started = [r for r in chat.replies if r.text.startswith(f"Analysing game {game}:") and not r.private]
+    assert len(started) == 2 and len(posted(chat)) == 1 and len(posted(chat, "c2")) == 1  # two posts ...
+    assert saves == [game]  # ... of one analysis
+    await chat.core.close()

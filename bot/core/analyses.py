@@ -72,12 +72,11 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     """`analyse [game]`: the channel's last finished game, or the one numbered."""
     finished = await _finished(s, msg.guild, await _game_named(s, msg, words))
     game = finished.game.id
-    stored = await s.store.analysis(game, s.config.analysis_nodes)
-    if stored is not None:
-        _once_here(s, msg, game)  # (no await between the check and the mark: asks at the same moment post it once)
-        await _answer(s, msg, finished, Analysis.from_json(stored))
+    kept, running = await _kept_or_running(s, finished, msg.user, msg)
+    if kept is not None:
+        await _answer(s, msg, finished, Analysis.from_json(kept))
         return
-    running = await request(s, finished, msg.user, msg)
+    assert running is not None
     await s.send(Reply(msg.channel, _analysing(game, running.total, bool(s.pool.waiting), len(s.analyses) - 1),
                        to=msg, update=progress_key(game)))
 
@@ -126,10 +125,10 @@ async def progress(s: State, game: int, guild: str) -> Progress:
 async def ask(s: State, game: int, guild: str, asker: User) -> Progress:
     """Start the analysis of ``game`` for a front end without a chat message (the web page); refused as in chat."""
     finished = await _finished(s, guild, game)
-    stored = await s.store.analysis(game, s.config.analysis_nodes)
-    if stored is not None:
-        return _kept(finished, stored)
-    running = await request(s, finished, asker, None)  # (joined, if under way)
+    kept, running = await _kept_or_running(s, finished, asker, None)
+    if kept is not None:
+        return _kept(finished, kept)
+    assert running is not None  # (joined, if under way)
     return Progress(game, running.done, running.total, running=True)
 
 
@@ -139,45 +138,59 @@ def _kept(finished: FinishedGame, stored: dict | None) -> Progress:
     return Progress(finished.game.id, total if stored else 0, total, Analysis.from_json(stored) if stored else None)
 
 
-async def request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
-    """The analysis of a finished game, started (or joined, if under way); ``msg`` is answered at the end, in its
-    channel (once a channel: a second ask there is told it is coming). Asks are taken one at a time, so asks at the
-    same moment cannot pass each other's checks."""
-    game = finished.game.id
+async def _kept_or_running(s: State, finished: FinishedGame, asker: User,
+                           msg: Message | None) -> tuple[dict | None, Running | None]:
+    """The analysis of a finished game as the database keeps it (marked posted in the channel of ``msg``, if any),
+    or else the one under way, started or joined. Asks are taken one at a time, from the database's answer to the
+    join, so asks at the same moment, or one made as an analysis ends, cannot pass each other's checks."""
     async with s.analysis_asks:
-        running = s.analyses.get(game)
-        if running is not None:
+        if finished.game.id in s.analyses:  # (first: one that is saved but not yet posted is still joined)
+            return None, await _request(s, finished, asker, msg)
+        kept = await s.store.analysis(finished.game.id, s.config.analysis_nodes)
+        if kept is not None:
             if msg is not None:
-                asked_here = next((m for m in running.asked if m.channel == msg.channel), None)
-                if asked_here is not None and asked_here.user.id == msg.user.id:
-                    raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it "
-                                     "here.", game=game, done=_percent(running)))
-                if asked_here is not None:
-                    raise Refusal(tr("Game {game} is being analysed already ({done}); I will post it here.",
-                                     game=game, done=_percent(running)))
-                running.asked.append(msg)
-            return running
-        mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
-        if mine is not None:
-            raise Refusal(tr("Your analysis of game {game} is still under way ({done}); one at a time, please.",
-                             game=mine.game, done=_percent(mine)))
-        if len(s.analyses) >= MAX_ANALYSES:
-            raise Refusal(plural("{count} analysis is waiting for me already. Ask again in a few minutes.",
-                                 "{count} analyses are waiting for me already. Ask again in a few minutes.",
-                                 len(s.analyses)))
-        here = sum(1 for r in s.analyses.values() if r.guild == finished.game.guild)
-        if here >= MAX_PER_SERVER:
-            raise Refusal(plural("{count} analysis of this server's games is waiting for me already. Ask again when "
-                                 "one is done.", "{count} analyses of this server's games are waiting for me already. "
-                                 "Ask again when one is done.", here))
-        record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
-        if record is None:
-            raise Refusal(tr("Game {game} cannot be replayed, so I cannot analyse it.", game=game))
-        running = s.analyses[game] = Running(game, asker.id, finished.game.guild, len(record.moves) + 1)
-        running.task = asyncio.create_task(_run(s, running, finished, record))
+                _once_here(s, msg, finished.game.id)
+            return kept, None
+        return None, await _request(s, finished, asker, msg)
+
+
+async def _request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
+    """The analysis of a finished game, started (or joined, if under way: under ``s.analysis_asks``); ``msg`` is
+    answered at the end, in its channel (once a channel: a second ask there is told it is coming)."""
+    game = finished.game.id
+    running = s.analyses.get(game)
+    if running is not None:
         if msg is not None:
+            asked_here = next((m for m in running.asked if m.channel == msg.channel), None)
+            if asked_here is not None and asked_here.user.id == msg.user.id:
+                raise Refusal(tr("You asked already: the analysis of game {game} is {done}, and I will post it "
+                                 "here.", game=game, done=_percent(running)))
+            if asked_here is not None:
+                raise Refusal(tr("Game {game} is being analysed already ({done}); I will post it here.",
+                                 game=game, done=_percent(running)))
             running.asked.append(msg)
         return running
+    mine = next((r for r in s.analyses.values() if r.owner == asker.id), None)
+    if mine is not None:
+        raise Refusal(tr("Your analysis of game {game} is still under way ({done}); one at a time, please.",
+                         game=mine.game, done=_percent(mine)))
+    if len(s.analyses) >= MAX_ANALYSES:
+        raise Refusal(plural("{count} analysis is waiting for me already. Ask again in a few minutes.",
+                             "{count} analyses are waiting for me already. Ask again in a few minutes.",
+                             len(s.analyses)))
+    here = sum(1 for r in s.analyses.values() if r.guild == finished.game.guild)
+    if here >= MAX_PER_SERVER:
+        raise Refusal(plural("{count} analysis of this server's games is waiting for me already. Ask again when "
+                             "one is done.", "{count} analyses of this server's games are waiting for me already. "
+                             "Ask again when one is done.", here))
+    record = await asyncio.to_thread(replayed_record, finished.game)  # a long game: tens of ms
+    if record is None:
+        raise Refusal(tr("Game {game} cannot be replayed, so I cannot analyse it.", game=game))
+    running = s.analyses[game] = Running(game, asker.id, finished.game.guild, len(record.moves) + 1)
+    running.task = asyncio.create_task(_run(s, running, finished, record))
+    if msg is not None:
+        running.asked.append(msg)
+    return running
 
 
 async def _run(s: State, running: Running, finished: FinishedGame, record: GameRecord[Any, Any]) -> None:
