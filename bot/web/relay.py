@@ -71,7 +71,7 @@ class Relay:
         self._published = asyncio.Condition()
         self._failing = False
         self._asks: set[asyncio.Task] = set()
-        self._offers: dict[str, dict | None] = {}  # by ask: what waited for an answer in its game before it
+        self._offers: dict[PageAsk, dict | None] = {}  # by ask: what waited for an answer in its game before it
         self.ready = asyncio.Event()
         """Set once the games brought back are announced and the relay hears pages' asks."""
 
@@ -89,7 +89,7 @@ class Relay:
             news = news_of(self.core, reply)
             if news is not None:
                 self._queue(news)
-            if isinstance(origin, PageAsk) and (news is None or not shown(news, self._offers.get(origin.id))):
+            if isinstance(origin, PageAsk) and (news is None or not shown(news, self._offers.get(origin))):
                 await self._answer(origin, answer_text(reply.text))  # an answer no page shows: the asker sees it
             if pages or not reply.channel.startswith(CHANNEL_PREFIX):
                 await chat(reply)
@@ -199,11 +199,12 @@ class Relay:
             await self._answer(ask, answer_text(refusal))
         else:
             before = self.core.live(msg.channel)
-            self._offers[ask.id] = offer(before) if before is not None else None
+            # keyed by the whole ask: two web processes number their asks alike
+            self._offers[ask] = offer(before) if before is not None else None
             try:
                 await self.core.handle(msg)
             finally:
-                del self._offers[ask.id]
+                self._offers.pop(ask, None)
         game = self.core.game_in(msg.channel)
         if game is not None:
             await self.published(game)  # the page that asked for a new game finds it at once
