@@ -310,8 +310,9 @@ class Table(Seated):
     is made again only some moves later (``bot.core.play.OFFER_AGAIN``)."""
     last_activity: float = 0.0
     reminded: bool = False
-    bot_score: int | None = None
-    """The bot's last evaluation, from its own side."""
+    evaluation: int | None = None
+    """The bot's last evaluation, for White (``bot.evaluation.Evaluation.white``); None before its first move and
+    after a takeback (it was of a later position)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task | None = None
     """The bot's move (or the match) in progress."""
@@ -352,8 +353,8 @@ class LiveGame(Seated):
     starter: User | None = None
     draw_offer: Color | None = None
     takeback_offer: Color | None = None
-    bot_score: int | None = None
-    """The bot's last evaluation, from its own side."""
+    evaluation: int | None = None
+    """The bot's last evaluation, for White (``bot.evaluation.Evaluation.white``), or None."""
     takebacks_left: int | None = None
     """The takebacks the person may still take in a game against the bot; None in other games (a takeback is asked
     of the opponent there)."""
@@ -361,9 +362,10 @@ class LiveGame(Seated):
     @classmethod
     def of(cls, table: Table, takebacks: int) -> LiveGame:
         """The copy of ``table``, where a person has ``takebacks`` takebacks a game against the bot."""
-        shared = {f.name: getattr(table, f.name) for f in fields(cls) if hasattr(table, f.name)}
-        left = max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None
-        return cls(**{**shared, "game": table.game.copy(), "seats": dict(table.seats), "takebacks_left": left})
+        own: dict[str, Any] = {"game": table.game.copy(), "seats": dict(table.seats),
+                               "takebacks_left": max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None}
+        shared = {f.name: getattr(table, f.name) for f in fields(cls) if f.name not in own}  # Table has the others
+        return cls(**shared, **own)
 
     def to_json(self) -> dict:
         return {"id": self.id, "guild": self.guild, "channel": self.channel, "channel_name": self.channel_name,
@@ -371,7 +373,7 @@ class LiveGame(Seated):
                 "seats": {str(c): seat.to_json() for c, seat in self.seats.items()}, "budget": self.budget,
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 "draw_offer": _colour_name(self.draw_offer), "takeback_offer": _colour_name(self.takeback_offer),
-                "bot_score": self.bot_score, "takebacks_left": self.takebacks_left}
+                "evaluation": self.evaluation, "takebacks_left": self.takebacks_left}
 
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
@@ -389,8 +391,8 @@ class LiveGame(Seated):
                    record_from_json(data, known),
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
-                   _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]), data["bot_score"],
-                   data.get("takebacks_left"))  # (absent from a process of the version before)
+                   _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]),
+                   data.get("evaluation"), data.get("takebacks_left"))  # (absent from a process of the version before)
 
 
 def record_json(game: GameRecord[Any, Any]) -> dict:

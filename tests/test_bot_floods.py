@@ -12,7 +12,7 @@ from bot.store import SqliteStore
 from bot.tables import Message, User
 from bot.translation import render
 from chat import ANA, BEN, EVE, Chat, config
-from engine import game_type
+from engine import Color
 
 NODES = 3000  # a quick analysis: these tests are about what the channel sees
 
@@ -129,9 +129,9 @@ async def test_a_takeback_forgets_the_bots_evaluation_of_the_later_position(pool
     await chat.say(ANA, "new english level 3 time 0.05")
     await chat.play_any(ANA)
     await chat.core.settle()
-    assert chat.table().bot_score is not None
+    assert chat.table().evaluation is not None
     await chat.say(ANA, "takeback")
-    assert chat.table().bot_score is None and (await chat.core.live_game(chat.table().id)).bot_score is None
+    assert chat.table().evaluation is None and (await chat.core.live_game(chat.table().id)).evaluation is None
     declined = await chat.say(ANA, "draw")
     assert declined[0].text == "I decline the draw: I would rather play on."
     await chat.core.close()
@@ -147,14 +147,16 @@ async def test_names_are_cleaned_where_they_enter_the_core_whatever_the_front_en
     core = Core(config(), store, pool, send)
     hostile = User("9", "\u202eana\u2066@everyone\u200f" + "x" * 60)
     ben = User("2", "\u202dben\u2069")
-    await core.handle(Message("g", "c1", hostile, "challenge @ben english casual", (ben,), channel_name="c\u202e1"))
+    await core.handle(Message("g", "c1", hostile, "challenge @ben english casual white", (ben,),
+                              channel_name="c\u202e1"))
     await core.handle(Message("g", "c1", ben, "accept", channel_name="c1"))
     said = "\n".join(r.text for r in replies)
     assert "ana" in said and "ben" in said
     assert not any(c in said for c in "\u202e\u2066\u200f\u202d\u2069") and "@everyone" not in said
     pdn = core.pdn("c1")
     assert not any(c in pdn for c in "\u202e\u2066\u200f\u202d\u2069") and '[Site "c1"]' in pdn
-    assert len(core.live("c1").seats[game_type("english").first.opponent].user.name) <= 32 + 1  # (+ a joiner)
+    kept = core.live("c1").seats[Color.WHITE].user
+    assert kept.id == "9" and kept.name.startswith("ana@") and len(kept.name) <= 32 + 1  # (+ a joiner after @)
     await core.close()
 
 
@@ -173,9 +175,10 @@ async def test_numbers_are_read_one_way_in_every_command(pool):
 
 async def test_numbers_are_written_as_each_language_writes_them(pool):
     from bot.core.analyses import summary
-    from bot.core.state import score_words
+    from bot.evaluation import Evaluation
 
-    assert render(score_words(9), "fr") == "évaluation +0,09" and score_words(9) == "evaluation +0.09"
+    said = Evaluation.of(9, Color.BLACK).words()
+    assert said == "evaluation -0.09 for White" and render(said, "fr").startswith("évaluation -0,09")
     chat = Chat(SqliteStore(":memory:"), pool, config(analysis_nodes=NODES))
     await finished_game(chat)
     await chat.say(ANA, "analyse")
@@ -215,4 +218,21 @@ async def test_an_ask_made_as_the_analysis_ends_joins_it_rather_than_starting_an
     started = [r for r in chat.replies if r.text.startswith(f"Analysing game {game}:") and not r.private]
     assert len(started) == 2 and len(posted(chat)) == 1 and len(posted(chat, "c2")) == 1  # two posts ...
     assert saves == [game]  # ... of one analysis
+    await chat.core.close()
+
+
+async def test_the_chat_gives_the_bots_evaluation_for_white_as_the_page_does(pool):
+    from bot.web import views
+
+    chat = Chat(SqliteStore(":memory:"), pool)
+    await chat.say(ANA, "new english level 6 white time 0.05")  # the bot plays Black, and moves first
+    await chat.core.settle()
+    said = next(r.text for r in reversed(chat.replies) if r.text.startswith("I played"))
+    score = float(said.split("(evaluation ")[1].split(" for White)")[0])
+    white = chat.table().evaluation
+    assert white is not None and score == white / 100 == views.evaluation(chat.core.live("c1"))["score"]
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    hint = await chat.say(ANA, "hint")
+    assert hint[0].private and " for White)" in hint[0].text
     await chat.core.close()

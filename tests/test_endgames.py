@@ -19,7 +19,7 @@ import shutil
 import numpy as np
 import pytest
 
-from bot.core.state import score_words
+from bot.evaluation import Evaluation
 from engine import Game, parse_fen, variant
 from engine.draughts.endgame_build import build, unpack, verify
 from engine.draughts.endgame_solve import position_at
@@ -189,7 +189,8 @@ def test_the_search_wins_won_endings_by_the_shortest_way(searched_with, name, fe
     assert value == WIN
     found = Searcher(game_type(name), tt_mb=4).search(parse_fen(variant(name), fen), Limits(time=0.2))
     assert ENDING_BOUND < found.score < WIN_BOUND
-    assert score_words(found.score) == "evaluation: a won ending"
+    position = parse_fen(variant(name), fen)
+    assert Evaluation.of(found.score, position.turn).words() == f"evaluation: a won ending for {position.turn}"
     game = play_out(name, fen)
     assert game.result().winner == game.start.turn
     assert len(game.moves) == plies

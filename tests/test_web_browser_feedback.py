@@ -212,8 +212,9 @@ async def test_the_bots_evaluation_is_for_white_and_goes_with_a_takeback(served,
     assert "evaluation" not in await asyncio.to_thread(visible_text, b, "status")  # none before the bot's move
     await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
     await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)  # the bot answered
-    score = chat.table("e1").bot_score
-    assert score is not None and 0 < score < 1000  # good for the bot, not yet a forced win
+    white = chat.table("e1").evaluation
+    assert white is not None and -1000 < white < 0  # good for the bot (Black), not yet a forced win
+    score = -white
     shown = await asyncio.to_thread(visible_text, b, "status")
     assert f"Bot's evaluation: -{score / 100:.2f} for White." in shown, shown  # Black is better: below zero
     assert "+" not in shown
@@ -294,8 +295,9 @@ async def test_numbers_are_written_as_the_pages_language_writes_them(served, pho
     assert "0,05" in await asyncio.to_thread(b.text, "players")  # the bot's seconds a move, with a decimal comma
     await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
     await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)
-    score = chat.table("x1").bot_score
-    assert score is not None and 0 < score < 1000
+    white = chat.table("x1").evaluation
+    assert white is not None and -1000 < white < 0
+    score = -white
     status = await asyncio.to_thread(visible_text, b, "status")
     assert f"-{score // 100},{score % 100:02d}" in status and "." not in status.split(":")[-1][:-1], status
 

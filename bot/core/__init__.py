@@ -20,13 +20,13 @@ game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``
 (start-up); ``core`` has the entry point and the questions front ends ask.
 """
 
-from bot.core.analyses import Progress, score_text, still_on
+from bot.core.analyses import Progress, still_on
 from bot.core.core import Core
 from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES
 from bot.core.results import draw_words, ended_words, refusal, win_words
-from bot.core.state import Refusal, Send, score_words
+from bot.core.state import Refusal, Send
 from bot.store import SaveFailed
 
 # What front ends may use: they import this package, never its modules (tests/test_layout.py).
 __all__ = ["Core", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send", "draw_words", "ended_words", "refusal",
-           "score_text", "score_words", "still_on", "win_words"]
+           "still_on", "win_words"]

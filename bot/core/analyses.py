@@ -25,11 +25,12 @@ from bot.core.replay import replayed_record
 from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
-from bot.tables import JUDGEMENTS, Message, Reply, User, colour_name, game_name
-from bot.translation import PERCENT, SIGNED, TWO_PLACES, Text, join, number, plural, tr
+from bot.evaluation import Evaluation
+from bot.tables import JUDGEMENTS, Message, Reply, Seat, User, colour_name, game_name
+from bot.translation import PERCENT, TWO_PLACES, Text, join, number, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type
-from engine.analysis import Analysis, Judged, Look, decisive, judged, segments
+from engine.analysis import Analysis, Judged, Look, judged, segments
 
 log = logging.getLogger(__name__)
 
@@ -262,14 +263,14 @@ def summary(finished: FinishedGame, analysis: Analysis) -> str:
                 variant=game_name(stored.variant), nodes=number(analysis.nodes))]
     for colour, p in analysis.players.items():
         lines.append(tr("{colour} ({name}): {inaccuracies}, {mistakes}, {blunders}; average loss {loss} of a man a "
-                        "move; accuracy {accuracy}%.", colour=colour_name(colour), name=names[colour],
+                        "move; accuracy {accuracy}.", colour=colour_name(colour), name=names[colour],
                         inaccuracies=plural("{count} inaccuracy", "{count} inaccuracies", p.inaccuracies),
                         mistakes=plural("{count} mistake", "{count} mistakes", p.mistakes),
                         blunders=plural("{count} blunder", "{count} blunders", p.blunders),
-                        loss=number(p.average_loss / 100, TWO_PLACES), accuracy=number(p.accuracy, "0")))
+                        loss=number(p.average_loss / 100, TWO_PLACES), accuracy=number(p.accuracy / 100, PERCENT)))
     costly = analysis.costliest(3)
     if costly:
-        lines.append(tr("Costliest moves:"))
+        lines.append(tr("Costliest moves (evaluations for White):"))
         lines += [_costly(analysis, m) for m in costly]
     else:
         lines.append(tr("No inaccuracy, mistake or blunder: well played."))
@@ -277,40 +278,31 @@ def summary(finished: FinishedGame, analysis: Analysis) -> str:
 
 
 def _costly(analysis: Analysis, m: Judged) -> str:
-    """A costly move as a record numbers it ('12.' for the first player's, '12...' for the other's)."""
+    """A costly move as a record numbers it ('12.' for the first player's, '12...' for the other's), its scores
+    for White."""
     first = game_type(analysis.game).first
     opened_by = m.mover if m.ply % 2 == 0 else m.mover.opponent  # who made the game's first move
-    number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
+    move_number = (m.ply + (0 if opened_by == first else 1)) // 2 + 1
     said = tr("{number} {move} ({judgement}, {before} → {after}). Better {best}: {line}.",
-              number=f"{number}{'.' if m.mover == first else '...'}", move=m.played,
-              judgement=JUDGEMENTS.get(m.judgement or "", m.judgement or ""), before=score_text(m.before),
-              after=score_text(m.after), best=m.best, line=" ".join(m.line))
-    held = DATABASES.get(m.database or "")
-    return join([said, held]) if held else said
-
-
-DATABASES = {"win": tr("The endgame databases: a win before it."),
-             "draw": tr("The endgame databases: a draw before it."),
-             "loss": tr("The endgame databases: a loss before it.")}
-"""What the endgame databases say of the position before a costly move, by their value."""
-
-
-def score_text(score: int) -> str:
-    """A score for the mover as the analysis writes it: '+0.35' (of a man), or won / lost for a forced result (in
-    the reader's language)."""
-    if decisive(score):
-        return tr("won") if score > 0 else tr("lost")
-    return number(score / 100, SIGNED)
+              number=f"{move_number}{'.' if m.mover == first else '...'}", move=m.played,
+              judgement=JUDGEMENTS.get(m.judgement or "", m.judgement or ""),
+              before=Evaluation.of(m.before, m.mover).score(), after=Evaluation.of(m.after, m.mover).score(),
+              best=m.best, line=" ".join(m.line))
+    if m.database == "draw":
+        return join([said, tr("The endgame databases: a draw before it.")])
+    if m.database in ("win", "loss"):
+        winner = m.mover if m.database == "win" else m.mover.opponent
+        return join([said, tr("The endgame databases: a win for {colour} before it.", colour=colour_name(winner))])
+    return said
 
 
 def _name(seat: dict) -> str:
-    if "user" in seat:
-        return seat["user"][1]
-    return tr("Bot level {level}", level=seat["level"])
+    return Seat.from_json(seat).name
 
 
 def _percent(running: Running) -> str:
-    return tr("{percent} done", percent=number(100 * running.done // max(1, running.total) / 100, PERCENT))  # ("% d" reads as a C format)
+    done = 100 * running.done // max(1, running.total) / 100  # (floored: never 100% before the end)
+    return tr("{percent} done", percent=number(done, PERCENT))
 
 
 async def _game_named(s: State, msg: Message, words: list[str]) -> int:

@@ -8,7 +8,8 @@ import random
 
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
-from bot.core.state import State, score_words, whose_turn, written
+from bot.core.state import State, whose_turn, written
+from bot.evaluation import Evaluation
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
@@ -107,7 +108,7 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
 async def _played(s: State, table: Table, seat: Seat, before, move, score: int) -> None:
     """A bot move stored and played: announced (saved at last, if the channel heard it could not be), and the game
     ended if the rules or the match's length say so."""
-    table.bot_score = score
+    table.evaluation = Evaluation.of(score, before.turn).white
     table.last_activity, table.reminded = s.clock(), False
     await _announce(s, table, seat, before, move, score, late=table.saving)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
@@ -128,7 +129,7 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
 
 
 async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, late: bool = False) -> None:
-    shown, evaluation = table.game.type.write_move(before, move), score_words(score)
+    shown, evaluation = table.game.type.write_move(before, move), Evaluation.of(score, before.turn).words()
     parts = [tr("Saved at last.")] if late else []
     parts.append(tr("{name} played {move} ({evaluation}).", name=seat.name, move=shown, evaluation=evaluation)
                  if table.kind is Kind.MATCH else tr("I played {move} ({evaluation}).", move=shown,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from bot.core import puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
-from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, score_words, whose_turn, written
+from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, whose_turn, written
+from bot.evaluation import Evaluation
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
@@ -80,8 +81,9 @@ async def resign(s: State, msg: Message, words: list[str]) -> None:
         await finish(s, table, colour.opponent, tr("{name} resigned", name=msg.user.name), to=msg)
 
 
-def _offering(table: Table, colour: Color, what: str) -> None:
-    """Note ``colour``'s offer of ``what`` now; refused if their last one was too few plies ago (``OFFER_AGAIN``)."""
+def _may_offer(table: Table, colour: Color, what: str) -> None:
+    """Refused if ``colour``'s last offer of ``what`` was too few plies ago (``OFFER_AGAIN``); the caller notes the
+    offer in ``table.offered`` once it is made (not if making it fails)."""
     ply, last = len(table.game.moves), table.offered.get((what, colour))
     if last is not None and ply < last + OFFER_AGAIN[what]:
         again = (last + OFFER_AGAIN[what]) // 2 + 1
@@ -89,7 +91,6 @@ def _offering(table: Table, colour: Color, what: str) -> None:
                          move=last // 2 + 1, again=again) if what == "draw" else
                       tr("You asked for a takeback at move {move}; you may ask again from move {again}.",
                          move=last // 2 + 1, again=again))
-    table.offered[what, colour] = ply
 
 
 async def draw(s: State, msg: Message, words: list[str]) -> None:
@@ -101,22 +102,24 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
             return
         if table.draw_offer == colour:
             raise Refusal(tr("You have offered a draw already; it stands until the next move."))
-        _offering(table, colour, "draw")
+        _may_offer(table, colour, "draw")
         if table.kind is Kind.BOT:
-            score = table.bot_score  # (None: not judged since the game began or a move was taken back)
+            kept = table.evaluation  # (None: not judged since the game began or a move was taken back)
+            score = None if kept is None else Evaluation(kept).for_side(colour.opponent)  # the bot's side
             if score is not None and (score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40)):
                 await finish(s, table, None, tr("agreed"), to=msg)
-            elif score is None:
+            elif kept is None:
                 await s.say(msg.channel, tr("I decline the draw: I would rather play on."), to=msg)
             else:
                 await s.say(msg.channel, tr("I decline the draw: I would rather play on ({evaluation}).",
-                                            evaluation=score_words(score)), to=msg)
+                                            evaluation=Evaluation(kept).words()), to=msg)
         else:
             table.draw_offer = colour
             opponent = table.seats[colour.opponent]
             await s.ask(msg.channel, tr("{name} offers a draw. {opponent}: `accept` or `decline`.",
                                         name=msg.user.name, opponent=opponent.name),
                         msg, (opponent.user,) if opponent.user else ())
+        table.offered["draw", colour] = len(table.game.moves)
 
 
 async def takeback(s: State, msg: Message, words: list[str]) -> None:
@@ -138,8 +141,8 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
         elif table.takeback_offer == colour:
             raise Refusal(tr("You have asked for a takeback already; it stands until the next move."))
         else:
-            _offering(table, colour, "takeback")
-            table.takeback_offer = colour
+            _may_offer(table, colour, "takeback")
+            table.takeback_offer, table.offered["takeback", colour] = colour, len(table.game.moves)
             opponent = table.seats[colour.opponent]
             await s.ask(msg.channel, tr("{name} asks to take back their last move. {opponent}: `accept` or "
                                         "`decline`.", name=msg.user.name, opponent=opponent.name),
@@ -164,7 +167,7 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
         raise
     for _ in range(plies):
         game.undo()
-    table.draw_offer = table.takeback_offer = table.bot_score = None  # (the bot's evaluation was of a later position)
+    table.draw_offer = table.takeback_offer = table.evaluation = None  # (the bot's evaluation was of a later position)
     table.last_activity, table.reminded = s.clock(), False
     left = s.config.takebacks - table.takebacks_used
     done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
@@ -183,7 +186,8 @@ async def hint(s: State, msg: Message, words: list[str]) -> None:
     job = Job(game.type.name, game.type.write_position(game.position), game.history(), 6, HINT_TIME)
     text, score = await think(s, table, job)
     suggestion = game.type.write_move(game.position, game.type.parse_move(game.position, text))
-    await s.private(msg, tr("Try {move} ({evaluation}).", move=suggestion, evaluation=score_words(score)))
+    await s.private(msg, tr("Try {move} ({evaluation}).", move=suggestion,
+                            evaluation=Evaluation.of(score, colour).words()))
 
 
 async def moves(s: State, msg: Message, words: list[str]) -> None:

@@ -16,9 +16,8 @@ from bot.store import ServedPuzzle, Store
 from bot.tables import (NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name,
                         position_status,
                         game_name)
-from bot.translation import SIGNED, Text, number, tr
+from bot.translation import Text, tr
 from engine import Color, GameRecord
-from engine.search import ENDING_BOUND, WIN_BOUND
 
 if TYPE_CHECKING:
     from bot.store import Daily
@@ -160,19 +159,6 @@ def whose_turn(table: Table) -> Text:
         return (tr("{colour} ({name}) to move.", colour=colour_name(table.game.turn), name=seat.name)
                 if table.kind is Kind.MATCH else tr("My move."))
     return tr("{name}, your move ({colour}).", name=seat.name, colour=colour_name(table.game.turn))
-
-
-def score_words(score: int) -> Text:
-    """A score from the mover's side, as a player reads it."""
-    if score > WIN_BOUND:
-        return tr("evaluation: a forced win")
-    if score < -WIN_BOUND:
-        return tr("evaluation: a forced loss")
-    if score > ENDING_BOUND:
-        return tr("evaluation: a won ending")
-    if score < -ENDING_BOUND:
-        return tr("evaluation: a lost ending")
-    return tr("evaluation {score}", score=number(score / 100, SIGNED))
 
 
 def capital(text: str) -> str:

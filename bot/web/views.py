@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.core import Progress, draw_words, win_words
+from bot.evaluation import Evaluation
 from bot.tables import Kind, LiveGame, User, game_title
 from bot.translation import Joined, Text, rendered, tr
 from engine import Color, GameRecord, GameType, MoveError, game_type
-from engine.analysis import NAGS, decisive
-from engine.search import ENDING_BOUND, WIN_BOUND
+from engine.analysis import NAGS
 from engine.puzzles.puzzle import Puzzle
 from renders.graph import JUDGEMENT_COLOURS, white_chances
 from renders.themes import THEMES
@@ -100,31 +100,10 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
             "seconds": table.budget if bots else None, "takebacks": table.takebacks_left}
 
 
-def white_score(table: LiveGame) -> int | None:
-    """The bot's last evaluation (hundredths of a man) for White, as lidraughts gives every evaluation; None before
-    its first move, after a takeback (the core forgets it: it was of a later position) and without a bot."""
-    bots = [colour for colour, seat in table.seats.items() if seat.is_bot]
-    if table.bot_score is None or not bots:
-        return None
-    if len(bots) == 1:
-        side = bots[0]
-    elif table.game.moves:  # a bot match: the evaluation of the bot that moved last
-        side = table.game.positions[-2].turn
-    else:
-        return None
-    return table.bot_score if side is Color.WHITE else -table.bot_score
-
-
 def evaluation(table: LiveGame) -> dict | None:
-    """The bot's last evaluation for the page, for White (``white_score``): ``{"score": men}`` (the page writes it in
-    its language), or for a forced result ``{"winner": "White" or "Black", "forced": True}`` (a win seen to its
-    end; False: an ending the databases or the evaluation call won); None when there is none to show."""
-    score = white_score(table)
-    if score is None:
-        return None
-    if abs(score) > ENDING_BOUND:
-        return {"winner": str(Color.WHITE if score > 0 else Color.BLACK), "forced": abs(score) > WIN_BOUND}
-    return {"score": score / 100}
+    """The bot's last evaluation for the page, for White (``Evaluation.page``), or None when the core has none (before
+    the bot's first move, after a takeback, without a bot)."""
+    return Evaluation(table.evaluation).page() if table.evaluation is not None else None
 
 
 def outcome(result: str) -> dict:
@@ -204,11 +183,9 @@ def analysis(progress: Progress, record: GameRecord[Any, Any]) -> dict:
 
 def for_white(score: int, mover: Color) -> float | str:
     """An analysis's score for ``mover`` as the page shows it, for White: men (a number the page writes in its
-    language), or 'won' or 'lost' (for White) for a forced result."""
-    white = score if mover is Color.WHITE else -score
-    if decisive(white):
-        return tr("won") if white > 0 else tr("lost")
-    return white / 100
+    language), or the side a forced result wins for ("a win for White", in the page's words)."""
+    found = Evaluation.of(score, mover)
+    return found.score() if found.winner is not None else found.white / 100
 
 
 def puzzle(found: Puzzle, path: str, daily: bool) -> dict:
