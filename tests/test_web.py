@@ -252,6 +252,10 @@ async def test_a_page_needs_its_watching_key_and_this_servers_name(site):
     assert page.status == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert (await client.get(f"/g/{game_id}-{'A' * 12}")).status == 404  # ids count up; keys cannot be guessed
     assert (await client.get(path.replace("/g/", "/ws/")[:-1] + "x")).status == 404
+    key = path.split("-", 1)[1]
+    arabic = str(game_id).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    assert chat.pages.game_of(f"{arabic}-{key}") is None  # numbers are read one way: ASCII digits
+    assert chat.pages.game_of(f"{game_id}-{key}") == game_id
     assert (await client.get(path, headers={"Host": "rebound.example"})).status == 421
     listed = (await (await client.get("/api/games")).json())["games"]
     assert [g["path"] for g in listed] == [path]  # this chat is local: its games are listed

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
+from bot.commands import whole_number
 from bot.core import Core, Refusal, Send, ended_words, still_on
 from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name, game_name
 from bot.translation import ENGLISH, join, tr
@@ -191,9 +192,10 @@ class Pages:
     def game_of(self, ref: str) -> int | None:
         """The game a page's address names (``ID-KEY``), or None if the key is not that game's."""
         number, _, key = ref.partition("-")
-        if not number.isdigit() or len(number) > 12 or not self.keys.check_watch(int(number), key):
+        game = whole_number(number)  # (ASCII digits only, as every command reads numbers)
+        if game is None or not self.keys.check_watch(game, key):
             return None
-        return int(number)
+        return game
 
     def seat_url(self, game: int, colour: Color, user: User) -> str:
         return self.base_url + self.seat_path(game, colour, user)

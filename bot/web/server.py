@@ -65,7 +65,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 SERVER_NAME = "draughts-bot"  # the Server header: no software or version for anyone to look up
 UNREADABLE = tr("The games' database is not answering right now, so this game cannot be shown. Please try again "
                 "in a minute.")
-_REF = r"{ref:\d{1,12}-[\w-]{1,24}}"
+_REF = r"{ref:[0-9]{1,12}-[\w-]{1,24}}"
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 NO_GAME = tr("There is no such game.")
