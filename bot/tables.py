@@ -362,8 +362,8 @@ class LiveGame(Seated):
     @classmethod
     def of(cls, table: Table, takebacks: int) -> LiveGame:
         """The copy of ``table``, where a person has ``takebacks`` takebacks a game against the bot."""
-        own: dict[str, Any] = {"game": table.game.copy(), "seats": dict(table.seats),
-                               "takebacks_left": max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None}
+        left = max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None
+        own: dict[str, Any] = {"game": table.game.copy(), "seats": dict(table.seats), "takebacks_left": left}
         shared = {f.name: getattr(table, f.name) for f in fields(cls) if f.name not in own}  # Table has the others
         return cls(**shared, **own)
 

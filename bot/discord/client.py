@@ -57,7 +57,8 @@ NOT_DONE = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError)
 # A reply that could not reach Discord at all: the connection dropped, was refused or timed out (after discord.py's
 # own retries), or Discord failed on its side (5xx). Not retried (a post the connection dropped may have arrived),
 # logged in one line: the game is stored already, and `board` shows it again.
-LOST = (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError, discord.ConnectionClosed, discord.DiscordServerError)
+LOST = (aiohttp.ClientError, ConnectionError, asyncio.TimeoutError, discord.ConnectionClosed,
+        discord.DiscordServerError)
 
 DEFER_AFTER = 2.0  # seconds; an interaction must be answered (or deferred) within 3
 PRIVATE_COMMANDS = {"help", "moves", "hint"}  # their answers are private, so a deferral of them is too
