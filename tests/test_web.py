@@ -461,3 +461,15 @@ def test_behind_a_trusted_proxy_each_visitor_is_counted_by_their_own_address():
     assert address("10.0.0.2", "198.51.100.1, 203.0.113.7, 10.0.0.3") == "203.0.113.7"  # the first hop is the client's
     assert address("10.0.0.2", None) == "10.0.0.2"
     assert address("192.0.2.9", "203.0.113.7") == "192.0.2.9"  # anyone else's header is not believed
+
+
+def test_the_pages_colour_menu_names_every_theme_the_boards_have():
+    """The menu's names are marked in the page's script (so pybabel finds them); each theme of the images has one."""
+    import re
+    from pathlib import Path
+
+    from renders.themes import THEMES
+
+    script = (Path(__file__).resolve().parent.parent / "bot/web/static/board.js").read_text()
+    [names] = re.findall(r"const THEME_NAMES = \{(.*?)\};", script)
+    assert set(re.findall(r"(\w+): \(\) => tr\(", names)) == set(THEMES)
