@@ -231,3 +231,33 @@ async def test_a_page_catches_up_with_what_was_played_while_its_process_was_not_
         await chat.relay.published(table.id)
         update = await receive(ws, "update")  # told once the web process listens again
         assert update["from"] == 1 and len(update["entries"]) >= 1
+
+
+async def test_asks_of_two_web_processes_with_the_same_number_are_each_answered(pool, postgres_server,
+                                                                                monkeypatch):
+    """Each web process numbers its asks from 1: two pages on two processes offering a draw at once ask under the
+    same number, and each sees the bot's answer and nothing after it (not "no answer came")."""
+    monkeypatch.setattr(shared, "ASK_SECONDS", 2.0)  # (a lost answer is noticed sooner)
+    url = await fresh_database(postgres_server)
+    async with owner(url, pool) as chat, web_process(url, pool) as one, web_process(url, pool) as two:
+        await chat.say(ANA, "new english level 1 time 0.05 white", channel="c1")
+        await chat.say(BEN, "new english level 1 time 0.05 white", channel="c2")
+        await chat.core.settle()
+        sockets = []
+        for web, channel, person in ((one, "c1", ANA), (two, "c2", BEN)):
+            table = chat.table(channel)
+            await chat.relay.published(table.id)
+            ws = await web.client.ws_connect(web.pages.game_path(table.id).replace("/g/", "/ws/"))
+            await receive(ws, "game")
+            secret = web.pages.seat_path(table.id, table.colour_of(person), person).split("#seat=")[1]
+            await ws.send_json({"type": "seat", "secret": secret})
+            await receive(ws, "seat")
+            sockets.append(ws)
+        for ws in sockets:
+            await ws.send_json({"type": "command", "name": "draw"})
+        for ws in sockets:
+            assert (await receive(ws, "notice", timeout=5.0))["text"].startswith("I decline the draw")
+        after = await asyncio.gather(*(receive(ws, "notice", timeout=3.0) for ws in sockets), return_exceptions=True)
+        assert all(isinstance(then, TimeoutError) for then in after), after
+        for ws in sockets:
+            await ws.close()
