@@ -93,15 +93,16 @@ SIGNED = "+#,##0.00;-#,##0.00"
 """A score in men, always with its sign and two decimals: +0.35, -3.00."""
 TWO_PLACES = "#,##0.00"
 """Two decimals: 1.55."""
+DECIMAL = "#,##0.###"
+"""As few decimals as the value needs, up to three: 2, 0.05 (seconds, minutes)."""
 PERCENT = "%"
 """A share as a percentage, in the language's own way: 50% in English, 50 % in French."""
 
 
 def number(value: float, pattern: str = WHOLE) -> Number:
-    """``value`` written with ``pattern`` (a CLDR number pattern: ``WHOLE``, ``SIGNED``, ``TWO_PLACES``; or
-    ``PERCENT``, for a share from 0 to 1) in each
-    reader's language: the value of a placeholder that is a number people read (not a count, a rating or a game's
-    number, which are written as they are)."""
+    """``value`` written with ``pattern`` (a CLDR number pattern: ``WHOLE``, ``SIGNED``, ``TWO_PLACES``,
+    ``DECIMAL``; or ``PERCENT``, for a share from 0 to 1) in each reader's language: the value of a placeholder
+    that is a number people read (not a count, a rating or a game's number, which are written as they are)."""
     return Number(value, pattern)
 
 

@@ -236,3 +236,10 @@ async def test_the_chat_gives_the_bots_evaluation_for_white_as_the_page_does(poo
     hint = await chat.say(ANA, "hint")
     assert hint[0].private and " for White)" in hint[0].text
     await chat.core.close()
+
+
+async def test_the_seconds_a_move_are_written_as_the_readers_language_writes_them(pool):
+    chat = Chat(SqliteStore(":memory:"), pool)
+    opened = (await chat.say(ANA, "new english level 1 time 0.5"))[0].text
+    assert "I take 0.5 s a move" in opened and "0,5 s" in render(opened, "fr") and "0,5 с" in render(opened, "ru")
+    await chat.core.close()

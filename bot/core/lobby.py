@@ -10,7 +10,7 @@ from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
 from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User, game_name
-from bot.translation import join, plural, tr
+from bot.translation import DECIMAL, join, number, plural, tr
 from engine import Color, game_type
 
 DEFAULT_LEVEL = 3
@@ -29,9 +29,10 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     colour = options.colour.colour() if options.colour else game_type(v).first
     seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
     table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
-    opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=f"{budget:g}")
+    seconds = number(budget, DECIMAL)
+    opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=seconds)
               if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
-                                     title=table.title(), seconds=f"{budget:g}"))
+                                     title=table.title(), seconds=seconds))
     await s.show(table, join([opened, whose_turn(table)]), to=msg)
     kick(s, table)
 
@@ -50,7 +51,7 @@ async def challenge(s: State, msg: Message, words: list[str]) -> None:
     rated = True if options.rated is None else options.rated
     s.challenges[msg.channel] = Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated,
                                           s.clock(), msg)
-    values = {"name": msg.user.name, "game": game_name(v), "minutes": f"{s.config.challenge_expiry / 60:g}"}
+    values = {"name": msg.user.name, "game": game_name(v), "minutes": number(s.config.challenge_expiry / 60, DECIMAL)}
     if opponent is not None:
         text = (tr("{name} challenges {opponent} to a rated game of {game}. {opponent}: `accept` or `decline` (open "
                    "for {minutes} minutes).", opponent=opponent.name, **values) if rated else
@@ -85,7 +86,7 @@ def _budget(s: State, asked: float | None) -> float:
         return s.config.move_time
     if not MIN_MOVE_TIME <= asked <= s.config.max_move_time:
         raise Refusal(tr("The time per move must be between {least} and {most} seconds.",
-                         least=f"{MIN_MOVE_TIME:g}", most=f"{s.config.max_move_time:g}"))
+                         least=number(MIN_MOVE_TIME, DECIMAL), most=number(s.config.max_move_time, DECIMAL)))
     return asked
 
 
@@ -185,7 +186,8 @@ async def watch(s: State, msg: Message, words: list[str]) -> None:
     table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
                         False, delay)
     await s.show(table, tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
-                           title=table.title(), seconds=f"{table.budget:g}", delay=f"{delay:g}", name=msg.user.name),
+                           title=table.title(), seconds=number(table.budget, DECIMAL), delay=number(delay, DECIMAL),
+                           name=msg.user.name),
                  to=msg)
     kick(s, table)
 
