@@ -157,7 +157,12 @@ def _pick_a_piece(browser) -> None:
         if browser.execute_script("return page.game && page.seat && page.game.status.legal.length > 0"):
             break
         time.sleep(0.05)
-    browser.execute_script("const m = page.game.status.legal[page.game.status.legal.length - 1]; choose(m.path[0]);")
+    cell = browser.execute_script("const m = page.game.status.legal[page.game.status.legal.length - 1]; "
+                                  "return m.path[0];")
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    rect = browser.find_element("css selector", f'#board rect[data-cell="{cell[0]},{cell[1]}"]')
+    ActionChains(browser).move_to_element(rect).click().perform()  # as a person clicks it
     time.sleep(0.2)
 
 
