@@ -31,7 +31,7 @@ from engine.draughts.position import Move, Position
 from engine.draughts.rules import key, legal_moves, make, perft, start_position
 from engine.draughts.variants import VARIANTS, Variant, variant
 from engine.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError, MoveError, Words
-from engine.game import Color, GameRecord, GameType, Result
+from engine.game import Color, GameRecord, GameType, Result, Termination
 from engine.games import NAMES, game_type
 from engine.search import History, Limits, Searcher, SearchResult
 from engine.search.levels import choose_move, level
@@ -39,6 +39,6 @@ from engine.search.levels import choose_move, level
 __all__ = [
     "AmbiguousMoveError", "Color", "FenError", "Game", "GameRecord", "GameType", "History", "IllegalMoveError",
     "InvalidMoveError", "Limits", "Move", "MoveError", "NAMES", "Position", "Result", "SearchResult", "Searcher",
-    "VARIANTS", "Variant", "Words", "choose_move", "format_move", "game_type", "key", "legal_move_texts", "legal_moves",
+    "Termination", "VARIANTS", "Variant", "Words", "choose_move", "format_move", "game_type", "key", "legal_move_texts", "legal_moves",
     "level", "make", "parse_fen", "parse_move", "perft", "start_position", "to_fen", "variant",
 ]

@@ -21,7 +21,7 @@ import copy as _copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalMoveError, Words, phrase
@@ -44,12 +44,54 @@ class Color(IntEnum):
         return self.name.capitalize()
 
 
+class Termination(Enum):
+    """Why a game ended, as data (python-chess's ``Termination``, lila's stored ``Status``): the rules' own ends,
+    which ``GameRecord.result`` finds, and the ends people (or a front end's clock) bring. The values are the
+    database's words."""
+
+    NO_MOVES = "no_moves"
+    """The side to move has no legal move (in draughts, no pieces left or all blocked): it loses."""
+    REPETITION = "repetition"
+    """The same position came up again (three times in draughts): a draw."""
+    QUIET_MOVES = "quiet_moves"
+    """Kings only moving and nothing taken for the variant's number of moves: a draw."""
+    LONE_KING = "lone_king"
+    """The moves an ending against a lone king is given (International's 16- and 5-move rules): a draw."""
+    KING_CAPTURED = "king_captured"
+    """Tablut: the king is captured, the attackers (Black) win."""
+    KING_ESCAPED = "king_escaped"
+    """Tablut: the king reached an escape square, the defenders (White) win."""
+    RESIGNED = "resigned"
+    """A player resigned."""
+    AGREED = "agreed"
+    """A draw offered and accepted."""
+    ABANDONED = "abandoned"
+    """A player stopped moving for too long, after their first move: they lose."""
+    NEVER_MOVED = "never_moved"
+    """A player never made a first move: the game is aborted and counts for nothing."""
+    STOPPED = "stopped"
+    """A bot match stopped by the person who started it."""
+    MOVE_LIMIT = "move_limit"
+    """A bot match played to its length: a draw."""
+
+    @property
+    def by_rules(self) -> bool:
+        """Whether the rules end the game this way (``GameRecord.result`` says so), not a person or a clock."""
+        return self in _BY_RULES
+
+
+_BY_RULES = frozenset({Termination.NO_MOVES, Termination.REPETITION, Termination.QUIET_MOVES, Termination.LONE_KING,
+                       Termination.KING_CAPTURED, Termination.KING_ESCAPED})
+
+
 @dataclass(frozen=True)
 class Result:
     """How a game ended."""
 
     winner: Color | None
     """The side that won, or None for a draw."""
+    termination: Termination
+    """Why, as data."""
     words: Words
     """Why, as words a front end shows in its reader's language."""
 

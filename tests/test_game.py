@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import Color, Game, IllegalMoveError, legal_moves, make, variant
+from engine import Color, Game, IllegalMoveError, Termination, legal_moves, make, variant
 
 
 def _king_shuffle(game: Game, plies: int, seed: int = 1) -> None:
@@ -42,7 +42,7 @@ def test_win_by_taking_the_last_piece():
     game = Game(variant("international"), "W:W33:B28,18,19,29")
     assert game.result() is None
     game.play_text("33x33")
-    assert game.result().winner == Color.WHITE
+    assert game.result().winner == Color.WHITE and game.result().termination is Termination.NO_MOVES
 
 
 def test_threefold_repetition():
@@ -53,6 +53,7 @@ def test_threefold_repetition():
         game.play_text(text)
     assert game.repetitions() == 3
     assert game.result().winner is None and "three times" in game.result().reason
+    assert game.result().termination is Termination.REPETITION
 
 
 @pytest.mark.parametrize("name,fen,limit", [
@@ -68,6 +69,7 @@ def test_king_moves_without_capture_draw(name, fen, limit):
     _king_shuffle(game, 1)
     result = game.result()
     assert result.winner is None and f"{limit // 2} moves each" in result.reason
+    assert result.termination is Termination.QUIET_MOVES
 
 
 def test_a_man_move_restarts_the_king_move_count():
@@ -97,6 +99,7 @@ def test_international_endgame_rules(fen, plies):
     assert game.result() is None
     _king_shuffle(game, 1)
     assert game.result().winner is None and "against a lone king" in game.result().reason
+    assert game.result().termination is Termination.LONE_KING
 
 
 def test_endgame_rules_are_international_only():

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import Color, FenError, IllegalMoveError, InvalidMoveError
+from engine import Color, FenError, IllegalMoveError, InvalidMoveError, Termination
 from engine.tablut.game import TablutGame
 from engine.tablut.rules import (NO_KING, TablutPosition, from_string, legal_moves, make, parse_move, square,
                                  start_position, to_string)
@@ -158,6 +158,7 @@ def test_the_king_escapes_on_an_edge_square_that_is_not_a_camp():
     game = TablutGame("9/9/9/9/9/9/2K6/9/9 W")
     game.play_text("c3-c1")
     assert game.result() is not None and game.result().winner == Color.WHITE
+    assert game.result().termination is Termination.KING_ESCAPED
     assert game.legal_moves() == []
     with pytest.raises(IllegalMoveError, match="camp"):
         TablutGame("9/9/9/9/9/9/9/3K5/9 W").play_text("d2-d1")
@@ -170,12 +171,14 @@ def test_a_repeated_position_is_a_draw():
         assert game.result() is None
     game.play_text("c3-c2")
     assert game.result() is not None and game.result().winner is None
+    assert game.result().termination is Termination.REPETITION
 
 
 def test_no_legal_move_loses():
     assert TablutGame("9/9/9/9/4K4/9/9/9/9 W").result() is None
     boxed = TablutGame("9/9/9/4B4/3BKB3/4B4/9/9/9 W").result()
     assert boxed is not None and boxed.winner == Color.BLACK and "no legal move" in boxed.reason
+    assert boxed.termination is Termination.NO_MOVES
 
 
 def test_notation_and_its_errors():
@@ -258,3 +261,10 @@ def test_the_text_board_shows_pieces_throne_camps_escapes_and_the_last_move():
     assert rows[-2:] == ["   a  b  c  d  e  f  g  h  i", "Black to move"]
     flipped = text_diagram(TABLUT, game.position, flipped=True).splitlines()
     assert flipped[0].startswith("1 ") and flipped[-2].split() == list("ihgfedcba")
+
+
+def test_a_captured_king_ends_the_game_for_the_attackers():
+    game = TablutGame("9/9/9/9/9/1K7/9/2B6/9 B")  # the king on b4, beside the camp a4
+    game.play_text("c2-c4")
+    result = game.result()
+    assert result is not None and result.winner == Color.BLACK and result.termination is Termination.KING_CAPTURED

@@ -22,7 +22,7 @@ from engine.draughts.position import Move, Position
 from engine.draughts.rules import key, make, start_position
 from engine.draughts.variants import VARIANTS, Variant
 from engine.errors import IllegalMoveError, counted, phrase
-from engine.game import LABELS, Cell, Color, GameRecord, GameType, Grid, History, Result
+from engine.game import LABELS, Cell, Color, GameRecord, GameType, Grid, History, Result, Termination
 
 # International's endgame rules (FMJD 6.4 and 6.5), in plies: each player moves this often.
 ENDGAME_16_PLIES = 2 * 16  # three pieces with a king (3K, 2K+1M, 1K+2M) against a lone king
@@ -189,17 +189,19 @@ class Game(GameRecord[Position, Move]):
         """The result if the game is over, else None."""
         if not self.legal_moves():
             side = self.turn
-            return Result(side.opponent, phrase("{colour} has no legal move", colour=side))
+            return Result(side.opponent, Termination.NO_MOVES, phrase("{colour} has no legal move", colour=side))
         if self.repetitions() >= REPETITIONS:
-            return Result(None, phrase("the same position came up three times"))
+            return Result(None, Termination.REPETITION, phrase("the same position came up three times"))
         limit = self.variant.king_move_limit
         if self._king_plies[-1] >= limit:
-            return Result(None, counted("{count} move each with only kings moving and nothing taken",
-                                        "{count} moves each with only kings moving and nothing taken", limit // 2))
+            return Result(None, Termination.QUIET_MOVES,
+                          counted("{count} move each with only kings moving and nothing taken",
+                                  "{count} moves each with only kings moving and nothing taken", limit // 2))
         ending, plies = self._endgame[-1]
         if ending and plies >= ending:
-            return Result(None, counted("{count} move each in this ending against a lone king",
-                                        "{count} moves each in this ending against a lone king", ending // 2))
+            return Result(None, Termination.LONE_KING,
+                          counted("{count} move each in this ending against a lone king",
+                                  "{count} moves each in this ending against a lone king", ending // 2))
         return None
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from engine.errors import IllegalMoveError, Words, phrase
-from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result
+from engine.game import Cell, Color, GameRecord, GameType, Grid, History, Result, Termination
 from engine.records import game_record
 from engine.tablut.baseline import minimax_move
 from engine.tablut import rules
@@ -136,12 +136,13 @@ class TablutGame(GameRecord[TablutPosition, TablutMove]):
     def result(self) -> Result | None:
         p = self.position
         if p.king == NO_KING:
-            return Result(Color.BLACK, phrase("the king is captured"))
+            return Result(Color.BLACK, Termination.KING_CAPTURED, phrase("the king is captured"))
         if p.king in ESCAPES:
-            return Result(Color.WHITE, phrase("the king escaped to {square}", square=square_name(p.king)))
+            return Result(Color.WHITE, Termination.KING_ESCAPED,
+                          phrase("the king escaped to {square}", square=square_name(p.king)))
         back = self._since_capture[-1]
         if any(self.positions[-1 - i] == p for i in range(2, back + 1, 2)):
-            return Result(None, phrase("the same position came up again"))
+            return Result(None, Termination.REPETITION, phrase("the same position came up again"))
         if not self._moves_here():
-            return Result(p.turn.opponent, phrase("{colour} has no legal move", colour=p.turn))
+            return Result(p.turn.opponent, Termination.NO_MOVES, phrase("{colour} has no legal move", colour=p.turn))
         return None
