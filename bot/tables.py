@@ -10,12 +10,15 @@ import asyncio
 import random
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.translation import ENGLISH, Text, plural, render, tr
 from bot.user_text import inert
 from engine import Color, GameRecord, GameType, Result, Words, game_type
 from engine.analysis import Analysis
+
+if TYPE_CHECKING:
+    from bot.ending import Ending
 
 
 class Kind(Enum):
@@ -27,17 +30,6 @@ class Kind(Enum):
     """Two people."""
     MATCH = "match"
     """The bot against itself, for people to watch."""
-
-
-class Outcome(Enum):
-    """How a game ends."""
-
-    FINISHED = "finished"
-    """Won, lost or drawn: it counts (and is rated, if the game is)."""
-    ABORTED = "aborted"
-    """Ended before it began in earnest (no first move); it does not count."""
-    STOPPED = "stopped"
-    """A bot match stopped by the person who started it."""
 
 
 class ColourChoice(Enum):
@@ -216,6 +208,8 @@ class Reply:
     """The game whose record the reply carries (``pdn``, ``replay``, ``analysis``): it names the files."""
     analysis: Analysis | None = None
     """A game's analysis: a front end shows its graph (``renders.render_graph``) with the text."""
+    ending: Ending | None = None
+    """How the game ended, with the message that ends it (``replay`` carries its record)."""
     update: str | None = None
     """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
     a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""

@@ -174,7 +174,6 @@ async def test_numbers_are_read_one_way_in_every_command(pool):
 
 
 async def test_numbers_are_written_as_each_language_writes_them(pool):
-    from bot.core.analyses import summary
     from bot.evaluation import Evaluation
 
     said = Evaluation.of(9, Color.BLACK).words()

@@ -7,6 +7,7 @@ import asyncio
 
 from bot.core.state import MOVED_ELSEWHERE
 from bot.store.postgres import PostgresStore
+from engine import Termination
 from chat import ANA, BEN, Chat
 from postgres import fresh_database
 
@@ -30,7 +31,8 @@ async def test_a_game_on_postgresql_survives_a_restart(pool, postgres_server):
         await second.say(ANA, "resign")
         assert "wins" in second.replies[-1].text
         assert await second.store.active_games() == []
-        assert (await second.store.finished_game(restored[0].id)).reason == "ana resigned"
+        ended = await second.store.finished_game(restored[0].id)
+        assert ended.reason == "ana resigned" and ended.ending.termination is Termination.RESIGNED
     finally:
         await second.core.close()
         await second.store.close()

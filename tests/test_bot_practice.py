@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ending import Ending
 from bot.store import SqliteStore
 from chat import ANA, BEN, Chat, config
-from engine import game_type
+from engine import Color, Termination, game_type
 from engine.analysis import analyse
 
 NODES = 30_000
@@ -28,7 +29,8 @@ async def analysed_game(chat: Chat, moves: str = "24-20") -> int:
         move = gt.parse_move(record.position, text)
         version = await store.add_move(game, version, ply, gt.write_move(record.position, move, full=True))
         record.play(move)
-    await store.finish_game(game, version, "black", "ana resigned", '[Result "0-2"]\n\n0-2')
+    await store.finish_game(game, version, Ending(Color.BLACK, Termination.RESIGNED), "ana resigned",
+                            '[Result "0-2"]\n\n0-2')
     await store.save_analysis(game, NODES, analyse(record, NODES).to_json())
     return game
 

@@ -10,10 +10,14 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
+from bot.ending import Ending
 from bot.ratings import Change, RatedGame, Rating, Side, update
 from bot.store import MIGRATIONS, VERSION, MoveConflict, SaveFailed, SqliteStore, StoreError, is_postgres
 from bot.store.postgres import PostgresStore
+from engine import Color, Termination
 from postgres import fresh_database
+
+AGREED = Ending(None, Termination.AGREED)
 
 BACKENDS = ["sqlite", "postgresql"]
 SEATS = {"white": {"level": 3}, "black": {"user": ["1", "ana"]}}
@@ -62,11 +66,13 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     assert await store.board_message(game) == "m42"
     await store.save_ratings("g", "english", [("1", "ana", Rating(1620, 90, 0.06))])
     level = Rating(1400, 50)
-    changes = await store.finish_game(game, version, "black", "White has no legal move", "[Result \"0-2\"] ...",
+    changes = await store.finish_game(game, version, Ending(Color.BLACK, Termination.NO_MOVES), "White has no legal move",
+                                      "[Result \"0-2\"] ...",
                                       RatedGame((Side("1", "ana"), Side(fixed=level)), 0.0))
     assert await store.active_games() == []
     finished = await store.finished_game(game)
-    assert (finished.winner, finished.reason, finished.game.moves) == ("black", "White has no legal move", ["11-15"])
+    assert (finished.ending, finished.reason, finished.game.moves) == (Ending(Color.BLACK, Termination.NO_MOVES),
+                                                                       "White has no legal move", ["11-15"])
     lost = update(Rating(1620, 90, 0.06), [(level, 0.0)])  # worked out from the rating the database held
     assert changes == [Change("1", "ana", Rating(1620, 90, 0.06), lost)]
     assert await store.rating("g", "english", "1") == (lost, 2)
@@ -87,14 +93,14 @@ async def test_a_write_names_the_version_it_read_and_an_older_one_is_refused(ope
     version = await store.remove_moves(game, version, 0, SETTINGS)
     version = await store.add_move(game, version, 0, "9-13")
     for write in (store.add_move(game, stale, 1, "23-19"), store.remove_moves(game, stale, 0, SETTINGS),
-                  store.finish_game(game, stale, None, "agreed", "")):
+                  store.finish_game(game, stale, AGREED, "agreed", "")):
         with pytest.raises(MoveConflict):
             await write
-    await store.finish_game(game, version, None, "agreed", "")
+    await store.finish_game(game, version, AGREED, "agreed", "")
     with pytest.raises(MoveConflict):  # a finished game takes no more moves, and ends once
         await store.add_move(game, version + 1, 1, "23-19")
     with pytest.raises(MoveConflict):
-        await store.finish_game(game, version + 1, "white", "again", "")
+        await store.finish_game(game, version + 1, Ending(Color.WHITE, Termination.RESIGNED), "again", "")
     assert (await store.game(game)).moves == ["9-13"]
 
 
@@ -112,8 +118,9 @@ async def test_two_processes_writing_one_game_at_once_exactly_one_wins_each_time
         version = next(r for r in results if isinstance(r, int))
     stored = await first.game(game)
     assert stored.version == 20 and stored == await second.game(game)
-    racing_ends = await asyncio.gather(first.finish_game(game, version, "white", "a", ""),
-                                       second.finish_game(game, version, "black", "b", ""), return_exceptions=True)
+    racing_ends = await asyncio.gather(first.finish_game(game, version, Ending(Color.WHITE, Termination.RESIGNED), "a", ""),
+                                       second.finish_game(game, version, Ending(Color.BLACK, Termination.RESIGNED), "b", ""),
+                                       return_exceptions=True)
     assert sum(isinstance(r, MoveConflict) for r in racing_ends) == 1  # a game ends once
 
 
@@ -137,14 +144,15 @@ async def test_an_unreachable_postgresql_is_a_clear_error():
 
 
 async def finished(store, channel: str, moves: list[str], result: str = "1-0", guild: str = "g") -> int:
-    """A game played in ``channel`` and ended with ``result`` in its PDN, as the core writes it ("*": aborted or
-    stopped); its id."""
+    """A game played in ``channel`` and ended with ``result`` in its PDN, as the core writes it ("*": a bot match
+    stopped, which has no result); its id."""
     game = await store.create_game(guild, channel, "english", START, "bot", SEATS, SETTINGS)
     version = 0
     for ply, move in enumerate(moves):
         version = await store.add_move(game, version, ply, move)
     pdn = f'[GameType "21"]\n[Event "Draughts bot game {game}"]\n[Result "{result}"]\n\n{" ".join(moves)} {result}\n'
-    await store.finish_game(game, version, None if result == "*" else "white", "reason", pdn)
+    ending = Ending(None, Termination.STOPPED) if result == "*" else Ending(Color.WHITE, Termination.RESIGNED)
+    await store.finish_game(game, version, ending, "reason", pdn)
     return game
 
 
@@ -241,3 +249,59 @@ async def test_a_servers_chosen_language_is_kept_and_can_be_dropped(opener):
     assert await again.languages() == {"g1": "nl", "g2": "fr"}
     await again.set_language("g2", None)
     assert await store.languages() == {"g1": "nl"}
+
+
+ENDED_IN_WORDS = [  # how the versions before wrote a finished game's end: its winner and its English reason
+    ("black", "ana resigned", Termination.RESIGNED),
+    ("white", "agreed resigned", Termination.RESIGNED),  # a name is never read, only the words after it
+    ("white", "ben abandoned the game", Termination.ABANDONED),
+    (None, "ana never made a first move", Termination.NEVER_MOVED),  # an abort: no winner ...
+    (None, "agreed", Termination.AGREED),  # ... as a draw has none: today they differ only by their PDN
+    (None, "stopped", Termination.STOPPED),
+    (None, "100 moves each played", Termination.MOVE_LIMIT),
+    ("black", "White has no legal move", Termination.NO_MOVES),
+    (None, "the same position came up three times", Termination.REPETITION),
+    (None, "the same position came up again", Termination.REPETITION),
+    (None, "25 moves each with only kings moving and nothing taken", Termination.QUIET_MOVES),
+    (None, "16 moves each in this ending against a lone king", Termination.LONE_KING),
+    ("black", "the king is captured", Termination.KING_CAPTURED),
+    ("white", "the king escaped to a4", Termination.KING_ESCAPED),
+    (None, "an end an older version named otherwise", None),
+]
+
+
+async def test_the_migration_keeps_every_finished_games_end_as_data(database, monkeypatch):
+    """A database of the version before, with one finished game of each termination (as the chat wrote them, in
+    English), is opened by this version: each game's end is read once into its termination and winner."""
+    import bot.store.postgres
+    import bot.store.sqlite
+
+    for module in (bot.store.sqlite, bot.store.postgres):
+        monkeypatch.setattr(module, "VERSION", VERSION - 1)
+    old = SqliteStore(database) if not is_postgres(database) else await PostgresStore.connect(database)
+    games = []
+    for winner, reason, _ in ENDED_IN_WORDS:
+        game = await old.create_game("g", "c1", "english", START, "people", SEATS, SETTINGS)
+        await old.add_move(game, 0, 0, "11-15")
+        result = "*" if reason in ("stopped", "ana never made a first move") else "1-1" if winner is None else "2-0"
+        row = ("finished", winner, reason, f'[Result "{result}"]\n\n11-15 {result}', game)
+        if isinstance(old, SqliteStore):
+            old.db.execute("UPDATE games SET status = ?, winner = ?, reason = ?, pdn = ? WHERE id = ?", row)
+        else:
+            async with old.pool.acquire() as db:
+                await db.execute("UPDATE games SET status = $1, winner = $2, reason = $3, pdn = $4 WHERE id = $5", *row)
+        games.append(game)
+    await old.close()
+    monkeypatch.undo()
+
+    store = SqliteStore(database) if not is_postgres(database) else await PostgresStore.connect(database)
+    try:
+        for game, (winner, reason, termination) in zip(games, ENDED_IN_WORDS):
+            finished = await store.finished_game(game)
+            expected = None if termination is None else Ending(None if winner is None else Color[winner.upper()],
+                                                                termination)
+            assert finished is not None and finished.ending == expected and finished.reason == reason, reason
+        # the channel's last finished game with a result: not the stopped match, nor the abort
+        assert await store.last_finished("g", "c1") == games[-1]
+    finally:
+        await store.close()

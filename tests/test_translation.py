@@ -173,8 +173,9 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
 
 
 def test_the_rules_reasons_for_an_end_are_said_in_each_language():
-    from bot.core.results import stored_reason
+    from bot.ending import Ending
     from bot.tables import engine_words
+    from engine import Termination
     from engine.errors import counted, phrase
 
     ended = game_type("english").new_game("B:W18:B")  # Black to move, with nothing left to move
@@ -187,11 +188,12 @@ def test_the_rules_reasons_for_an_end_are_said_in_each_language():
     assert render(engine_words(kings), "nl") == "25 zetten elk met alleen dammen die zetten en niets geslagen"
     escaped = phrase("the king escaped to {square}", square="a4")
     assert render(engine_words(escaped), "pt_BR") == "o rei escapou para a4"
-    # as the database keeps them: the rules' reason read from the game itself, the chat's own by its words
-    assert render(stored_reason("Black has no legal move", ended), "ru") == "у стороны «Чёрные» нет ходов"
-    assert stored_reason("Black has no legal move", ended) == "Black has no legal move"  # the same English
-    assert render(stored_reason("ana resigned"), "fr") == render(tr("{name} resigned", name="ana"), "fr")
-    assert stored_reason("a reason the bot does not know") == "a reason the bot does not know"
+    # as the database keeps them, as data: the rules' reason read from the game itself, the chat's own by its words
+    players = {Color.WHITE: "ana", Color.BLACK: "ben"}
+    by_rules = Ending(Color.WHITE, Termination.NO_MOVES).reason(players, ended)
+    assert render(by_rules, "ru") == "у стороны «Чёрные» нет ходов" and by_rules == "Black has no legal move"
+    resigned = Ending(Color.BLACK, Termination.RESIGNED).reason(players, ended)
+    assert render(resigned, "fr") == render(tr("{name} resigned", name="ana"), "fr")
 
 
 def test_accented_captions_are_drawn_with_glyphs_and_english_ones_as_before():
@@ -321,16 +323,16 @@ def test_each_catalog_compiles_without_a_warning(language, caplog):
 
 
 def test_a_game_ended_as_the_database_keeps_it_reads_in_each_language():
-    from bot.core import draw_words, ended_words, win_words
+    from bot.ending import Ending
+    from engine import Termination
 
     players = {Color.WHITE: "ana", Color.BLACK: "ben"}
-    won = ended_words(players, Color.BLACK, "ana resigned")
+    record = game_type("english").new_game()
+    won = Ending(Color.BLACK, Termination.RESIGNED).said(players, record)
     assert won == "ben (Black) wins: ana resigned."
-    assert render(won, "ru") == render(win_words("ben", Color.BLACK, tr("{name} resigned", name="ana")), "ru") != won
-    drawn = ended_words(players, None, "agreed", drawn=True)
-    assert render(drawn, "fr") == render(draw_words(tr("agreed")), "fr") != str(drawn)
-    unknown = ended_words(players, None, "a reason of an older version")  # as it is, in a translated sentence
-    assert "a reason of an older version" in render(unknown, "nl") != str(unknown)
+    assert render(won, "ru") == "Победа: ben (Чёрные), ana сдался(-ась)." != won
+    drawn = Ending(None, Termination.AGREED).said(players, record)
+    assert drawn == "Draw (agreed)." and render(drawn, "fr") == "Nulle (d'un commun accord)." != str(drawn)
 
 
 def test_the_analysis_graph_and_the_replay_speak_the_readers_language(monkeypatch):

@@ -299,7 +299,12 @@ async def test_a_finished_game_is_still_there_after_a_restart(site, pool):
     game_id = chat.table().id
     await chat.play_any(ANA)
     await chat.core.settle()
+    live = await client.ws_connect(socket_path(chat, game_id))
+    await receive(live, "game")
     await chat.say(ANA, "resign")
+    while not (ended := await receive(live, "update"))["status"]["result"]:
+        pass
+    await live.close()
     restarted = WebChat(chat.store, pool)  # a new process on the same database: nothing in memory
     later = TestClient(TestServer(make_app(restarted.pages)))
     await later.start_server()
@@ -307,6 +312,8 @@ async def test_a_finished_game_is_still_there_after_a_restart(site, pool):
         ws = await later.ws_connect(socket_path(restarted, game_id))
         replay = await receive(ws, "game")
         assert len(replay["entries"]) == 3 and replay["status"]["headline"] == "White wins (ana resigned)."
+        for key in ("headline", "winner", "drawn"):  # the same, read live or from the database
+            assert replay["status"][key] == ended["status"][key], key
         assert replay["status"]["result"].endswith("(White) wins: ana resigned.")  # the chat's words, from the database
         assert '[Result "1-0"]' in await (await later.get(restarted.pages.game_path(game_id) + ".pdn")).text()
         await ws.close()

@@ -8,6 +8,8 @@ import asyncio
 import re
 
 from chat import ANA, BEN
+from bot.ending import Ending
+from engine import Color, Termination
 from engine.games import GAMES
 from test_web_browser import Browser, my_turn, pytestmark, served  # noqa: F401 (fixture, skip)
 from test_web_browser_page import RESIGN, click_control, confirm, until, wait_controls
@@ -70,7 +72,8 @@ async def people_game(chat, moves: int, finished: bool = False) -> int:
         await chat.store.add_move(game_id, ply, ply, game_type.write_move(record.position, move, full=True))
         record.play(move)
     if finished:
-        await chat.store.finish_game(game_id, moves, "white", "ben resigned", game_type.record_text(record, {}))
+        await chat.store.finish_game(game_id, moves, Ending(Color.WHITE, Termination.RESIGNED), "ben resigned",
+                                     game_type.record_text(record, {}))
     return game_id
 
 

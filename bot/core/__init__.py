@@ -23,10 +23,10 @@ game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``
 from bot.core.analyses import Progress, still_on
 from bot.core.core import Core
 from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES
-from bot.core.results import draw_words, ended_words, refusal, win_words
+from bot.core.results import refusal
 from bot.core.state import Refusal, Send
 from bot.store import SaveFailed
 
 # What front ends may use: they import this package, never its modules (tests/test_layout.py).
-__all__ = ["Core", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send", "draw_words", "ended_words", "refusal",
-           "still_on", "win_words"]
+__all__ = ["Core", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send", "refusal",
+           "still_on"]

@@ -9,13 +9,14 @@ import random
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State, whose_turn, written
+from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
-from bot.translation import join, plural, tr
+from bot.translation import join, tr
 from bot.worker import Job
-from engine import GameRecord
+from engine import GameRecord, Termination
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +113,7 @@ async def _played(s: State, table: Table, seat: Seat, before, move, score: int) 
     table.last_activity, table.reminded = s.clock(), False
     await _announce(s, table, seat, before, move, score, late=table.saving)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
-        await finish(s, table, None, plural("{count} move each played", "{count} moves each played",
-                                            MATCH_PLY_LIMIT // 2))
+        await finish(s, table, Ending(None, Termination.MOVE_LIMIT))
 
 
 async def think(s: State, table: Table, job: Job) -> tuple[str, int]:

@@ -8,8 +8,9 @@ from bot.core import daily
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import State
-from bot.tables import Outcome
+from bot.ending import Ending
 from bot.translation import plural, tr
+from engine import Termination
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,9 @@ async def tick(s: State) -> None:
                 colour = table.game.turn
                 moved = any(p.turn == colour for p in table.game.positions[:-1])
                 if moved:
-                    await finish(s, table, colour.opponent, tr("{name} abandoned the game", name=seat.name))
+                    await finish(s, table, Ending(colour.opponent, Termination.ABANDONED))
                 else:
-                    await finish(s, table, None, tr("{name} never made a first move", name=seat.name),
-                                 outcome=Outcome.ABORTED)
+                    await finish(s, table, Ending(None, Termination.NEVER_MOVED))
             elif idle >= s.config.remind_after and not table.reminded:
                 table.reminded = True
                 left = round((s.config.abandon_after - idle) / 60)

@@ -9,9 +9,10 @@ from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
-from bot.tables import Challenge, ColourChoice, Kind, Message, Outcome, Seat, Table, User, game_name
+from bot.ending import Ending
+from bot.tables import Challenge, ColourChoice, Kind, Message, Seat, Table, User, game_name
 from bot.translation import DECIMAL, join, number, plural, tr
-from engine import Color, game_type
+from engine import Color, Termination, game_type
 
 DEFAULT_LEVEL = 3
 MIN_MOVE_TIME = 0.05
@@ -115,7 +116,7 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
         async with table.lock:
             colour = player(table, msg)
             if table.draw_offer == colour.opponent:
-                await finish(s, table, None, tr("agreed"), to=msg)
+                await finish(s, table, Ending(None, Termination.AGREED), to=msg)
                 return
             if table.takeback_offer == colour.opponent:
                 await take_back(s, table, colour.opponent, msg)
@@ -199,7 +200,7 @@ async def stop(s: State, msg: Message, words: list[str]) -> None:
     if table.starter is not None and table.starter.id != msg.user.id:
         raise Refusal(tr("Only {name}, who started this match, can stop it.", name=table.starter.name))
     async with table.lock:
-        await finish(s, table, None, tr("stopped"), to=msg, outcome=Outcome.STOPPED)
+        await finish(s, table, Ending(None, Termination.STOPPED), to=msg)
 
 
 async def listing(s: State, msg: Message, words: list[str]) -> None:

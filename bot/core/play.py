@@ -7,6 +7,7 @@ from bot.core import puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, whose_turn, written
+from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.pool import PoolBusy
 from bot.core.replay import reload
@@ -15,7 +16,7 @@ from bot.tables import Kind, Message, Table, colour_name
 from bot.translation import join, plural, tr
 from bot.user_text import quoted
 from bot.worker import Job
-from engine import Color
+from engine import Color, Termination
 
 HINT_TIME = 0.3  # seconds a hint searches
 DRAW_ACCEPT_SCORE = -30  # the bot takes a draw when it thinks it is this much worse (hundredths of a man)
@@ -78,7 +79,7 @@ async def resign(s: State, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
-        await finish(s, table, colour.opponent, tr("{name} resigned", name=msg.user.name), to=msg)
+        await finish(s, table, Ending(colour.opponent, Termination.RESIGNED), to=msg)
 
 
 def _may_offer(table: Table, colour: Color, what: str) -> None:
@@ -98,7 +99,7 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
     async with table.lock:
         colour = player(table, msg)
         if table.draw_offer == colour.opponent:
-            await finish(s, table, None, tr("agreed"), to=msg)
+            await finish(s, table, Ending(None, Termination.AGREED), to=msg)
             return
         if table.draw_offer == colour:
             raise Refusal(tr("You have offered a draw already; it stands until the next move."))
@@ -107,7 +108,7 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
             kept = table.evaluation  # (None: not judged since the game began or a move was taken back)
             score = None if kept is None else Evaluation(kept).for_side(colour.opponent)  # the bot's side
             if score is not None and (score <= DRAW_ACCEPT_SCORE or (abs(score) <= 10 and len(table.game.moves) >= 40)):
-                await finish(s, table, None, tr("agreed"), to=msg)
+                await finish(s, table, Ending(None, Termination.AGREED), to=msg)
             elif kept is None:
                 await s.say(msg.channel, tr("I decline the draw: I would rather play on."), to=msg)
             else:

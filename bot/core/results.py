@@ -5,21 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from bot import commands
 from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
-from bot.tables import (Buttons, Controls, LiveGame, Message, Outcome, Seat, Table, User, colour_name, engine_words,
+from bot.ending import Ending
+from bot.tables import (Buttons, Controls, LiveGame, Message, Seat, Table, engine_words,
                         game_name)
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
-from engine import NAMES, Color, GameRecord, MoveError
+from engine import NAMES, Color, MoveError
 
 log = logging.getLogger(__name__)
 
@@ -29,33 +28,8 @@ async def finish_by_rules(s: State, table: Table) -> bool:
     result = table.game.result()
     if result is None:
         return False
-    await finish(s, table, result.winner, engine_words(result.words))
+    await finish(s, table, Ending(result.winner, result.termination))
     return not s.current(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
-
-
-_REASONS: list[tuple[re.Pattern, Callable[[re.Match], Text]]] = [
-    (re.compile(r"(.+) resigned"), lambda m: tr("{name} resigned", name=m[1])),
-    (re.compile(r"(.+) abandoned the game"), lambda m: tr("{name} abandoned the game", name=m[1])),
-    (re.compile(r"(.+) never made a first move"), lambda m: tr("{name} never made a first move", name=m[1])),
-    (re.compile(r"agreed"), lambda m: tr("agreed")),
-    (re.compile(r"stopped"), lambda m: tr("stopped")),
-    (re.compile(r"(\d+) moves? each played"),
-     lambda m: plural("{count} move each played", "{count} moves each played", int(m[1]))),
-]
-"""The chat's own reasons for an end, as the database keeps them (in English), and as the bot says them in any
-language (a finished game's page shows them again; the rules' reasons are read from the game itself)."""
-
-
-def stored_reason(reason: str, record: GameRecord[Any, Any] | None = None) -> str:
-    """A finished game's reason as the database keeps it, to be shown in the reader's language: the rules' own
-    words when the game's ``record`` ended by them for that reason, else the chat's (as it is, if not known)."""
-    rules = record.result() if record is not None else None
-    if rules is not None and rules.reason == reason:
-        return engine_words(rules.words)
-    for pattern, words in _REASONS:
-        if (m := pattern.fullmatch(reason)) is not None:
-            return words(m)
-    return reason
 
 
 def sentence(words: Text) -> Text:
@@ -71,16 +45,15 @@ def refusal(error: MoveError, legal: bool = True) -> Text:
     return join([why, tr("Legal moves: {moves}.", moves=", ".join(error.legal))]) if legal and error.legal else why
 
 
-async def finish(s: State, table: Table, winner: Color | None, reason: str, to: Message | None = None,
-                 outcome: Outcome = Outcome.FINISHED) -> None:
+async def finish(s: State, table: Table, ending: Ending, to: Message | None = None) -> None:
     """Record the result, update ratings, and announce it (under the lock)."""
-    finished = outcome is Outcome.FINISHED
-    result = table.game.type.score_text(winner) if finished else "*"
-    pdn = pdn_text(table, result)
-    winner_name = None if winner is None else winner.name.lower()
+    winner = ending.winner
+    pdn = pdn_text(table, table.game.type.score_text(winner) if ending.counts else "*")
+    names = {colour: seat.name for colour, seat in table.seats.items()}
+    said = ending.said(names, table.game)
     try:
-        changes = await s.store.finish_game(table.id, table.version, winner_name, str(reason), pdn,
-                                            rated_game(table, winner) if table.rated and finished else None)
+        changes = await s.store.finish_game(table.id, table.version, ending, str(ending.reason(names, table.game)),
+                                            pdn, rated_game(table, winner) if table.rated and ending.counts else None)
     except MoveConflict:
         await reload(s, table)  # another process moved or ended the game meanwhile
         if to is not None:
@@ -90,45 +63,15 @@ async def finish(s: State, table: Table, winner: Color | None, reason: str, to: 
     del s.tables[table.channel]
     if table.task and table.task is not asyncio.current_task():
         table.task.cancel()
-    if outcome is Outcome.ABORTED:
-        parts = [tr("Game aborted: {reason}. It does not count.", reason=reason)]
-    elif outcome is Outcome.STOPPED:
-        parts = [tr("Bot match stopped.")]
-    elif winner is None:
-        parts = [draw_words(reason)]
-    else:
-        parts = [win_words(table.seats[winner].name, winner, reason)]
+    parts = [said]
     if changes:
         parts.append(tr("Ratings: {changes}.", changes=", ".join(
             f"{c.name} {c.after.rating:.0f} ({c.after.rating - c.before.rating:+.0f})" for c in changes)))
-    analysable = finished and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
+    analysable = ending.counts and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
     if analysable:
         parts.append(tr("`analyse` judges every move of it."))
-    text = join(parts)
-    await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
-                game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
-
-
-def win_words(name: str, winner: Color, reason: str) -> Text:
-    """How a game won ends: "ana (White) wins: resigned." (the web page reads the winner back from it)."""
-    return tr("{name} ({colour}) wins: {reason}.", name=name, colour=colour_name(winner), reason=reason)
-
-
-def draw_words(reason: str) -> Text:
-    """How a drawn game ends: "Draw (agreed)."."""
-    return tr("Draw ({reason}).", reason=reason)
-
-
-def ended_words(players: dict[Color, str], winner: Color | None, reason: str, drawn: bool = False,
-                record: GameRecord[Any, Any] | None = None) -> Text:
-    """How a game stored as ended reads: its winner, or whether it was ``drawn``, and its reason as the database
-    keeps it (in the reader's language where the bot knows its words: ``stored_reason``)."""
-    said = stored_reason(reason, record)
-    if winner is not None:
-        return win_words(players[winner], winner, said)
-    if drawn:
-        return draw_words(said)
-    return tr("Game over ({reason}).", reason=said) if reason else tr("Game over.")
+    await s.say(table.channel, join(parts), to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
+                game=table.id, ending=ending, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
 
 
 def rated_game(table: Table, winner: Color | None) -> RatedGame:

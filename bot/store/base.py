@@ -17,6 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.ending import Ending
+from engine import Color, Termination
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 
 
@@ -35,9 +37,8 @@ class MoveConflict(SaveFailed):
     process moved it, took a move back or ended it), or it is over."""
 
 
-NO_RESULT = '%\n[Result "*"]%'
-"""A ``LIKE`` pattern that matches the PDN, after a line break put before it, of a game that ended with no result:
-aborted or stopped (its ``Result`` tag, on a line of its own, is "*")."""
+NO_RESULT = ("never_moved", "stopped")
+"""The terminations of a game that ended with no result (``Ending.counts``): aborted, or a bot match stopped."""
 
 
 @dataclass(frozen=True)
@@ -63,9 +64,25 @@ class FinishedGame:
     """A finished game as the database holds it: the game, and how it ended."""
 
     game: StoredGame
-    winner: str | None
+    ending: Ending | None
+    """How it ended; None for a game whose end an old version wrote in words the migration did not know."""
     reason: str
+    """Why, in English, as the version that ended it wrote it (shown as it is only when ``ending`` is None)."""
     pdn: str
+
+
+def stored_ending(ending: Ending) -> tuple[str | None, str]:
+    """An ending as the ``games`` table's columns keep it: ``winner`` ('white', 'black' or NULL) and
+    ``termination`` (``engine.Termination``'s value)."""
+    return (ending.winner.name.lower() if ending.winner is not None else None), ending.termination.value
+
+
+def read_ending(winner: str | None, termination: str | None) -> Ending | None:
+    """The ending ``stored_ending`` wrote (None without a termination: an old version's words the migration did not
+    know)."""
+    if termination is None:
+        return None
+    return Ending(None if winner is None else Color[winner.upper()], Termination(termination))
 
 
 @dataclass(frozen=True)
@@ -158,9 +175,10 @@ class Store(ABC):
         version."""
 
     @abstractmethod
-    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, ending: Ending, reason: str, pdn: str,
                           rated: RatedGame | None = None) -> list[Change]:
-        """Mark a game finished with its PDN and, for a ``rated`` one, update its players' ratings, all or nothing;
+        """Mark a game finished with its ``ending`` (its ``reason`` in English beside it, for a process of an older
+        version that reads the game) and its PDN and, for a ``rated`` one, update its players' ratings, all or nothing;
         the rating changes. The ratings are read and written inside the transaction, the players' held meanwhile,
         so two games of one player that end at the same moment (on two processes) both count."""
 

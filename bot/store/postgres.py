@@ -16,8 +16,9 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
+from bot.ending import Ending
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
-                            Store, StoreError, StoredGame)
+                            Store, StoreError, StoredGame, read_ending, stored_ending)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -203,12 +204,13 @@ class PostgresStore(Store):
             await db.execute("UPDATE games SET settings = $1 WHERE id = $2", json.dumps(settings), game)
         return new
 
-    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, ending: Ending, reason: str, pdn: str,
                           rated: RatedGame | None = None) -> list[Change]:
         async with self._using(transaction=True) as db:
             await self._claim(db, game, version)
-            row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, reason = $2, pdn = $3"
-                                    " WHERE id = $4 RETURNING guild, variant", winner, reason, pdn, game)
+            row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, termination = $2, reason = $3,"
+                                    " pdn = $4 WHERE id = $5 RETURNING guild, variant", *stored_ending(ending), reason,
+                                    pdn, game)
             if rated is None:
                 return []
             guild, variant = row["guild"], row["variant"]
@@ -253,19 +255,20 @@ class PostgresStore(Store):
 
     async def finished_game(self, game: int) -> FinishedGame | None:
         async with self._using() as db:
-            row = await db.fetchrow(f"SELECT {_GAME_COLUMNS}, winner, reason, pdn FROM games"
+            row = await db.fetchrow(f"SELECT {_GAME_COLUMNS}, winner, termination, reason, pdn FROM games"
                                     " WHERE id = $1 AND status = 'finished'", game)
             if row is None:
                 return None
-            return FinishedGame(await self._stored(db, row), row["winner"], row["reason"] or "", row["pdn"] or "")
+            return FinishedGame(await self._stored(db, row), read_ending(row["winner"], row["termination"]),
+                                row["reason"] or "", row["pdn"] or "")
 
     async def last_finished(self, guild: str, channel: str) -> int | None:
         async with self._using() as db:
             return await db.fetchval(
                 "SELECT id FROM games WHERE guild = $1 AND channel = $2 AND status = 'finished'"
                 " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
-                " AND (chr(10) || coalesce(pdn, '')) NOT LIKE $3 ORDER BY updated DESC, id DESC LIMIT 1",
-                guild, channel, NO_RESULT)
+                " AND coalesce(termination, '') <> ALL($3::text[]) ORDER BY updated DESC, id DESC LIMIT 1",
+                guild, channel, list(NO_RESULT))
 
     # analyses
 

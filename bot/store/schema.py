@@ -155,6 +155,27 @@ _LANGUAGES = """
         language TEXT NOT NULL        -- a gettext code the bot speaks (bot.translation.LANGUAGES)
     );
 """
+_TERMINATIONS = """
+    ALTER TABLE games ADD COLUMN termination TEXT;  -- engine.Termination's value; NULL while a game is on
+    UPDATE games SET termination = CASE
+        WHEN reason LIKE '% resigned' THEN 'resigned'
+        WHEN reason LIKE '% abandoned the game' THEN 'abandoned'
+        WHEN reason LIKE '% never made a first move' THEN 'never_moved'
+        WHEN reason = 'agreed' THEN 'agreed'
+        WHEN reason = 'stopped' THEN 'stopped'
+        WHEN reason LIKE '% each played' THEN 'move_limit'
+        WHEN reason LIKE '% has no legal move' THEN 'no_moves'
+        WHEN reason LIKE 'the same position came up %' THEN 'repetition'
+        WHEN reason LIKE '% with only kings moving and nothing taken' THEN 'quiet_moves'
+        WHEN reason LIKE '% in this ending against a lone king' THEN 'lone_king'
+        WHEN reason = 'the king is captured' THEN 'king_captured'
+        WHEN reason LIKE 'the king escaped to %' THEN 'king_escaped'
+    END
+    WHERE status = 'finished';
+"""
+"""A finished game's end as data: its termination, read once from the English reason the versions before wrote
+(the bot's own, then the rules'; a name is never read, only the words after it). A reason it does not know stays
+NULL, and that game's page shows the reason as it was written."""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -175,5 +196,7 @@ MIGRATIONS = (
     Migration("the web tier: each game's latest news for its pages, and the processes that answer the pages' moves"
               " (PostgreSQL only: with SQLite one process serves the page itself)", "", _PAGES),
     Migration("the language each server's administrators chose for the bot", _LANGUAGES, _LANGUAGES),
+    Migration("how each finished game ended, as data: its termination beside its winner", _TERMINATIONS,
+              _TERMINATIONS),
 )
 VERSION = len(MIGRATIONS)

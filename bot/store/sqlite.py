@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
+from bot.ending import Ending
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
-                            Store, StoreError, StoredGame)
+                            Store, StoreError, StoredGame, read_ending, stored_ending)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -131,13 +132,13 @@ class SqliteStore(Store):
             self.db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game))
         return new
 
-    async def finish_game(self, game: int, version: int, winner: str | None, reason: str, pdn: str,
+    async def finish_game(self, game: int, version: int, ending: Ending, reason: str, pdn: str,
                           rated: RatedGame | None = None) -> list[Change]:
         with self._transaction():  # one connection, used by one thread: nothing comes between the read and the write
             self._claim(game, version)
             guild, variant = self.db.execute(
-                "UPDATE games SET status = 'finished', winner = ?, reason = ?, pdn = ? WHERE id = ?"
-                " RETURNING guild, variant", (winner, reason, pdn, game)).fetchone()
+                "UPDATE games SET status = 'finished', winner = ?, termination = ?, reason = ?, pdn = ? WHERE id = ?"
+                " RETURNING guild, variant", (*stored_ending(ending), reason, pdn, game)).fetchone()
             if rated is None:
                 return []
             changes = rated.changes({user: self._rating(_GAMES, guild, variant, user)[0] for user in rated.people()})
@@ -176,19 +177,19 @@ class SqliteStore(Store):
 
     async def finished_game(self, game: int) -> FinishedGame | None:
         with self._reading():
-            row = self.db.execute(f"SELECT {_GAME_COLUMNS}, winner, reason, pdn FROM games"
+            row = self.db.execute(f"SELECT {_GAME_COLUMNS}, winner, termination, reason, pdn FROM games"
                                   " WHERE id = ? AND status = 'finished'", (game,)).fetchone()
             if row is None:
                 return None
-            return FinishedGame(self._stored(row[:10]), row[10], row[11] or "", row[12] or "")
+            return FinishedGame(self._stored(row[:10]), read_ending(row[10], row[11]), row[12] or "", row[13] or "")
 
     async def last_finished(self, guild: str, channel: str) -> int | None:
         with self._reading():
             row = self.db.execute(
                 "SELECT id FROM games WHERE guild = ? AND channel = ? AND status = 'finished'"
                 " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
-                " AND (char(10) || coalesce(pdn, '')) NOT LIKE ? ORDER BY updated DESC, id DESC LIMIT 1",
-                (guild, channel, NO_RESULT)).fetchone()
+                " AND coalesce(termination, '') NOT IN (?, ?) ORDER BY updated DESC, id DESC LIMIT 1",
+                (guild, channel, *NO_RESULT)).fetchone()
         return row[0] if row else None
 
     # analyses

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.ending import Ending
 from bot.translation import text_from_json, text_json
 from bot.tables import LiveGame, Reply, record_from_json, record_json
 from engine import GameRecord
@@ -15,10 +16,11 @@ from engine import GameRecord
 
 @dataclass(frozen=True)
 class Ended:
-    """A game that has just ended: its whole record and the PDN the chat gave with it."""
+    """A game that has just ended: its whole record, the PDN the chat gave with it, and how it ended."""
 
     record: GameRecord[Any, Any]
     pdn: str
+    ending: Ending | None = None
 
 
 @dataclass(frozen=True)
@@ -38,14 +40,16 @@ class GameNews:
         return {"game": self.game, "said": str(self.said), "said_text": text_json(self.said),
                 "about_game": self.about_game, "at": self.at,
                 "live": self.live.to_json() if self.live is not None else None,
-                "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn} if self.ended else None}
+                "ended": {**record_json(self.ended.record), "pdn": self.ended.pdn,
+                          "ending": self.ended.ending.to_json() if self.ended.ending else None} if self.ended else None}
 
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> GameNews:
         """The news ``to_json`` wrote (``known``: the game's record as last seen, which saves replaying it)."""
         live = LiveGame.from_json(data["live"], known) if data["live"] is not None else None
-        ended = (Ended(record_from_json(data["ended"], known), data["ended"]["pdn"]) if data["ended"] is not None
-                 else None)
+        end = data["ended"]  # (an older process's has no ending)
+        ending = Ending.from_json(end["ending"]) if end is not None and end.get("ending") else None
+        ended = Ended(record_from_json(end, known), end["pdn"], ending) if end is not None else None
         said = text_from_json(data["said_text"]) if "said_text" in data else str(data["said"])  # (an older process's)
         return cls(int(data["game"]), said, bool(data["about_game"]), live, ended, float(data.get("at", 0.0)))
 
@@ -57,7 +61,8 @@ class Games(Protocol):
 def news_of(core: Games, reply: Reply) -> GameNews | None:
     """What ``reply`` tells the pages of its game; None when it is about no game on (or is for one person)."""
     if reply.replay is not None and reply.game is not None:
-        return GameNews(reply.game, reply.text, True, ended=Ended(reply.replay, reply.pdn or ""), at=time.time())
+        return GameNews(reply.game, reply.text, True, ended=Ended(reply.replay, reply.pdn or "", reply.ending),
+                        at=time.time())
     if reply.private:
         return None
     live = core.live(reply.channel)

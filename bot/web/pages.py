@@ -12,7 +12,6 @@ shows it too.
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from collections import OrderedDict
@@ -21,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
-from bot.core import Core, Refusal, Send, ended_words, still_on
+from bot.core import Core, Refusal, Send, still_on
 from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
-from bot.web.news import GameNews, news_of
+from bot.web.news import Ended, GameNews, news_of
 from bot.web.seats import SeatKeys
 from engine import Color
 
@@ -240,7 +239,7 @@ class Pages:
         """Bring the pages of ``news``'s game up to date; whether the news is one they show (False for the chat's
         talk around the game)."""
         if news.ended is not None:
-            self._end(news.game, news.ended.record, news.said, news.ended.pdn, news.at)
+            self._end(news.game, news.ended, news.said, news.at)
             return True
         table = news.live
         assert table is not None
@@ -252,15 +251,16 @@ class Pages:
             self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said), news.at))
         return True
 
-    def _end(self, game_id: int, record: Any, said: str, pdn: str, at: float = 0.0) -> None:
+    def _end(self, game_id: int, ended: Ended, said: str, at: float = 0.0) -> None:
         table = self._live.pop(game_id, None)
+        record = ended.record
         players = ({c: s.name for c, s in table.seats.items()} if table is not None
                    else {c: str(c) for c in Color})
         kind = table.kind if table is not None else Kind.PEOPLE
-        finished = views.Finished(game_id, record, players, kind, said, pdn,
+        finished = views.Finished(game_id, record, players, kind, said, ended.pdn,
                                   guild=table.guild if table is not None else None,
                                   people=_people(table.seats) if table is not None else {},
-                                  starter=table.starter if table is not None else None)
+                                  starter=table.starter if table is not None else None, ending=ended.ending)
         self._keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, record, views.status(finished, said), at))
@@ -315,12 +315,14 @@ class Pages:
             return None
         seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
         players = {colour: seat.name for colour, seat in seats.items()}
-        winner = None if stored.winner is None else Color.WHITE if stored.winner == "white" else Color.BLACK
-        drawn = winner is None and f'[Result "{record.type.score_text(None)}"]' in stored.pdn
-        words = ended_words(players, winner, stored.reason, drawn, record)
+        ending = stored.ending
+        if ending is not None:
+            words = ending.said(players, record)
+        else:  # an old version's words for an end the migration did not know: as they were written
+            words = tr("Game over ({reason}).", reason=stored.reason) if stored.reason else tr("Game over.")
         starter = game.settings.get("starter")
         finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
-                                  people=_people(seats), starter=User(*starter) if starter else None)
+                                  people=_people(seats), starter=User(*starter) if starter else None, ending=ending)
         self._keep(finished)
         return finished
 

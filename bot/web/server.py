@@ -47,7 +47,7 @@ from bot.tables import LiveGame, User, game_name, game_title
 from bot.translation import join, render, rendered, tr
 from bot.web import forms, views, wording
 from bot.web.pages import COMMANDS, Pages, Watcher
-from engine import NAMES, MoveError, game_type
+from engine import NAMES, MoveError
 from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)

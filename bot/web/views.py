@@ -12,10 +12,11 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core import Progress, draw_words, win_words
+from bot.core import Progress
+from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.tables import Kind, LiveGame, User, game_title
-from bot.translation import Joined, Text, rendered, tr
+from bot.translation import rendered
 from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS
 from engine.puzzles.puzzle import Puzzle
@@ -69,6 +70,8 @@ class Finished:
     the analysis as them)."""
     starter: User | None = None
     """Who started the bot match, when it was one (their link shows it without an error)."""
+    ending: Ending | None = None
+    """How it ended (None: a game an old version ended in words the database's migration did not know)."""
 
 
 def offer(table: LiveGame) -> dict | None:
@@ -88,7 +91,7 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
                 "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
                 "result": table.result, "said": said, "evaluation": None, "seconds": None, "takebacks": None,
-                **outcome(table.result)}
+                **outcome(table)}
     game = table.game
     seat = table.to_move
     person_to_move = not seat.is_bot and table.kind is not Kind.MATCH
@@ -106,21 +109,15 @@ def evaluation(table: LiveGame) -> dict | None:
     return Evaluation(table.evaluation).page() if table.evaluation is not None else None
 
 
-def outcome(result: str) -> dict:
-    """What the result of a finished game says, for the page: its ``headline``, the page's result line ("White
-    wins (ben resigned)." beside the players' names; else the chat's first sentence, "Draw (agreed)."), without
-    what the chat adds for itself (how to ask for the analysis, which the page has a button for); the ``winner``'s
-    colour ("White", "Black", or None) and whether it was ``drawn``."""
-    headline = result.parts[0] if isinstance(result, Joined) and result.parts else result
-    said = headline.message if isinstance(headline, Text) else ""
-    winner = headline.values["colour"] if isinstance(headline, Text) and said == _WINS else None
-    if isinstance(headline, Text) and winner is not None:
-        headline = tr("{colour} wins ({reason}).", colour=winner, reason=headline.values["reason"])
-    return {"headline": headline, "winner": str(winner) if winner is not None else None, "drawn": said == _DRAWN}
-
-
-_WINS = win_words("", Color.WHITE, "").message
-_DRAWN = draw_words("").message
+def outcome(finished: Finished) -> dict:
+    """How a finished game ended, for the page: its ``headline``, the page's result line beside the players' names
+    ("White wins (ben resigned)."; the chat's own sentence for a game whose end is not known as data), the
+    ``winner``'s colour ("White", "Black", or None) and whether it was ``drawn``."""
+    ending = finished.ending
+    if ending is None:
+        return {"headline": finished.result, "winner": None, "drawn": False}
+    return {"headline": ending.headline(finished.players, finished.record),
+            "winner": str(ending.winner) if ending.winner is not None else None, "drawn": ending.drawn}
 
 
 def written(message: dict, language: str) -> str:
