@@ -38,7 +38,7 @@ from bot.core import Core  # noqa: E402
 from bot.pool import SearchPool  # noqa: E402
 from bot.present import board_png, warm_up  # noqa: E402
 from bot.store import SqliteStore, is_postgres, open_store  # noqa: E402
-from bot.tables import Message, Reply, User  # noqa: E402
+from bot.replies import Message, Reply, User
 from engine import format_move  # noqa: E402
 
 

@@ -83,7 +83,7 @@ def bench_config(args: argparse.Namespace, database: str = ":memory:"):
 
 
 async def start_matches(args: argparse.Namespace, open_match) -> list[int]:
-    from bot.tables import User
+    from bot.replies import User
 
     ids = []
     for k in range(args.games):
@@ -141,7 +141,7 @@ async def serve_owner(args: argparse.Namespace) -> None:
     from bot.pool import SearchPool
     from bot.store.exchange import Exchange
     from bot.store.postgres import PostgresStore
-    from bot.tables import Message
+    from bot.replies import Message
     from bot.web.relay import Relay
 
     config = bench_config(args, args.database)

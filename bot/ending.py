@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.tables import colour_name, engine_words
+from bot.words import colour_name, engine_words
 from bot.translation import Text, plural, tr
 from engine import Color, GameRecord, Termination
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.tables import colour_name
+from bot.words import colour_name
 from bot.translation import SIGNED, TWO_PLACES, Text, number, tr
 from engine import Color
 from engine.search import ENDING_BOUND, WIN_BOUND

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables import JUDGEMENTS, Board, game_name, position_status
+from bot.replies import Board
+from bot.words import JUDGEMENTS, game_name, position_status
 from bot.translation import ENGLISH, render, tr
 from engine import GameRecord, game_type
 from engine.games import GAMES

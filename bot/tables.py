@@ -1,24 +1,18 @@
-"""The values the core works with: people, seats, messages, replies, and a game at a table in a channel.
-
-Players are ids and names, never a chat service's objects, so every front end
-can use the core.
-"""
+"""A game at a table in a channel: who sits at it (seats, the kind of game), the table the core plays on, the copy
+of it a front end shows whole (``LiveGame``), and a challenge waiting for an answer."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.translation import ENGLISH, Text, plural, render, tr
-from bot.user_text import inert
-from engine import Color, GameRecord, GameType, Result, Words, game_type
-from engine.analysis import Analysis
-
-if TYPE_CHECKING:
-    from bot.ending import Ending
+from bot.replies import Message, User
+from bot.translation import Text, tr
+from bot.words import colour_name, game_name
+from engine import Color, GameRecord, game_type
 
 
 class Kind(Enum):
@@ -44,184 +38,6 @@ class ColourChoice(Enum):
         if self is ColourChoice.RANDOM:
             return random.choice(list(Color))
         return Color.WHITE if self is ColourChoice.WHITE else Color.BLACK
-
-
-class Buttons(Enum):
-    """Which controls a front end puts under a reply."""
-
-    ANSWER = "answer"
-    """Accept and Decline (a challenge, a draw offer, a takeback request)."""
-    GAME = "game"
-    """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
-    ANALYSE = "analyse"
-    """Analyse, under the message that ends a game: anyone may press it (it asks `analyse GAME`)."""
-    PUZZLE = "puzzle"
-    """Solution, and a menu of ``Controls.moves`` (the solver's legal moves), under a puzzle's latest board; anyone
-    in the channel may use them. ``Controls.game`` is then the served puzzle's number (``Core.may_answer``)."""
-
-
-@dataclass(frozen=True)
-class Controls:
-    """The controls under a reply, and what they act on; the core decides them when it sends the reply."""
-
-    buttons: Buttons
-    game: int
-    """The game they act on; 0 under a challenge, which has no game yet."""
-    ply: int = 0
-    """Moves played when the board was shown: a move chosen from an older board is refused."""
-    moves: tuple[str, ...] = ()
-    """The legal move texts of the person to move; empty while the bot is to move and once the game is over."""
-
-
-NO_GAME = 0  # the game of controls under a challenge
-
-
-@dataclass(frozen=True)
-class User:
-    """A person, as the front end knows them."""
-
-    id: str
-    name: str
-
-
-@dataclass(frozen=True)
-class Message:
-    """Something a person typed in a channel."""
-
-    guild: str
-    """The server (or the terminal)."""
-    channel: str
-    """A channel or thread id: one game at a time per channel."""
-    user: User
-    text: str
-    mentions: tuple[User, ...] = ()
-    """People the message names (@someone), resolved by the front end, in order."""
-    channel_name: str = ""
-    origin: object = None
-    """The front end's own handle on the message (an interaction, say); handed back in replies."""
-    manager: bool = False
-    """Whether the person may change the server's settings (Discord's Manage Server; the terminal's one person)."""
-
-
-def colour_name(colour: Color) -> Text:
-    """"White" or "Black", in the reader's language."""
-    return tr("White") if colour is Color.WHITE else tr("Black")
-
-
-LEVEL_NAMES = {1: tr("beginner"), 2: tr("novice"), 3: tr("casual"), 4: tr("club"), 5: tr("strong"), 6: tr("master")}
-"""The bot's levels' names (``engine.search.levels``), in the reader's language."""
-
-def position_status(kind: GameType[Any, Any], position: Any) -> Text:
-    """The words under a board: whose turn it is, or why nobody moves, in the reader's language."""
-    return engine_words(kind.status_words(position))
-
-
-def engine_words(said: Words) -> Text:
-    """The engine's words (why a move is refused, why a game ended, whose turn it is) to be shown in the reader's
-    language: their template read from the catalogs (pybabel finds the engine's by ``phrase`` and ``counted``),
-    their values as the bot shows them: squares, moves and numbers as they are, a colour by its name, a game's
-    result in words, and what a person typed made inert."""
-    values = {name: _engine_value(name, value) for name, value in said.values.items()}
-    if said.plural is not None:
-        count = values.pop("count")
-        assert isinstance(count, int), "words that count have a whole number"
-        return plural(said.template, said.plural, count, **values)
-    return tr(said.template, **values)
-
-
-def _engine_value(name: str, value: object) -> object:
-    if isinstance(value, Words):
-        return engine_words(value)
-    if isinstance(value, Color):
-        return colour_name(value)
-    if isinstance(value, Result):
-        reason = engine_words(value.words)
-        if value.winner is None:
-            return tr("Draw: {reason}", reason=reason)
-        return tr("{colour} wins: {reason}", colour=colour_name(value.winner), reason=reason)
-    if name == "text":  # what the person typed, repeated
-        return inert(str(value))
-    return value
-
-
-JUDGEMENTS = {"inaccuracy": tr("inaccuracy"), "mistake": tr("mistake"), "blunder": tr("blunder")}
-"""The analysis's judgements of a move, in the reader's language."""
-
-GAME_NAMES = {"english": tr("English"), "international": tr("International"), "russian": tr("Russian"),
-              "brazilian": tr("Brazilian"), "tablut": tr("Tablut")}
-"""The games' names as a title starts with them, in the reader's language."""
-
-
-def game_name(name: str) -> str:
-    return GAME_NAMES.get(name, name.capitalize())
-
-
-GAME_TITLES = {"english": tr("English draughts / checkers (8x8)"), "international": tr("International (10x10)"),
-               "brazilian": tr("Brazilian (8x8)"), "russian": tr("Russian (8x8)"),
-               "tablut": tr("Tablut (9x9, Ashton rules)")}
-"""The games' titles (``GameType.title``), in the reader's language."""
-
-
-def game_title(name: str) -> str:
-    return GAME_TITLES.get(name) or game_type(name).title
-
-
-@dataclass(frozen=True)
-class Board:
-    """A position to show: the front end draws it as an image or as text."""
-
-    game_id: int
-    """The game's id (``NO_GAME`` for a puzzle's board)."""
-    game: str
-    """The game's name (``engine.game_type``): english, ..., tablut."""
-    position: Any
-    """A position of that game."""
-    last_move: Any = None
-    before: Any = None
-    """The position before ``last_move``, to show what it captured."""
-    flipped: bool = False
-    """Drawn from Black's side."""
-    caption: str = ""
-    status: str = ""
-    """Whose turn it is, under the board ("": the game's own words, in English)."""
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What the bot says. ``private`` replies are for ``to.user`` alone (where the chat service allows it)."""
-
-    channel: str
-    text: str
-    private: bool = False
-    board: Board | None = None
-    to: Message | None = None
-    """The message answered, if any."""
-    mentions: tuple[User, ...] = ()
-    """People to notify (a reminder, a challenge)."""
-    pdn: str | None = None
-    """The game's PDN (with the final message, and for `pdn`)."""
-    replay: GameRecord[Any, Any] | None = None
-    """The finished game, with the final message: a front end can show it as an animation."""
-    controls: Controls | None = None
-    """Buttons (and a move menu) to put under the reply, if the front end has them."""
-    game: int | None = None
-    """The game whose record the reply carries (``pdn``, ``replay``, ``analysis``): it names the files."""
-    analysis: Analysis | None = None
-    """A game's analysis: a front end shows its graph (``renders.render_graph``) with the text."""
-    ending: Ending | None = None
-    """How the game ended, with the message that ends it (``replay`` carries its record)."""
-    update: str | None = None
-    """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
-    a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""
-
-    def in_language(self, language: str) -> Reply:
-        """This reply as a front end shows it to readers of ``language``: its words and its board's captions."""
-        if language == ENGLISH:
-            return self
-        board = self.board
-        if board is not None:
-            board = replace(board, caption=render(board.caption, language), status=render(board.status, language))
-        return replace(self, text=render(self.text, language), board=board)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from bot.core import Core
 from bot.present import board_png, board_text, graph_png
-from bot.tables import Message, Reply, User
+from bot.replies import Message, Reply, User
 from bot.translation import ENGLISH, render, tr
 from bot.user_text import plain
 

@@ -21,7 +21,7 @@ from bot.config import Config
 from bot.core import Core
 from bot.pool import SearchPool
 from bot.store import SqliteStore
-from bot.tables import Message, User
+from bot.replies import Message, User
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from bot.web.server import make_app

@@ -7,7 +7,8 @@ from dataclasses import replace
 from bot.config import Config
 from bot.core import Core
 from bot.store import SqliteStore
-from bot.tables import Message, Reply, Table, User
+from bot.replies import Message, Reply, User
+from bot.tables import Table
 
 ANA = User("1", "ana")
 BEN = User("2", "ben")

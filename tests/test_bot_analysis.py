@@ -14,7 +14,7 @@ from bot.core import Core
 from bot.core.analyses import progress_key
 from bot.store import SqliteStore
 from bot.store.postgres import PostgresStore
-from bot.tables import Buttons
+from bot.replies import Buttons
 from bot.terminal import Terminal, chat
 from chat import ANA, BEN, Chat, config
 from engine import Color

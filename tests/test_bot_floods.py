@@ -9,7 +9,7 @@ import asyncio
 from bot.core import Core
 from bot.core.analyses import SHOWN_FOR
 from bot.store import SqliteStore
-from bot.tables import Message, User
+from bot.replies import Message, User
 from bot.translation import render
 from chat import ANA, BEN, EVE, Chat, config
 from engine import Color

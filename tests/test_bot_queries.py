@@ -4,7 +4,8 @@ import pytest
 
 from bot.core.core import OUT_OF_DATE
 from bot.store import SqliteStore
-from bot.tables import NO_GAME, Buttons, ColourChoice, Kind
+from bot.replies import Buttons, NO_GAME
+from bot.tables import ColourChoice, Kind
 from chat import ANA, BEN, EVE, Chat
 from engine import Color, game_type
 

@@ -3,7 +3,7 @@ back with the tags it was given, whatever the players are called."""
 
 from __future__ import annotations
 
-from bot.tables import User
+from bot.replies import User
 from bot.user_text import neutral
 from engine.records import read_tags
 from test_web import site  # noqa: F401 (the fixture: a chat whose page serves the PDN)

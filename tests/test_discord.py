@@ -19,7 +19,8 @@ import pytest_asyncio
 from bot.core import Core
 from bot.discord.views import pages_of
 from bot.store import SqliteStore
-from bot.tables import Kind, Message, User
+from bot.replies import Message, User
+from bot.tables import Kind
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys
 from discord_emulator import (ANA, BEN, BOT, EPHEMERAL, EVE, GUILD, LOADING, DiscordEmulator, components,

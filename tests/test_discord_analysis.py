@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.discord.updates import Updates
-from bot.tables import Message, Reply, User
+from bot.replies import Message, Reply, User
 from discord_emulator import ANA, BEN, EPHEMERAL, EVE, text_of
 from discord_harness import running
 from test_discord import (MENTION, bot_to_answer, buttons, emulator, has_file, latest_board,  # noqa: F401

@@ -154,7 +154,8 @@ def _glyph(f, ch: str) -> tuple:
 def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
     from bot.core.state import board as board_of
     from bot.present import board_png
-    from bot.tables import Kind, Seat, Table, User
+    from bot.replies import User
+    from bot.tables import Kind, Seat, Table
     from bot.translation import render
     from renders.drawing import font, font_for
 
@@ -174,7 +175,7 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
 
 def test_the_rules_reasons_for_an_end_are_said_in_each_language():
     from bot.ending import Ending
-    from bot.tables import engine_words
+    from bot.words import engine_words
     from engine import Termination
     from engine.errors import counted, phrase
 
@@ -276,7 +277,7 @@ async def test_a_puzzle_posted_answered_and_refused_reads_in_each_language(pool,
 
 
 def test_every_game_has_its_title_translated():
-    from bot.tables import GAME_TITLES
+    from bot.words import GAME_TITLES
     from engine.games import GAMES
 
     assert {name: str(GAME_TITLES[name]) for name in GAMES} == {name: game.title for name, game in GAMES.items()}
@@ -338,7 +339,7 @@ def test_a_game_ended_as_the_database_keeps_it_reads_in_each_language():
 def test_the_analysis_graph_and_the_replay_speak_the_readers_language(monkeypatch):
     import renders.graph
     from bot import present
-    from bot.tables import colour_name
+    from bot.words import colour_name
     from renders.drawing import font_for
     from test_graph import game
 

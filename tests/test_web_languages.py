@@ -9,7 +9,7 @@ import json
 import re
 
 from bot.translation import render, tr
-from bot.tables import colour_name, game_name, game_title
+from bot.words import colour_name, game_name, game_title
 from bot.web import wording
 from chat import ANA
 from engine import Color

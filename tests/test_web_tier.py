@@ -20,7 +20,7 @@ from bot.store.exchange import Exchange
 from bot.store.postgres import PostgresStore
 from bot.web import shared
 from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
-from bot.tables import Message
+from bot.replies import Message
 from bot.translation import render
 from bot.web.pages import Pages, WebOrigin
 from bot.web.relay import Relay

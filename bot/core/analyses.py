@@ -26,7 +26,9 @@ from bot.core.state import Refusal, Running, State
 from bot.pool import PoolFailed
 from bot.store import FinishedGame, SaveFailed
 from bot.evaluation import Evaluation
-from bot.tables import JUDGEMENTS, Message, Reply, Seat, User, colour_name, game_name
+from bot.replies import Message, Reply, User
+from bot.tables import Seat
+from bot.words import JUDGEMENTS, colour_name, game_name
 from bot.translation import PERCENT, TWO_PLACES, Text, join, number, plural, tr
 from bot.worker import Segment
 from engine import Color, GameRecord, game_type

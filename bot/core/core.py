@@ -21,7 +21,8 @@ from bot.core.restore import restore
 from bot.core.state import Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
-from bot.tables import NO_GAME, Controls, Kind, LiveGame, Message, Reply, Table, User
+from bot.replies import Controls, Message, NO_GAME, Reply, User
+from bot.tables import Kind, LiveGame, Table
 from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.state import Refusal, State
-from bot.tables import Message
+from bot.replies import Message
 from bot.translation import LANGUAGES, tr
 
 DEFAULT = "default"

@@ -10,7 +10,9 @@ from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
 from bot.ending import Ending
-from bot.tables import Challenge, ColourChoice, Kind, Message, Seat, Table, User, game_name
+from bot.replies import Message, User
+from bot.tables import Challenge, ColourChoice, Kind, Seat, Table
+from bot.words import game_name
 from bot.translation import DECIMAL, join, number, plural, tr
 from engine import Color, Termination, game_type
 

@@ -12,7 +12,9 @@ from bot.evaluation import Evaluation
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
-from bot.tables import Kind, Message, Table, colour_name
+from bot.replies import Message
+from bot.tables import Kind, Table
+from bot.words import colour_name
 from bot.translation import join, plural, tr
 from bot.user_text import quoted
 from bot.worker import Job

@@ -17,7 +17,9 @@ from dataclasses import replace
 from bot.core import puzzles
 from bot.core.state import Refusal, State
 from bot.store import Attempt, ServedPuzzle
-from bot.tables import Message, Seat, colour_name
+from bot.replies import Message
+from bot.tables import Seat
+from bot.words import colour_name
 from bot.translation import TWO_PLACES, number, tr
 from bot.worker import Segment
 from engine import Color, game_type

@@ -28,7 +28,8 @@ from bot.commands import ALIASES
 from bot.core.state import DEFAULT_VARIANT, Refusal, Solving, State
 from bot.ratings import Change, RatedPuzzle, Rating
 from bot.store import Attempt, MoveConflict, ServedPuzzle
-from bot.tables import NO_GAME, Board, Buttons, Controls, Message, User, colour_name, game_name, game_title
+from bot.replies import Board, Buttons, Controls, Message, NO_GAME, User
+from bot.words import colour_name, game_name, game_title
 from bot.translation import join, tr
 from bot.user_text import quoted
 from engine import Color, game_type

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.core.state import State
 from bot.store import StoredGame
-from bot.tables import Kind, Seat, Table, User
+from bot.replies import User
+from bot.tables import Kind, Seat, Table
 from engine import Color, GameRecord, MoveError, game_type
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,9 @@ from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.ending import Ending
-from bot.tables import (Buttons, Controls, LiveGame, Message, Seat, Table, engine_words,
-                        game_name)
+from bot.replies import Buttons, Controls, Message
+from bot.tables import LiveGame, Seat, Table
+from bot.words import engine_words, game_name
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color, MoveError

@@ -13,9 +13,9 @@ from bot.config import Config
 from bot.pool import SearchPool
 from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
-from bot.tables import (NO_GAME, Board, Buttons, Challenge, Controls, Kind, Message, Reply, Table, User, colour_name,
-                        position_status,
-                        game_name)
+from bot.replies import Board, Buttons, Controls, Message, NO_GAME, Reply, User
+from bot.tables import Challenge, Kind, Table
+from bot.words import colour_name, game_name, position_status
 from bot.translation import Text, tr
 from engine import Color, GameRecord
 

@@ -45,7 +45,7 @@ from bot.discord.updates import Updates
 from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, SeatButton, SolutionButton,
                                analyse_view, answer_view, game_view, puzzle_view, watch_view)
 from bot.store import Store
-from bot.tables import NO_GAME, Buttons, Controls, Message, Reply, User
+from bot.replies import Buttons, Controls, Message, NO_GAME, Reply, User
 from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages, web_shard
 

@@ -17,7 +17,7 @@ from discord.app_commands import TranslationContextLocation, locale_str
 from bot.commands import HELP
 from bot.translation import ENGLISH, LANGUAGES, Text, catalog, join, language_of, render, tr
 from bot.core import PUZZLE_GAMES
-from bot.tables import LEVEL_NAMES, game_title
+from bot.words import LEVEL_NAMES, game_title
 from engine.games import GAMES
 
 

@@ -9,7 +9,7 @@ import io
 import discord
 
 from bot.present import board_png, board_text, graph_png, replay_gif
-from bot.tables import NO_GAME, Reply, User
+from bot.replies import NO_GAME, Reply, User
 from bot.translation import ENGLISH
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 

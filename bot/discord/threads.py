@@ -10,7 +10,7 @@ import discord
 from bot import commands
 from bot.core import Core
 from bot.discord.messages import name_of
-from bot.tables import Message
+from bot.replies import Message
 
 log = logging.getLogger(__name__)
 

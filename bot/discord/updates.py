@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.tables import Reply
+from bot.replies import Reply
 
 KEEP = 256  # messages remembered
 

@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 from bot.ending import Ending
 from bot.translation import text_from_json, text_json
-from bot.tables import LiveGame, Reply, record_from_json, record_json
+from bot.replies import Reply
+from bot.tables import LiveGame, record_from_json, record_json
 from engine import GameRecord
 
 

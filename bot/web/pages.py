@@ -21,7 +21,9 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
 from bot.core import Core, Refusal, Send, still_on
-from bot.tables import Kind, LiveGame, Message, Reply, Seat, User, colour_name, game_name
+from bot.replies import Message, Reply, User
+from bot.tables import Kind, LiveGame, Seat
+from bot.words import colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
 from bot.web.news import Ended, GameNews, news_of

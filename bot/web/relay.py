@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from bot.core import Core, SaveFailed, Send
 from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
-from bot.tables import Message, Reply, User
+from bot.replies import Message, Reply, User
 from bot.translation import text_json
 from bot.web.news import GameNews, news_of
 from bot.web.pages import CHANNEL_PREFIX, shown

@@ -43,7 +43,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.present import replay_gif
 from bot.core import Refusal, SaveFailed, refusal
-from bot.tables import LiveGame, User, game_name, game_title
+from bot.replies import User
+from bot.tables import LiveGame
+from bot.words import game_name, game_title
 from bot.translation import join, render, rendered, tr
 from bot.web import forms, views, wording
 from bot.web.pages import COMMANDS, Pages, Watcher

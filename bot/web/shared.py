@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
 from bot.store.postgres import PostgresStore
 from bot.core import Core, SaveFailed
-from bot.tables import LiveGame, Message
+from bot.replies import Message
+from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
 from bot.web.news import GameNews
 from bot.web.pages import GUILD, Pages, WebOrigin, web_shard

@@ -15,7 +15,9 @@ from typing import Any
 from bot.core import Progress
 from bot.ending import Ending
 from bot.evaluation import Evaluation
-from bot.tables import Kind, LiveGame, User, game_title
+from bot.replies import User
+from bot.tables import Kind, LiveGame
+from bot.words import game_title
 from bot.translation import rendered
 from engine import Color, GameRecord, GameType, MoveError, game_type
 from engine.analysis import NAGS
