@@ -68,3 +68,14 @@ def test_front_ends_import_the_core_package_and_none_of_its_modules():
         assert not name.startswith("bot.core.") or name.split(".")[2] in CORE_OFFERS, \
             f"{path.relative_to(ROOT)} imports {name}"
 
+
+
+def test_only_the_registry_writes_which_games_are_on():
+    """The core's duties read the games on as a mapping; opening and closing one goes through the registry."""
+    from bot.core.registry import Registry
+
+    assert not hasattr(Registry, "__setitem__") and not hasattr(Registry, "__delitem__")
+    assert "self.tables = Registry()" in (ROOT / "bot" / "core" / "state.py").read_text()
+    for path in (ROOT / "bot").rglob("*.py"):
+        if path.name != "registry.py":
+            assert "_by_channel" not in path.read_text() and "_by_id" not in path.read_text(), path

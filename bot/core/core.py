@@ -242,7 +242,8 @@ class Core:
     async def live_game(self, game: int) -> LiveGame | None:
         """The game on with the id ``game``, as a copy, or None. (Awaited: in the web tier, the game may be
         another process's.)"""
-        return next((self._copy(t) for t in self.state.tables.values() if t.id == game), None)
+        table = self.state.tables.by_id(game)
+        return self._copy(table) if table is not None else None
 
     async def live_games(self, guild: str | None = None) -> list[LiveGame]:
         """Every game on (of ``guild``, if given), as copies."""

@@ -108,7 +108,7 @@ async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, sea
             {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())
     finally:
         s.opening.discard(msg.channel)
-    s.tables[msg.channel] = table
+    s.tables.open(table)
     return table
 
 

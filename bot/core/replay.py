@@ -47,8 +47,7 @@ async def reload(s: State, table: Table) -> None:
     stored = await s.store.game(table.id)
     fresh = replayed(s, stored) if stored is not None else None
     if fresh is None or await s.store.finished_game(table.id) is not None:
-        if s.current(table):
-            del s.tables[table.channel]
+        s.tables.close(table)
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
         return

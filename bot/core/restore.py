@@ -29,7 +29,7 @@ async def restore(s: State, owns: Callable[[str], bool]) -> list[Table]:
         table = replayed(s, stored)
         if table is None:
             continue
-        s.tables[stored.channel] = table
+        s.tables.open(table)
         restored.append(table)
         if table.game.result() is not None:
             async with table.lock:

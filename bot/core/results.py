@@ -61,7 +61,7 @@ async def finish(s: State, table: Table, ending: Ending, to: Message | None = No
             raise Refusal(MOVED_ELSEWHERE) from None
         log.info("game %d changed in the database before it could end here: reloaded", table.id)
         return
-    del s.tables[table.channel]
+    s.tables.close(table)
     if table.task and table.task is not asyncio.current_task():
         table.task.cancel()
     parts = [said]

@@ -14,6 +14,7 @@ from bot.pool import SearchPool
 from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
 from bot.replies import Board, Buttons, Controls, Message, NO_GAME, Reply, User
+from bot.core.registry import Registry
 from bot.tables import Challenge, Kind, Table
 from bot.words import colour_name, game_name, position_status
 from bot.translation import Text, tr
@@ -75,7 +76,7 @@ class State:
         self.pool = pool
         self.send = send
         self.clock = clock
-        self.tables: dict[str, Table] = {}  # by channel
+        self.tables = Registry()  # the games on, by channel (and by id): opened and closed only through it
         self.challenges: dict[str, Challenge] = {}  # by channel
         self.opening: set[str] = set()  # channels whose new game is being written to the database
         self.analyses: dict[int, Running] = {}  # by game: the analyses under way
@@ -97,7 +98,7 @@ class State:
 
     def current(self, table: Table) -> bool:
         """Whether ``table`` is still the game on in its channel (not ended while someone waited)."""
-        return self.tables.get(table.channel) is table
+        return self.tables.is_on(table)
 
     async def private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
