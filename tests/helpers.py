@@ -28,3 +28,20 @@ def random_positions(names: list[str], count: int, seed: int, plies: tuple[int, 
         if legal_moves(pos):
             out.append(pos)
     return out
+
+
+async def seed_ratings(store, guild: str, variant: str, rows: list) -> None:
+    """Ratings written straight into a test's database, (user, name, rating) each, one more game each (the bot
+    itself changes ratings only as a rated game ends, inside that game's transaction)."""
+    from bot.store import SqliteStore
+
+    upsert = ('INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
+              ' VALUES ({}, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET name = excluded.name,'
+              " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+              " games = ratings.games + 1")
+    values = [(guild, variant, user, name, r.rating, r.rd, r.volatility) for user, name, r in rows]
+    if isinstance(store, SqliteStore):
+        store.db.executemany(upsert.format(", ".join("?" * 7)), values)
+    else:
+        async with store.pool.acquire() as db:
+            await db.executemany(upsert.format(", ".join(f"${i}" for i in range(1, 8))), values)

@@ -19,6 +19,7 @@ from bot.user_text import plain
 from bot.worker import Job
 from engine import start_position, to_fen, variant
 from engine.search import History
+from helpers import seed_ratings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,7 +110,7 @@ async def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
     assert await store.board_message(1) is None  # a game from before v3 has no board on record
     await store.set_board_message(1, "42")
     assert await store.board_message(1) == "42"
-    await store.save_ratings("g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
+    await seed_ratings(store, "g", "english", [("u", "ana", Rating(1600, 100, 0.06))])
     assert await store.rating("g", "english", "u") == (Rating(1600, 100, 0.06), 1)
 
 

@@ -15,6 +15,7 @@ from bot.ratings import Change, RatedGame, Rating, Side, update
 from bot.store import MIGRATIONS, VERSION, MoveConflict, SaveFailed, SqliteStore, StoreError, is_postgres
 from bot.store.postgres import PostgresStore
 from engine import Color, Termination
+from helpers import seed_ratings
 from postgres import fresh_database
 
 AGREED = Ending(None, Termination.AGREED)
@@ -64,10 +65,10 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     assert (stored.moves, stored.settings["takebacks_used"], stored.version) == (["11-15"], 1, 3)
     await store.set_board_message(game, "m42")
     assert await store.board_message(game) == "m42"
-    await store.save_ratings("g", "english", [("1", "ana", Rating(1620, 90, 0.06))])
+    await seed_ratings(store, "g", "english", [("1", "ana", Rating(1620, 90, 0.06))])
     level = Rating(1400, 50)
-    changes = await store.finish_game(game, version, Ending(Color.BLACK, Termination.NO_MOVES), "White has no legal move",
-                                      "[Result \"0-2\"] ...",
+    changes = await store.finish_game(game, version, Ending(Color.BLACK, Termination.NO_MOVES),
+                                      "White has no legal move", "[Result \"0-2\"] ...",
                                       RatedGame((Side("1", "ana"), Side(fixed=level)), 0.0))
     assert await store.active_games() == []
     finished = await store.finished_game(game)
@@ -76,7 +77,7 @@ async def test_a_game_is_kept_move_by_move_and_finished_with_its_ratings(opener)
     lost = update(Rating(1620, 90, 0.06), [(level, 0.0)])  # worked out from the rating the database held
     assert changes == [Change("1", "ana", Rating(1620, 90, 0.06), lost)]
     assert await store.rating("g", "english", "1") == (lost, 2)
-    await store.save_ratings("g", "english", [("1", "ana", Rating(1640, 80, 0.06)), ("2", "ben", Rating())])
+    await seed_ratings(store, "g", "english", [("1", "ana", Rating(1640, 80, 0.06)), ("2", "ben", Rating())])
     board = await store.leaderboard("g", "english")
     assert [(s.user, s.games) for s in board] == [("1", 3), ("2", 1)]
     assert await store.finished_game(999) is None and await store.game(999) is None

@@ -239,10 +239,6 @@ class Store(ABC):
         """A person's rating and rated games played; a new player's rating when there is none."""
 
     @abstractmethod
-    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
-        """Store new ratings, (user, name, rating) each, in one transaction; each counts one more game."""
-
-    @abstractmethod
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...
 
     # puzzles

@@ -296,10 +296,6 @@ class PostgresStore(Store):
     async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
         return await self._rating(_GAMES, guild, variant, user)
 
-    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
-        async with self._using(transaction=True) as db:
-            await self._save_ratings(db, _GAMES, guild, variant, changes)
-
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
         return await self._leaderboard(_GAMES, guild, variant, limit)
 

@@ -219,10 +219,6 @@ class SqliteStore(Store):
     async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
         return self._rating(_GAMES, guild, variant, user)
 
-    async def save_ratings(self, guild: str, variant: str, changes: Sequence[tuple[str, str, Rating]]) -> None:
-        with self._transaction():
-            self._save_ratings(_GAMES, guild, variant, changes)
-
     async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
         return self._leaderboard(_GAMES, guild, variant, limit)
 
