@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from bot.store.base import SaveFailed
-from bot.store.postgres import PostgresStore, _without_password
+from bot.store.postgres import PostgresStore, without_password
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class Exchange:
         """Keep ``news`` as game ``game``'s latest and announce it; its sequence number (one more than the game's
         last, whichever process published that)."""
         text = json.dumps(news, separators=(",", ":"))
-        async with self.store._using(transaction=True) as db:
+        async with self.store.connection(transaction=True) as db:
             seq = int(await db.fetchval(
                 "INSERT INTO page_news (game, guild, seq, live, news, updated) VALUES ($1, $2, 1, $3, $4, $5)"
                 " ON CONFLICT (game) DO UPDATE SET guild = excluded.guild, seq = page_news.seq + 1,"
@@ -65,26 +65,26 @@ class Exchange:
     async def news(self, game: int) -> tuple[int, dict] | None:
         """Game ``game``'s latest news and its sequence number, or None if none was published (or it was
         forgotten)."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             row = await db.fetchrow("SELECT seq, news FROM page_news WHERE game = $1", game)
         return (row["seq"], json.loads(row["news"])) if row is not None else None
 
     async def live_news(self, guild_prefix: str) -> list[dict]:
         """The latest news of every game on whose server name starts with ``guild_prefix``."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             rows = await db.fetch("SELECT news FROM page_news WHERE live AND starts_with(guild, $1) ORDER BY game",
                                   guild_prefix)
         return [json.loads(row["news"]) for row in rows]
 
     async def live_games(self) -> list[tuple[int, str]]:
         """(game, server name) of every game whose latest news has it on."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             rows = await db.fetch("SELECT game, guild FROM page_news WHERE live")
         return [(row["game"], row["guild"]) for row in rows]
 
     async def forget(self, games: list[int]) -> None:
         """Drop the news of ``games``."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             await db.execute("DELETE FROM page_news WHERE game = ANY($1::bigint[])", games)
 
     # asks, answers and owners
@@ -94,13 +94,13 @@ class Exchange:
         text = json.dumps(payload, separators=(",", ":"))
         if len(text.encode()) > PAYLOAD_LIMIT:
             raise SaveFailed(f"a message of {len(text)} characters is too long to pass between processes")
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             await db.execute("SELECT pg_notify($1, $2)", channel, text)
 
     async def beat(self, process: str, guild: str) -> None:
         """Say that ``process`` is up and answers the pages of games kept under ``guild``; forget old ended news."""
         now = time.time()
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             await db.execute("INSERT INTO page_owners (process, guild, beat) VALUES ($1, $2, $3) ON CONFLICT (process)"
                              " DO UPDATE SET guild = excluded.guild, beat = excluded.beat", process, guild, now)
             await db.execute("DELETE FROM page_news WHERE NOT live AND updated < $1", now - KEEP_ENDED)
@@ -108,12 +108,12 @@ class Exchange:
 
     async def leave(self, process: str) -> None:
         """``process`` is stopping: no page's new game should go to it."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             await db.execute("DELETE FROM page_owners WHERE process = $1", process)
 
     async def owners(self, within: float) -> list[str]:
         """The server names of the page games of the processes that beat within the last ``within`` seconds."""
-        async with self.store._using() as db:
+        async with self.store.connection() as db:
             rows = await db.fetch("SELECT guild FROM page_owners WHERE beat > $1 ORDER BY guild",
                                   time.time() - within)
         return [row["guild"] for row in rows]
@@ -153,7 +153,7 @@ class Exchange:
                 raise
             except Exception as error:  # the server went away, froze or refused: connect again after a pause
                 log.warning("listening to the database stopped (%s: %s); connecting again in %.1f s",
-                            type(error).__name__, _without_password(str(error), self.store.url), pause)
+                            type(error).__name__, without_password(str(error), self.store.url), pause)
             finally:
                 if db is not None:
                     db.terminate()

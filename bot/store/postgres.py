@@ -54,7 +54,7 @@ logging.getLogger("asyncpg.pool").addFilter(_OneLine())
 log = logging.getLogger(__name__)
 
 
-def _without_password(text: str, url: str) -> str:
+def without_password(text: str, url: str) -> str:
     """``text`` with the URL's password taken out, should the driver have quoted it."""
     try:
         password = urlsplit(url).password
@@ -90,13 +90,13 @@ class PostgresStore(Store):
         except TimeoutError:
             raise StoreError(f"cannot reach the PostgreSQL database: it did not answer within {timeout:g} s") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreError(f"cannot reach the PostgreSQL database: {_without_password(str(error), url)}") from None
+            raise StoreError(f"cannot reach the PostgreSQL database: {without_password(str(error), url)}") from None
         store = cls(pool, timeout, url)
         try:
             await store._migrate()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
             await store.close()
-            raise StoreError(f"cannot set up the PostgreSQL database: {_without_password(str(error), url)}") from None
+            raise StoreError(f"cannot set up the PostgreSQL database: {without_password(str(error), url)}") from None
         except BaseException:
             await store.close()
             raise
@@ -118,13 +118,14 @@ class PostgresStore(Store):
                 await db.execute("UPDATE schema_version SET version = $1", step + 1)
 
     async def version(self) -> int:
-        async with self._using() as db:
+        async with self.connection() as db:
             return int(await db.fetchval("SELECT version FROM schema_version"))
 
     @contextlib.asynccontextmanager
-    async def _using(self, transaction: bool = False) -> AsyncIterator[asyncpg.Connection]:
-        """A connection from the pool (in a transaction if asked) for one store call; the driver's errors, and a
-        call that takes longer than ``timeout`` in all, become ``SaveFailed``. The connection goes back to the
+    async def connection(self, transaction: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """A connection from the pool (in a transaction if asked) for one store call, this class's own or another
+        module's on the same database (``bot.store.exchange``); the driver's errors, and a call that takes longer
+        than ``timeout`` in all, become ``SaveFailed``. The connection goes back to the
         pool in the background: once the server has answered the call, its result stands, whatever the reset
         that follows costs."""
         db = None
@@ -168,7 +169,7 @@ class PostgresStore(Store):
     async def create_game(self, guild: str, channel: str, variant: str, start_fen: str, kind: str,
                           seats: dict, settings: dict) -> int:
         now = time.time()
-        async with self._using() as db:
+        async with self.connection() as db:
             return int(await db.fetchval(
                 "INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, created, updated)"
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $8) RETURNING id",
@@ -187,7 +188,7 @@ class PostgresStore(Store):
 
     async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
         try:
-            async with self._using(transaction=True) as db:
+            async with self.connection(transaction=True) as db:
                 new = await self._claim(db, game, version)
                 await db.execute("INSERT INTO moves (game, ply, move, at) VALUES ($1, $2, $3, $4)",
                                  game, ply, move, time.time())
@@ -198,7 +199,7 @@ class PostgresStore(Store):
         return new
 
     async def remove_moves(self, game: int, version: int, from_ply: int, settings: dict) -> int:
-        async with self._using(transaction=True) as db:
+        async with self.connection(transaction=True) as db:
             new = await self._claim(db, game, version)
             await db.execute("DELETE FROM moves WHERE game = $1 AND ply >= $2", game, from_ply)
             await db.execute("UPDATE games SET settings = $1 WHERE id = $2", json.dumps(settings), game)
@@ -206,7 +207,7 @@ class PostgresStore(Store):
 
     async def finish_game(self, game: int, version: int, ending: Ending, reason: str, pdn: str,
                           rated: RatedGame | None = None) -> list[Change]:
-        async with self._using(transaction=True) as db:
+        async with self.connection(transaction=True) as db:
             await self._claim(db, game, version)
             row = await db.fetchrow("UPDATE games SET status = 'finished', winner = $1, termination = $2, reason = $3,"
                                     " pdn = $4 WHERE id = $5 RETURNING guild, variant", *stored_ending(ending), reason,
@@ -219,16 +220,16 @@ class PostgresStore(Store):
             return changes
 
     async def shared_key(self, name: str, made: str) -> str:
-        async with self._using(transaction=True) as db:
+        async with self.connection(transaction=True) as db:
             await db.execute("INSERT INTO shared_keys (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", name, made)
             return await db.fetchval("SELECT value FROM shared_keys WHERE name = $1", name)
 
     async def board_message(self, game: int) -> str | None:
-        async with self._using() as db:
+        async with self.connection() as db:
             return await db.fetchval("SELECT board_message FROM games WHERE id = $1", game)
 
     async def set_board_message(self, game: int, message: str | None) -> None:
-        async with self._using() as db:
+        async with self.connection() as db:
             await db.execute("UPDATE games SET board_message = $1 WHERE id = $2", message, game)
 
     @staticmethod
@@ -240,7 +241,7 @@ class PostgresStore(Store):
                           json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"], row["version"])
 
     async def active_games(self) -> list[StoredGame]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
             moves: dict[int, list[str]] = {row["id"]: [] for row in rows}
             for r in await db.fetch("SELECT game, move FROM moves WHERE game = ANY($1::bigint[])"
@@ -249,12 +250,12 @@ class PostgresStore(Store):
             return [await self._stored(db, row, moves[row["id"]]) for row in rows]
 
     async def game(self, game: int) -> StoredGame | None:
-        async with self._using() as db:
+        async with self.connection() as db:
             row = await db.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game)
             return await self._stored(db, row) if row else None
 
     async def finished_game(self, game: int) -> FinishedGame | None:
-        async with self._using() as db:
+        async with self.connection() as db:
             row = await db.fetchrow(f"SELECT {_GAME_COLUMNS}, winner, termination, reason, pdn FROM games"
                                     " WHERE id = $1 AND status = 'finished'", game)
             if row is None:
@@ -263,7 +264,7 @@ class PostgresStore(Store):
                                 row["reason"] or "", row["pdn"] or "")
 
     async def last_finished(self, guild: str, channel: str) -> int | None:
-        async with self._using() as db:
+        async with self.connection() as db:
             return await db.fetchval(
                 "SELECT id FROM games WHERE guild = $1 AND channel = $2 AND status = 'finished'"
                 " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
@@ -273,19 +274,19 @@ class PostgresStore(Store):
     # analyses
 
     async def analysis(self, game: int, nodes: int) -> dict | None:
-        async with self._using() as db:
+        async with self.connection() as db:
             text = await db.fetchval("SELECT analysis FROM analyses WHERE game = $1 AND nodes = $2", game, nodes)
         return json.loads(text) if text is not None else None
 
     async def analysed_games(self, guild: str, nodes: int, limit: int = 200) -> list[tuple[int, dict, dict]]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch("SELECT g.id, g.seats, a.analysis FROM games g JOIN analyses a ON a.game = g.id"
                                   " WHERE g.guild = $1 AND a.nodes = $2 ORDER BY g.updated DESC, g.id DESC LIMIT $3",
                                   guild, nodes, limit)
         return [(r["id"], json.loads(r["seats"]), json.loads(r["analysis"])) for r in rows]
 
     async def save_analysis(self, game: int, nodes: int, analysis: dict) -> None:
-        async with self._using() as db:
+        async with self.connection() as db:
             await db.execute("INSERT INTO analyses (game, nodes, analysis, created) VALUES ($1, $2, $3, $4)"
                              " ON CONFLICT (game) DO UPDATE SET nodes = excluded.nodes,"
                              " analysis = excluded.analysis, created = excluded.created",
@@ -301,7 +302,7 @@ class PostgresStore(Store):
 
     async def _rating(self, kept: tuple[str, str], guild: str, variant: str, user: str) -> tuple[Rating, int]:
         table, count = kept
-        async with self._using() as db:
+        async with self.connection() as db:
             row = await db.fetchrow(f'SELECT rating, rd, volatility, {count} FROM {table} WHERE guild = $1'
                                     ' AND variant = $2 AND "user" = $3', guild, variant, user)
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
@@ -340,7 +341,7 @@ class PostgresStore(Store):
 
     async def _leaderboard(self, kept: tuple[str, str], guild: str, variant: str, limit: int) -> list[Standing]:
         table, count = kept
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch(f'SELECT "user", name, rating, rd, volatility, {count} FROM {table}'
                                   " WHERE guild = $1 AND variant = $2 ORDER BY rating DESC LIMIT $3",
                                   guild, variant, limit)
@@ -350,7 +351,7 @@ class PostgresStore(Store):
 
     async def start_puzzle(self, served: ServedPuzzle) -> int:
         try:
-            async with self._using() as db:
+            async with self.connection() as db:
                 return int(await db.fetchval(
                     "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"
                     " asker, asker_name, status, day, started)"
@@ -364,7 +365,7 @@ class PostgresStore(Store):
             raise
 
     async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
-        async with self._using() as db:
+        async with self.connection() as db:
             status = await db.execute("UPDATE served_puzzles SET ply = $1, movers = $3 WHERE id = $2"
                                       " AND status = 'on' AND ply < $1", ply, served,
                                       json.dumps([list(m) for m in movers]))
@@ -373,7 +374,7 @@ class PostgresStore(Store):
 
     async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
                          rated: RatedPuzzle | None = None) -> list[Change]:
-        async with self._using(transaction=True) as db:
+        async with self.connection(transaction=True) as db:
             row = await db.fetchrow("UPDATE served_puzzles SET status = $1, ended = $2 WHERE id = $3"
                                     " AND status = 'on' RETURNING guild, variant, puzzle", outcome, time.time(), served)
             if row is None:
@@ -400,7 +401,7 @@ class PostgresStore(Store):
             return changes
 
     async def puzzles_on(self) -> list[ServedPuzzle]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on' ORDER BY id")
         return [ServedPuzzle(r["id"], r["guild"], r["channel"], r["variant"], r["puzzle"], r["kind"], r["position"],
                              tuple(r["solution"].split()), r["asker"], r["asker_name"], r["started"], r["ply"],
@@ -410,13 +411,13 @@ class PostgresStore(Store):
         return await self._rating(_PUZZLES, guild, variant, user)
 
     async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch("SELECT puzzle, rating, rd, volatility, attempts FROM puzzle_strengths"
                                   " WHERE variant = $1", variant)
         return {puzzle: (Rating(r, rd, vol), n) for puzzle, r, rd, vol, n in rows}
 
     async def puzzles_seen(self, guild: str, variant: str, user: str) -> set[str]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch('SELECT s.puzzle FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served'
                                   ' WHERE a."user" = $1 AND s.guild = $2 AND s.variant = $3', user, guild, variant)
         return {r["puzzle"] for r in rows}
@@ -427,7 +428,7 @@ class PostgresStore(Store):
     # languages
 
     async def set_language(self, guild: str, language: str | None) -> None:
-        async with self._using() as db:
+        async with self.connection() as db:
             if language is None:
                 await db.execute("DELETE FROM guild_languages WHERE guild = $1", guild)
             else:
@@ -435,13 +436,13 @@ class PostgresStore(Store):
                                  " DO UPDATE SET language = excluded.language", guild, language)
 
     async def languages(self) -> dict[str, str]:
-        async with self._using() as db:
+        async with self.connection() as db:
             return {row["guild"]: row["language"] for row in await db.fetch("SELECT guild, language FROM guild_languages")}
 
     # the daily puzzle
 
     async def set_daily(self, guild: str, channel: str | None, hour: int = 0, variant: str = "") -> None:
-        async with self._using() as db:
+        async with self.connection() as db:
             if channel is None:
                 await db.execute("DELETE FROM dailies WHERE guild = $1", guild)
             else:
@@ -450,18 +451,18 @@ class PostgresStore(Store):
                                  " hour = excluded.hour, variant = excluded.variant", guild, channel, hour, variant)
 
     async def dailies(self) -> list[Daily]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch("SELECT guild, channel, hour, variant, last_day FROM dailies ORDER BY guild")
         return [Daily(*row) for row in rows]
 
     async def mark_daily(self, guild: str, day: str) -> bool:
-        async with self._using() as db:
+        async with self.connection() as db:
             status = await db.execute("UPDATE dailies SET last_day = $1 WHERE guild = $2"
                                       " AND (last_day IS NULL OR last_day <> $1)", day, guild)
         return status == "UPDATE 1"
 
     async def daily_solvers(self, guild: str, day: str) -> list[str]:
-        async with self._using() as db:
+        async with self.connection() as db:
             rows = await db.fetch("SELECT a.name FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served"
                                   " WHERE s.guild = $1 AND s.day = $2 AND s.kind = 'daily' AND a.solved"
                                   " ORDER BY s.ended, s.id, a.place", guild, day)
