@@ -18,7 +18,8 @@ from bot.store import SqliteStore, open_store
 from bot.web import views
 from bot.web.pages import CHANNEL_PREFIX, OUT_OF_DATE, Pages
 from bot.web.seats import SeatKeys, load_key
-from bot.web.server import MESSAGE_LIMIT, make_app
+from bot.web.server import make_app
+from bot.web.websocket import MESSAGE_LIMIT
 from chat import ANA, BEN, CONFIG, Chat
 from engine import Color
 from engine.games import GAMES
@@ -456,7 +457,7 @@ async def test_a_games_news_travels_as_json_and_reads_back_the_same(pool):
 def test_behind_a_trusted_proxy_each_visitor_is_counted_by_their_own_address():
     from aiohttp.test_utils import make_mocked_request
 
-    from bot.web.server import client
+    from bot.web.site import client
 
     app = make_app(Pages(SeatKeys(b"k" * 32), "http://bot.example"), proxies=frozenset({"10.0.0.2", "10.0.0.3"}))
 

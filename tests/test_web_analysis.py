@@ -170,7 +170,7 @@ async def test_the_page_asks_as_the_seats_player_else_as_its_guest(site, monkeyp
 
 
 async def test_one_address_may_ask_a_few_times_a_minute(site):
-    from bot.web.server import ANALYSES_PER_MINUTE
+    from bot.web.game_routes import ANALYSES_PER_MINUTE
 
     chat, client = site
     game = await given_away(chat, "c5")

@@ -14,7 +14,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.store import SaveFailed, SqliteStore, open_store
 from bot.web import views
 from bot.translation import render
-from bot.web.server import NO_PLY, make_app, serve
+from bot.web.server import make_app, serve
+from bot.web.websocket import NO_PLY
 from chat import ANA
 from engine.games import GAMES
 from test_web import WebChat, open_page, receive, site, socket_path  # noqa: F401 (site: the fixture)

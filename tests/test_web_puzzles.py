@@ -8,7 +8,7 @@ import json
 
 from bot.core.daily import day_of, puzzle_of_the_day
 from bot.core.puzzles import puzzle_set
-from bot.web.server import BAD_ANSWER, NO_PUZZLE, PUZZLE_MOVES
+from bot.web.puzzle_routes import BAD_ANSWER, NO_PUZZLE, PUZZLE_MOVES
 from chat import ANA
 from engine import game_type
 from test_web import site  # noqa: F401 (the fixture)
