@@ -115,9 +115,9 @@ async def serve(args: argparse.Namespace) -> None:
     config = bench_config(args)
     pool = SearchPool(1, config.queue_limit, 16)
     await asyncio.to_thread(pool.start)
-    pages = Pages(SeatKeys(os.urandom(32)), "http://127.0.0.1")
-    core = Core(config, SqliteStore(":memory:"), pool, pages.send_for(None))
-    pages.attach(core)
+    core = Core(config, SqliteStore(":memory:"), pool)
+    pages = Pages(SeatKeys(os.urandom(32)), "http://127.0.0.1", core)
+    core.connect(pages.send_for(None))
     runner, port = await listen_at(make_app(pages))
     gc.freeze()
     lag = LagWatch()
@@ -180,13 +180,15 @@ async def serve_web(args: argparse.Namespace) -> None:
     from bot.web.pages import Pages
     from bot.web.seats import SeatKeys, load_key
     from bot.web.server import make_app
-    from bot.web.shared import sharing
+    from bot.store.exchange import Exchange
+    from bot.web.shared import SharedGames, sharing
 
     store = await PostgresStore.connect(args.database)
-    pages = Pages(SeatKeys(await load_key(store, args.database)), "http://127.0.0.1")
     core = Core(bench_config(args, args.database), store, SearchPool(1, 1, 16))  # its pool never starts
+    games = SharedGames(Exchange(store))
+    pages = Pages(SeatKeys(await load_key(store, args.database)), "http://127.0.0.1", core, games)
     runner, port = await listen_at(make_app(pages))
-    async with sharing(store, core, pages) as games:
+    async with sharing(games, core, pages):
         await games.ready.wait()
         gc.freeze()
         lag = LagWatch()

@@ -60,15 +60,15 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, Core]]:
 
 
 @contextlib.asynccontextmanager
-async def web_page(config: Config, store: Store, local_chat: bool) -> AsyncIterator[Pages | None]:
+async def web_page(config: Config, store: Store, core: Core, local_chat: bool) -> AsyncIterator[Pages | None]:
     """The web page (``Pages``), its server listening, closed again at the end; None with BOT_WEB off, or when the
     server cannot listen (the chat runs on without it, and says why). ``StoreError`` if the seat links' key cannot
     be read from the database."""
     if not config.web:
         yield None
         return
-    pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, local_chat,
-              web_guild(config.shards))
+    pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, core,
+                  local_chat=local_chat, guild=web_guild(config.shards))
     try:
         runner = await serve(pages, config.web_host, config.web_port, config.proxies)
     except OSError as error:
@@ -110,15 +110,13 @@ def connect(core: Core, chat: Send, pages: Pages | None, relay: Relay | None = N
     through the web tier's ``relay`` when there is one."""
     send = pages.send_for(chat) if pages else chat
     core.connect(relay.send_for(send, pages=pages is not None) if relay else send)
-    if pages:
-        pages.attach(core)
 
 
 async def run_terminal(config: Config) -> None:
     """The terminal chat, until the end of standard input."""
     image_dir = Path(config.image_dir).resolve()
     image_dir.mkdir(parents=True, exist_ok=True)
-    async with (services(config) as (store, core), web_page(config, store, local_chat=True) as pages,
+    async with (services(config) as (store, core), web_page(config, store, core, local_chat=True) as pages,
                 web_tier(config, store, core) as relay):
         language = language_of(config.language) if config.language else language_of_locale(os.environ)
         terminal = Terminal(image_dir, language=language,
@@ -147,10 +145,12 @@ async def run_terminal(config: Config) -> None:
 
 async def run_discord(config: Config) -> None:
     """The Discord bot, until it is stopped."""
+    from bot.discord.boards import BoardMessages
     from bot.discord.client import DraughtsBot  # discord.py is only loaded when it is used
 
-    async with (services(config) as (store, core), web_page(config, store, local_chat=False) as pages,
+    async with (services(config) as (store, core), web_page(config, store, core, local_chat=False) as pages,
                 web_tier(config, store, core) as relay):
+        assert isinstance(store, BoardMessages), "the bot's stores keep Discord's board messages"
         bot = DraughtsBot(config, core, store, pages=pages)
         connect(core, bot.deliver, pages, relay)
         async with bot:
@@ -160,14 +160,16 @@ async def run_discord(config: Config) -> None:
 async def run_web(config: Config) -> None:
     """``python -m bot web``: the web page alone, for the games of every chat process around one PostgreSQL
     database, until it is stopped. ``OSError`` if it cannot listen."""
+    from bot.store.exchange import Exchange
     from bot.store.postgres import PostgresStore
-    from bot.web.shared import sharing
+    from bot.web.shared import SharedGames, sharing
 
     async with services(config) as (store, core):
         assert isinstance(store, PostgresStore), "python -m bot web needs PostgreSQL"
-        pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base,
-                      guild=GUILD)
-        async with sharing(store, core, pages):
+        games = SharedGames(Exchange(store))
+        pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, core,
+                      games, guild=GUILD)
+        async with sharing(games, core, pages):
             runner = await serve(pages, config.web_host, config.web_port, config.proxies)
             try:
                 print(f"Web page: {config.web_base}/ for the games of every chat process around "

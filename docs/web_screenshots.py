@@ -65,11 +65,11 @@ async def main() -> int:
     from selenium.webdriver.chrome.service import Service
 
     store = SqliteStore(":memory:")
-    pages = Pages(SeatKeys(b"screenshots" * 3), "http://localhost")
     pool = SearchPool(workers=1, tt_mb=16)
     await asyncio.to_thread(pool.start)
-    core = Core(Config(database=":memory:"), store, pool, pages.send_for(None))
-    pages.attach(core)
+    core = Core(Config(database=":memory:"), store, pool)
+    pages = Pages(SeatKeys(b"screenshots" * 3), "http://localhost", core)
+    core.connect(pages.send_for(None))
     ids = {name: await stored_game(store, name, plies) for name, _, plies in SHOTS}
     await core.start()
     analysed = await analysed_game(core)

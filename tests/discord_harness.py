@@ -41,6 +41,7 @@ async def running(emulator: DiscordEmulator, store: Store, pool, config: Config 
     core on ``clock``, a test's, if given); closed at the end."""
     config = replace(config, **changes)
     core = Core(config, store, pool, clock=clock)
+    pages = pages(core) if pages is not None else None  # (made for the bot's core, as its start-up makes them)
     bot = DraughtsBot(config, core, store, pages=pages, guild_ready_timeout=0.05)
     connect(core, bot.deliver, pages)  # as the bot's start-up wires them
     task = asyncio.create_task(bot.start(config.token))

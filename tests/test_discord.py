@@ -301,8 +301,11 @@ async def test_a_stranger_pressing_a_games_buttons_is_refused_privately(emulator
 
 async def test_with_a_public_web_page_boards_link_to_it_and_players_get_their_seat_privately(emulator, store, pool):
     games = emulator.channel("games")
-    pages = Pages(SeatKeys(b"k" * 32), "https://draughts.example")
-    async with running(emulator, store, pool, pages=pages, web_url="https://draughts.example") as bot:
+    def web_page(core):
+        return Pages(SeatKeys(b"k" * 32), "https://draughts.example", core)
+
+    async with running(emulator, store, pool, pages=web_page, web_url="https://draughts.example") as bot:
+        pages = bot.pages
         await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
         board = await latest_board(emulator, games)
         game = bot.core.game_in(str(games))

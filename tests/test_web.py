@@ -30,9 +30,8 @@ class WebChat(Chat):
 
     def __init__(self, store: Store, pool, config: Config = CONFIG):
         super().__init__(store, pool, config)
-        self.pages = Pages(SeatKeys(b"k" * 32), "http://bot.example", local_chat=True)
-        self.core = Core(config, store, pool, self.pages.send_for(self._send), clock=self.clock)
-        self.pages.attach(self.core)
+        self.pages = Pages(SeatKeys(b"k" * 32), "http://bot.example", self.core, local_chat=True)
+        self.core.connect(self.pages.send_for(self._send))
 
 
 @contextlib.asynccontextmanager
@@ -454,12 +453,13 @@ async def test_a_games_news_travels_as_json_and_reads_back_the_same(pool):
     await chat.core.close()
 
 
-def test_behind_a_trusted_proxy_each_visitor_is_counted_by_their_own_address():
+def test_behind_a_trusted_proxy_each_visitor_is_counted_by_their_own_address(pool):
     from aiohttp.test_utils import make_mocked_request
 
     from bot.web.site import client
 
-    app = make_app(Pages(SeatKeys(b"k" * 32), "http://bot.example"), proxies=frozenset({"10.0.0.2", "10.0.0.3"}))
+    core = Core(CONFIG, SqliteStore(":memory:"), pool)
+    app = make_app(Pages(SeatKeys(b"k" * 32), "http://bot.example", core), proxies=frozenset({"10.0.0.2", "10.0.0.3"}))
 
     def address(remote: str, forwarded: str | None) -> str:
         headers = {"X-Forwarded-For": forwarded} if forwarded is not None else {}

@@ -10,6 +10,7 @@ import time
 
 from aiohttp.test_utils import TestServer
 
+from bot.store import SaveFailed
 from bot.web.server import make_app
 from chat import ANA, BEN
 from engine.games import GAMES
@@ -65,7 +66,7 @@ async def test_watchers_finished_games_and_bot_matches_show_only_the_controls_th
     await asyncio.to_thread(wait_controls, player, [])  # a finished game has none
     assert not chat.on("c1")
 
-    await chat.say(ANA, "watch russian 1 1 delay 0.3", channel="c2")
+    await chat.say(ANA, "watch russian 1 1 delay 1", channel="c2")  # (not over before Stop is asked again)
     match = chat.table("c2")
     starter, spectator = await browser(), await browser()
     await asyncio.to_thread(starter.open, base + chat.pages.starter_path(match.id, ANA))
@@ -186,11 +187,15 @@ async def test_the_front_page_says_why_a_game_did_not_start_when_the_answer_is_n
     b = await browser()
     await asyncio.to_thread(b.open, base + "/")
     await asyncio.to_thread(until, b, "return document.querySelector('#play select.variants').options.length > 0")
-    core, chat.pages.core = chat.pages.core, None  # the bot is starting again: the server answers in plain words
+    start = chat.pages.start
+
+    async def down(*args):  # the database stops answering: the server says so in plain words, not JSON
+        raise SaveFailed("the database is down")
+    chat.pages.start = down
     try:
         await asyncio.to_thread(b.js, "document.querySelector('#play button[type=submit]').click()")
         await asyncio.to_thread(until, b, "return document.getElementById('error').textContent.length > 0")
         shown = await asyncio.to_thread(b.js, "return document.getElementById('error').innerText")
-        assert "The bot is starting" in shown
+        assert "database is not answering" in shown
     finally:
-        chat.pages.core = core
+        chat.pages.start = start

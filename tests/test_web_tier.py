@@ -68,11 +68,12 @@ async def owner(url: str, pool) -> AsyncIterator[OwnerChat]:
 @contextlib.asynccontextmanager
 async def web_process(url: str, pool) -> AsyncIterator[WebProcess]:
     store = await PostgresStore.connect(url)
-    pages = Pages(SeatKeys(await load_key(store, url)), "http://bot.example")
+    core, games = Core(CONFIG, store, pool), SharedGames(Exchange(store))
+    pages = Pages(SeatKeys(await load_key(store, url)), "http://bot.example", core, games)
     client = TestClient(TestServer(make_app(pages)))
     await client.start_server()
     try:
-        async with sharing(store, Core(CONFIG, store, pool), pages) as games:
+        async with sharing(games, core, pages):
             await games.ready.wait()
             yield WebProcess(pages, client, games)
     finally:

@@ -44,7 +44,7 @@ from bot.discord.threads import GameThread
 from bot.discord.updates import Updates
 from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, SeatButton, SolutionButton,
                                analyse_view, answer_view, game_view, puzzle_view, watch_view)
-from bot.store import Store
+from bot.discord.boards import BoardMessages
 from bot.replies import Buttons, Controls, Message, NO_GAME, Reply, User
 from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages, web_shard
@@ -78,7 +78,7 @@ class PuzzleBoard:
 class DraughtsBot(ext.AutoShardedBot):
     """The bot on Discord: one core, its search pool and database, and the chat around them."""
 
-    def __init__(self, config: Config, core: Core, store: Store, pages: Pages | None = None, **options):
+    def __init__(self, config: Config, core: Core, store: BoardMessages, pages: Pages | None = None, **options):
         """``core``: the games, which the caller connects to ``deliver``; ``store``: where each game's latest board
         message is kept."""
         # The bot has no voice: discord.py's warning at the first client, that voice's libraries (PyNaCl, davey)

@@ -188,13 +188,6 @@ class Store(ABC):
         asks gets the first one stored)."""
 
     @abstractmethod
-    async def board_message(self, game: int) -> str | None:
-        """The id of the game's latest board message, as the front end that posted it named it."""
-
-    @abstractmethod
-    async def set_board_message(self, game: int, message: str | None) -> None: ...
-
-    @abstractmethod
     async def active_games(self) -> list[StoredGame]:
         """Every unfinished game, oldest first."""
 

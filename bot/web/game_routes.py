@@ -106,7 +106,8 @@ async def _new(request: web.Request) -> web.Response:
     else:
         site.starts[address] = recent + [now]
         found = await pages.find(game_id)
-        seat = next((c for c, s in found.seats.items() if s.user == user), None) if isinstance(found, LiveGame) else None
+        seats = found.seats.items() if isinstance(found, LiveGame) else ()
+        seat = next((c for c, s in seats if s.user == user), None)
         url = pages.seat_path(game_id, seat, user) if seat is not None else pages.starter_path(game_id, user)
         response = json_answer(request, {"game": game_id, "url": url})
     response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)

@@ -140,17 +140,20 @@ class Watcher:
 class Pages:
     """Every page of one bot process, and the games they show."""
 
-    def __init__(self, keys: SeatKeys, base_url: str, local_chat: bool = False, guild: str = GUILD):
-        """``local_chat``: the chat is this machine's terminal, so its games are listed on the front page and the
-        chat is given the links (on Discord, players get them from buttons, and only the page's games are listed).
-        ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which takes
-        them back after a restart)."""
+    def __init__(self, keys: SeatKeys, base_url: str, core: Core, games: LiveGames | None = None,
+                 local_chat: bool = False, guild: str = GUILD):
+        """``core``: this process's, for finished games, analyses and puzzles (its replies come to the pages through
+        ``send_for``); ``games``: where the games on are (the core's own, unless given: in the web tier, every
+        process's). ``local_chat``: the chat is this machine's terminal, so its games are listed on the front page
+        and the chat is given the links (on Discord, players get them from buttons, and only the page's games are
+        listed). ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which
+        takes them back after a restart)."""
         self.guild = guild
         self.keys = keys
         self.base_url = base_url.rstrip("/")
         self.local_chat = local_chat
-        self.core: Core | None = None
-        self.games: LiveGames | None = None
+        self.core = core
+        self.games: LiveGames = games if games is not None else core
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
         self._live: dict[int, LiveGame] = {}  # games seen on, by id: as last seen
@@ -163,12 +166,6 @@ class Pages:
         """The ``send`` to give the core: replies reach ``chat`` (None: no chat) and the pages."""
         self._chat = chat
         return self._deliver
-
-    def attach(self, core: Core, games: LiveGames | None = None) -> None:
-        """``core``: this process's, for finished games, analyses and puzzles; ``games``: where the games on are
-        (the core's own, unless given)."""
-        self.core = core
-        self.games = games if games is not None else core
 
     def game_path(self, game: int) -> str:
         """A game's page, without the server's address: its id and its watching key."""
@@ -218,7 +215,7 @@ class Pages:
 
     async def _announce(self, reply: Reply) -> None:
         """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
-        assert self.core is not None and self._chat is not None
+        assert self._chat is not None, "send_for gives the pages their chat"
         if reply.board is None:
             return
         table = self.core.live(reply.channel)
@@ -233,7 +230,6 @@ class Pages:
 
     def _publish(self, reply: Reply) -> bool:
         """Bring the pages of the game ``reply`` is about up to date; whether they show it."""
-        assert self.core is not None
         news = news_of(self.core, reply)
         return news is not None and self.apply(news)
 
@@ -298,7 +294,6 @@ class Pages:
 
     async def find(self, game_id: int) -> LiveGame | views.Finished | None:
         """The game on, or finished, with this id."""
-        assert self.games is not None
         found = await self.games.live_game(game_id)
         if found is not None:
             self._live[game_id] = found
@@ -307,7 +302,6 @@ class Pages:
 
     async def _stored(self, game_id: int) -> views.Finished | None:
         """A finished game from the database (one that ended before this process started, or long ago)."""
-        assert self.core is not None
         stored = await self.core.finished(game_id)
         if stored is None:
             return None
@@ -439,14 +433,12 @@ class Pages:
 
     async def _handle(self, watcher: Watcher, table: LiveGame, user: User, text: str,
                       at: tuple[int, int] | None = None) -> None:
-        assert self.games is not None
         await self.games.handle(Message(table.guild, table.channel, user, text, channel_name=table.channel_name,
                                         origin=WebOrigin(watcher.notice, at)))
 
     async def start(self, user: User, command: str) -> tuple[int | None, list[str]]:
         """Start a game from the page with a chat command (``new ...`` or ``watch ...``) in a channel of its own:
         (its id, or None, and what the core answered privately)."""
-        assert self.games is not None
         notes: list[str] = []
 
         async def note(text: str) -> None:
@@ -463,7 +455,6 @@ class Pages:
         """How far the analysis of a finished game is, and the analysis once done, as its page shows it
         (``views.analysis``); None if there is no such game. ``Refusal`` for a game still on (or one with nothing
         to analyse); ``SaveFailed`` when the database does not answer."""
-        assert self.core is not None
         found = await self.find(game_id)
         if found is None:
             return None
@@ -474,7 +465,6 @@ class Pages:
         """Start the analysis of a finished game, asked from its page: as the player whose seat ``secret`` is (one
         analysis at a time each, in chat or on the page), else as ``guest``. Refused as `analyse` is in chat; None
         if there is no such game."""
-        assert self.core is not None
         found = await self.find(game_id)
         if found is None:
             return None
@@ -487,7 +477,6 @@ class Pages:
 
     async def _analysable(self, found: LiveGame | views.Finished) -> views.Finished:
         """The finished game; a game still on is refused, in the core's words."""
-        assert self.core is not None
         if isinstance(found, views.Finished):
             return found
         raise Refusal(still_on(found.id))
@@ -498,7 +487,6 @@ class Pages:
     async def _stored_facts(self, finished: views.Finished) -> tuple[str, dict[Color, User]]:
         """The server and the people of a finished game, from the database (for one these pages saw end without
         having seen it on)."""
-        assert self.core is not None
         stored = await self.core.finished(finished.id)
         if stored is None:
             raise Refusal(tr("Game {game} is not in the database yet: try again in a moment.", game=finished.id))
@@ -508,14 +496,12 @@ class Pages:
 
     def pdn(self, table: LiveGame) -> str:
         """The record of a game on so far, as the core writes it."""
-        assert self.core is not None
         return self.core.game_pdn(table)
 
     async def listing(self) -> list[dict]:
         """The games on that the front page lists (those started on the page, and the terminal's): their page,
         game, players (by colour, the side that moves first first), moves played (counted as the move list numbers
         them: a move of each side is one) and watchers."""
-        assert self.games is not None
         return [{"path": self.game_path(t.id), "game": t.game.type.title, "name": game_name(t.game.type.name),
                  "players": [[str(c), t.seats[c].name] for c in (t.game.type.first, t.game.type.first.opponent)],
                  "moves": (len(t.game.moves) + 1) // 2, "kind": t.kind.value, "watchers": self.watchers(t.id)}
@@ -523,7 +509,6 @@ class Pages:
 
     async def web_games(self) -> int:
         """Games on that were started on the page."""
-        assert self.games is not None
         return len(await self.games.live_games(self.guild))
 
     def forget(self, game_id: int) -> None:

@@ -31,7 +31,6 @@ BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, suc
 def _find_puzzle(request: web.Request, daily: bool = True) -> Puzzle | None:
     """The puzzle a puzzle route names (``daily``: also the day's puzzle, by that word), or None."""
     core = pages_of(request).core
-    assert core is not None
     variant, ref = request.match_info["variant"], request.match_info["puzzle"]
     if variant not in core.puzzle_variants():
         return None
@@ -47,7 +46,6 @@ async def _puzzles_page(request: web.Request) -> web.Response:
 async def _puzzle_page(request: web.Request) -> web.StreamResponse:
     """A puzzle's page; ``random`` sends the browser on to any one of the game's puzzles."""
     pages = pages_of(request)
-    assert pages.core is not None
     variant = request.match_info["variant"]
     if request.match_info["puzzle"] == "random":
         found = pages.core.random_puzzle(variant)
@@ -62,7 +60,6 @@ async def _puzzle_page(request: web.Request) -> web.StreamResponse:
 async def _puzzle_list(request: web.Request) -> web.Response:
     """The games that have puzzles: each one's name, title, how many, and its daily and random puzzle's pages."""
     pages = pages_of(request)
-    assert pages.core is not None
     return json_answer(request, {"variants": [
         {"name": variant, "title": game_title(variant), "count": count,
          "daily": pages.puzzle_path(variant, "daily"), "random": pages.puzzle_path(variant, "random")}
@@ -83,7 +80,6 @@ async def _puzzle_try(request: web.Request) -> web.Response:
     """The solver's moves so far (``{"moves": [...]}``), checked by the core: right (with the defender's reply),
     solved or wrong (with the answer and the line); a move that is not legal is refused, and changes nothing."""
     pages = pages_of(request)
-    assert pages.core is not None
     found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)
@@ -107,7 +103,6 @@ async def _puzzle_try(request: web.Request) -> web.Response:
 async def _puzzle_solution(request: web.Request) -> web.Response:
     """A puzzle's solution, for its page's Show the solution button."""
     pages = pages_of(request)
-    assert pages.core is not None
     found = _find_puzzle(request, daily=False)
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
-from bot.store.postgres import PostgresStore
 from bot.core import Core, SaveFailed
 from bot.replies import Message
 from bot.tables import LiveGame
@@ -251,17 +250,15 @@ class SharedGames:
 
 
 @contextlib.asynccontextmanager
-async def sharing(store: PostgresStore, core: Core, pages: Pages) -> AsyncIterator[SharedGames]:
-    """``pages`` showing the games of every chat process around ``store``'s database (a web process's), for the
-    length of the block; ``core``, this process's own, answers for finished games, analyses and puzzles."""
-    exchange = Exchange(store)
-    games = SharedGames(exchange)
+async def sharing(games: SharedGames, core: Core, pages: Pages) -> AsyncIterator[SharedGames]:
+    """``pages`` (made with ``games``) showing the games of every chat process around the database of ``games``'s
+    exchange (a web process's), for the length of the block; ``core``, this process's own, answers for finished
+    games, analyses and puzzles."""
     core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
-    pages.attach(core, games)
     games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
     taking = asyncio.create_task(games.run(), name="web tier news")
     try:
-        async with listening(exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
+        async with listening(games.exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
             yield games
     finally:
         taking.cancel()

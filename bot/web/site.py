@@ -53,8 +53,6 @@ async def guard(request: web.Request, handler):
     if not known_host(request, request.host):
         response = text_answer(request, tr("This server does not serve that address. Set BOT_WEB_URL to the "
                                            "address people use."), 421)
-    elif request.app[SITE].pages.core is None:
-        response = text_answer(request, tr("The bot is starting: try again in a moment."), 503)
     else:
         try:
             response = await handler(request)
