@@ -113,7 +113,7 @@ async def test_resign_and_stop_the_match_ask_again_before_they_act(served, phone
     assert not chat.on("r1")
 
     chat, base, browser = served
-    await chat.say(ANA, "watch russian 1 1 delay 0.3", channel="r2")
+    await chat.say(ANA, "watch russian 1 1 delay 3", channel="r2")  # (long enough not to end while asked)
     match = chat.table("r2")
     starter = await browser(phone=phone)
     await asyncio.to_thread(starter.open, base + chat.pages.starter_path(match.id, ANA))
