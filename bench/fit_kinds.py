@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.draughts.evaluation import FEATURES, Evaluator, layout, write_learned  # noqa: E402
+from engine.draughts.evaluation import FEATURES, layout  # noqa: E402
+from engine.draughts.weight_files import starting_evaluator, write_learned  # noqa: E402
 from engine.draughts.variants import variant  # noqa: E402
 from engine.training.fit import LARGE_RATE, best_scale, design, fit, loss, start_model, targets  # noqa: E402
 from engine.training.pipeline import fitted_from, last_kept, samples  # noqa: E402
@@ -47,7 +48,7 @@ def main() -> None:
     folder = args.data / v.name
     games = folder / f"round-{args.round}"
     played_with = last_kept(folder, args.round)
-    ev = Evaluator.start(v)
+    ev = starting_evaluator(v)
     train, held = samples([games], False, ev), samples([games], True, ev)
     print(f"{v.name}: {len(train):,} positions to fit, {len(held):,} held out (round {args.round})")
     args.out.mkdir(parents=True, exist_ok=True)

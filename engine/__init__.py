@@ -39,6 +39,6 @@ from engine.search.levels import choose_move, level
 __all__ = [
     "AmbiguousMoveError", "Color", "FenError", "Game", "GameRecord", "GameType", "History", "IllegalMoveError",
     "InvalidMoveError", "Limits", "Move", "MoveError", "NAMES", "Position", "Result", "SearchResult", "Searcher",
-    "Termination", "VARIANTS", "Variant", "Words", "choose_move", "format_move", "game_type", "key", "legal_move_texts", "legal_moves",
-    "level", "make", "parse_fen", "parse_move", "perft", "start_position", "to_fen", "variant",
+    "Termination", "VARIANTS", "Variant", "Words", "choose_move", "format_move", "game_type", "key", "legal_move_texts",
+    "legal_moves", "level", "make", "parse_fen", "parse_move", "perft", "start_position", "to_fen", "variant",
 ]

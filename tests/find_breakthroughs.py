@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import format_move, legal_moves, make, start_position, to_fen, variant  # noqa: E402
 from engine.draughts.baseline import _material, _negamax  # noqa: E402
-from engine.draughts.evaluation import W_KING, W_MAN, Evaluator  # noqa: E402
+from engine.draughts.evaluation import W_KING, W_MAN  # noqa: E402
+from engine.draughts.weight_files import load_evaluator  # noqa: E402
 
 
 def scores(pos, depth, man, king):
@@ -37,7 +38,7 @@ def main() -> None:
     ap.add_argument("--pieces", type=int, default=9, help="at most this many pieces on the board")
     args = ap.parse_args()
     v = variant(args.variant)
-    w = Evaluator.load(v).weights
+    w = load_evaluator(v).weights
     man, king = int(w[W_MAN]), int(w[W_KING])
     rng = random.Random(args.seed)
     found = 0

@@ -9,10 +9,11 @@ import pytest
 from helpers import random_positions
 
 from engine import Color, parse_fen, variant
-from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASE_ONE, PHASES, WEIGHTS_DIR,
-                                        Evaluator, big_regions, black_looks, features, hand_weights, layout,
-                                        learned_positions, read_learned, region_squares, regions, weights_vector,
-                                        write_learned)
+from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASES, PHASE_ONE, Evaluator,
+                                        big_regions, black_looks, features, layout, learned_positions, region_squares,
+                                        regions, weights_vector)
+from engine.draughts.weight_files import (WEIGHTS_DIR, hand_weights, load_evaluator, read_learned, starting_evaluator,
+                                     write_learned)
 from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 
@@ -21,7 +22,7 @@ NAMES = ["english", "international", "russian", "brazilian"]
 
 
 def score(pos: Position, ev: Evaluator | None = None) -> int:
-    return (ev or Evaluator.load(pos.variant)).score(pos)
+    return (ev or load_evaluator(pos.variant)).score(pos)
 
 
 def random_weights(v: Variant, seed: int, big: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -60,7 +61,7 @@ def inputs(positions: list[Position], ev: Evaluator):
 @pytest.mark.parametrize("name", NAMES)
 def test_evaluation_is_the_same_for_either_colour(name):
     v = variant(name)
-    shipped = Evaluator.load(v)
+    shipped = load_evaluator(v)
     learned = Evaluator.of(v, hand_weights(v), *random_weights(v, 1))  # any weights at all, not just the shipped
     large = Evaluator.of(v, hand_weights(v), *random_weights(v, 1, big=True))
     for pos in random_positions([name], 60, 3, (0, 80)):
@@ -118,7 +119,7 @@ def test_learned_weights_are_read_back_as_written(tmp_path, big):
     path = tmp_path / "russian.npz"
     write_learned(path, counts, tables, "python -m engine train --variant russian")
     direct = Evaluator.of(v, hand_weights(v), counts, tables)
-    loaded = Evaluator.load(v, path)
+    loaded = load_evaluator(v, path)
     assert np.array_equal(direct.patterns, loaded.patterns) and np.array_equal(direct.weights, loaded.weights)
     assert np.array_equal(direct.geometry, loaded.geometry)
     with pytest.raises(ValueError, match="does not hold international weights"):
@@ -135,7 +136,7 @@ def test_every_variant_has_a_weight_file_with_only_known_weights():
 def test_shipped_weights_value_material_as_a_player_would():
     for name in NAMES:
         v = variant(name)
-        ev = Evaluator.load(v)
+        ev = load_evaluator(v)
         learned = ev.weights[-COUNTS * PHASES:].reshape(COUNTS, PHASES) / FINE
         men, kings = learned[FEATURES.index("men")], learned[FEATURES.index("kings")]
         assert 90 <= men.mean() <= 110, "a man is worth about 100 in the middle of the game"
@@ -161,7 +162,7 @@ def test_international_men_count_among_the_pieces_that_only_draw_against_a_lone_
     """The 16- and 5-move rules draw three pieces against a lone king on the long diagonal, or two anywhere, even
     with men among them: the engine keeps a fourth piece rather than trade into such an ending."""
     v = variant("international")
-    ev = Evaluator.load(v)
+    ev = load_evaluator(v)
     three = parse_fen(v, "W:WK1,40,45:BK28")  # a king and two men; 28 is on the long diagonal 46-5
     four = parse_fen(v, "W:WK1,39,40,45:BK28")
     two = parse_fen(v, "W:WK1,45:BK29")
@@ -178,7 +179,7 @@ def test_drawish_material_divides_the_side_aheads_score_and_the_training_leaves_
     """Scan 3's drawish material: against a king, three pieces or fewer score an eighth, and as many kings with
     the men one apart at most score half; with a second king more, or no king against, the score stands."""
     v = variant("international")
-    plain = Evaluator.load(v)
+    plain = load_evaluator(v)
     ev = Evaluator.of(v, hand_weights(v, {"drawish": 1}), *read_learned(WEIGHTS_DIR / "international.npz", v))
     few = parse_fen(v, "W:WK10,K12,45:BK5,6")  # three pieces against a king and a man
     even_kings = parse_fen(v, "W:WK10,38,39,40,45:BK5,6,7,8")  # a king each, four men against three
@@ -202,7 +203,7 @@ def test_a_lone_king_against_men_alone_is_not_a_draw_by_the_rules():
 
 def test_runaway_men_are_counted_only_when_nothing_stops_them():
     v = variant("english")
-    ev = Evaluator.load(v)
+    ev = load_evaluator(v)
     free = parse_fen(v, "W:W10,30:B4,26")  # nothing can stop White's man on 10 from crowning
     guarded = parse_fen(v, "W:W10,30:B2,26")  # Black's man on 2 stands in its way
     counts, _, _ = inputs([free, guarded], ev)
@@ -223,16 +224,16 @@ def test_a_kings_value_set_by_hand_is_felt_with_men_on_the_board():
     """``level:6,king=400`` in a match changes how the search weighs kings in the middle game, not only in
     kings-only endings."""
     pos = parse_fen(variant("international"), "W:WK10,22,23:B5,6,7")
-    plain, dear = Evaluator.load(pos.variant), Evaluator.load(pos.variant, overrides={"king": 400})
+    plain, dear = load_evaluator(pos.variant), load_evaluator(pos.variant, overrides={"king": 400})
     assert score(pos, dear) - score(pos, plain) >= 50, "White's king counts for more"
-    cheap_men = Evaluator.load(pos.variant, overrides={"man": 50})
+    cheap_men = load_evaluator(pos.variant, overrides={"man": 50})
     assert score(pos, cheap_men) != score(pos, plain)
 
 
 def test_the_training_starts_from_the_hand_set_evaluation_not_the_shipped_one():
     for name in NAMES:
         v = variant(name)
-        start, shipped = Evaluator.start(v), Evaluator.load(v)
+        start, shipped = starting_evaluator(v), load_evaluator(v)
         assert not start.patterns.any() and shipped.patterns.any()
         learned = start.weights[-COUNTS * PHASES:].reshape(COUNTS, PHASES) / FINE
         assert learned[FEATURES.index("kings")].tolist() == [hand_weights(v)[1]] * PHASES

@@ -70,7 +70,8 @@ def test_unknown_player_is_a_clear_error():
 
 
 def test_player_specs_carry_search_settings_and_weights(tmp_path):
-    from engine.draughts.evaluation import W_KING, WEIGHTS_DIR
+    from engine.draughts.evaluation import W_KING
+    from engine.draughts.weight_files import WEIGHTS_DIR
     from engine.tools.match import Player, parse_player
 
     spec = parse_player("level:6,lmr=1.6,extend=1,king=130")
@@ -103,7 +104,8 @@ def test_hub_players_take_a_fixed_depth():
 
 
 def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
-    from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, Evaluator, regions, write_learned
+    from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, regions
+    from engine.draughts.weight_files import load_evaluator, write_learned
     from engine.tools.match import Player
 
     v = variant("english")
@@ -114,8 +116,8 @@ def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
                   "a test")
     player = Player(f"level:6,tt=1,weights={path}", v, 1)
     assert player.searcher is not None
-    assert np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v, path).patterns)
-    assert not np.array_equal(player.searcher.hooks.evaluator.patterns, Evaluator.load(v).patterns)
+    assert np.array_equal(player.searcher.hooks.evaluator.patterns, load_evaluator(v, path).patterns)
+    assert not np.array_equal(player.searcher.hooks.evaluator.patterns, load_evaluator(v).patterns)
 
 
 def test_an_interrupted_match_resumes_from_its_file(tmp_path):

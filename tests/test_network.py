@@ -11,7 +11,7 @@ from test_evaluation import mirror
 
 from engine import game_type, variant
 from engine.draughts import network
-from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator
+from engine.draughts.weight_files import WEIGHTS_DIR, load_evaluator
 from engine.draughts.hooks import DraughtsHooks
 from engine.game import Color
 from engine.search import Limits, Searcher, hooks
@@ -78,7 +78,7 @@ def with_network(request, tmp_path_factory):
     net = fitted_network(name)
     path = tmp_path_factory.mktemp("net") / f"{name}.npz"
     write_network(path, WEIGHTS_DIR / f"{name}.npz", net, SCALE, "test")
-    return name, net, Evaluator.load(variant(name), path)
+    return name, net, load_evaluator(variant(name), path)
 
 
 SCALE = 300.0
@@ -93,7 +93,7 @@ def test_the_search_scores_a_position_as_the_fitted_network_does(with_network):
     assert np.abs(exact).max() > 100, "the fit moved the scores"
     assert np.abs(exact - integer).max() < 0.04 * SCALE, np.abs(exact - integer).max()  # 0.04 of a logit
     assert [ev.score(mirror(p)) for p in positions] == list(integer), "the same for either colour"
-    patterns = Evaluator.load(v)
+    patterns = load_evaluator(v)
     assert not np.array_equal(integer, [patterns.score(p) for p in positions]), "not the patterns' scores"
 
 
@@ -157,7 +157,7 @@ def test_the_net_command_fits_a_run_and_writes_weights_the_search_uses(tmp_path,
                 "--epochs", "2", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "held-out loss" in printed and "in the search's arithmetic" in printed
-    ev = Evaluator.load(variant("english"), out)
+    ev = load_evaluator(variant("english"), out)
     assert ev.net.shape[1] == 40
     with np.load(out) as f:
         assert "python -m engine net --variant english" in str(f["net_made_by"])

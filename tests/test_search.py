@@ -19,7 +19,8 @@ from helpers import random_positions
 
 from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, to_fen, variant
 from engine.draughts.baseline import _material, _negamax
-from engine.draughts.evaluation import W_KING, W_MAN, Evaluator
+from engine.draughts.evaluation import W_KING, W_MAN
+from engine.draughts.weight_files import load_evaluator
 from engine.games import game_type
 from engine.search import WIN, History, Limits, Searcher, allocate
 
@@ -86,7 +87,7 @@ def _values(pos):
 
 @functools.cache
 def _values_of(name):
-    w = Evaluator.load(variant(name)).weights  # read once a variant, not at every look
+    w = load_evaluator(variant(name)).weights  # read once a variant, not at every look
     return int(w[W_MAN]), int(w[W_KING])
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from engine import variant
-from engine.draughts.evaluation import G_BIG_REGIONS, WEIGHTS_DIR, Evaluator, layout, read_learned, start_learned
+from engine.draughts.evaluation import G_BIG_REGIONS, layout
+from engine.draughts.weight_files import WEIGHTS_DIR, load_evaluator, read_learned, start_learned
 from engine.training.pipeline import CHUNK
 from engine.training.selfplay import play_games
 from engine.tools.cli import main as cli
@@ -53,7 +54,7 @@ def test_train_writes_weights_the_engine_loads_and_resumes_where_it_stopped(tmp_
     if figures["kept"]:  # two games at 0.02 s a move: either way
         assert "kept" in r.stdout and "weights written" in r.stdout
         assert np.array_equal(read_learned(tmp_path / "russian.npz", variant("russian"))[0], fitted[0])
-        Evaluator.load(variant("russian"), tmp_path / "russian.npz")
+        load_evaluator(variant("russian"), tmp_path / "russian.npz")
     else:
         assert "not kept" in r.stdout and "no round was kept" in r.stdout and not (tmp_path / "russian.npz").exists()
 
@@ -87,7 +88,7 @@ def test_train_adds_the_large_regions_to_the_shipped_weights(tmp_path):
     assert np.abs(tables[:small] - shipped).max() > 0, "the small ones went on from the shipped weights"
     with np.load(fitted) as f:
         assert len(f["big_rows"]) < (layout(v, True).rows - small) / 10, "only the patterns seen are stored"
-    assert Evaluator.load(v, fitted).geometry[0, G_BIG_REGIONS] == 6
+    assert load_evaluator(v, fitted).geometry[0, G_BIG_REGIONS] == 6
 
 
 @pytest.mark.parametrize("big", [False, True], ids=["small", "large"])

@@ -24,7 +24,9 @@ same table. So the evaluation is exactly the same for either colour, and
 ``Evaluator`` folds both looks into each region's table, one lookup each.
 
 The weights are fitted to game results by ``python -m engine train``
-(``engine/training/``) and shipped as ``weights/<variant>.npz``; ``features``
+(``engine/training/``) and shipped as ``weights/<variant>.npz``, read and
+written by ``engine.draughts.weight_files`` (``load_evaluator`` gives a variant's
+shipped ``Evaluator``); ``features
 gives the training the very numbers ``evaluate`` adds up. The hand-set
 ``weights/<variant>.json`` holds what is not learned: the nominal man and king
 values (for the material-only yardstick, kings-only endings and, with ``START``, the training's
@@ -45,10 +47,7 @@ kings-only endings (scored by hand) and the draws against a lone king (divided a
 from __future__ import annotations
 
 import functools
-import json
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -90,7 +89,7 @@ W_DRAWISH = 8  # 1: Scan 3's drawish material: the side ahead, against a king, h
 W_LEARNED = 9  # COUNTS x PHASES learned weights, in FINE units: feature f's phase p at W_LEARNED + 2 f + p
 WEIGHTS_LEN = W_LEARNED + COUNTS * PHASES
 
-_HAND = {
+HAND = {
     "man": W_MAN, "king": W_KING, "king_proximity": W_KING_PROXIMITY, "double_corner": W_DOUBLE_CORNER,
     "draw_any_kings": W_DRAW_ANY_KINGS, "draw_diagonal_kings": W_DRAW_DIAGONAL_KINGS,
     "draw_divisor": W_DRAW_DIVISOR, "draw_with_men": W_DRAW_WITH_MEN, "drawish": W_DRAWISH,
@@ -116,7 +115,6 @@ G_BIG_PAIR = 27  # the first row pair of the lower large regions (the upper ones
 G_SMALL_ROWS = 28  # rows of the small regions' tables: where the large regions' start in the flat table
 GEO_LEN = 29
 
-WEIGHTS_DIR = Path(__file__).with_name("weights")
 # Where the training starts, besides the hand-set man and king: rough guesses, in hundredths of a man.
 START = {"tempo": 1, "balance": -2, "king_diagonal": 10, "runaway_1": 80, "runaway_2": 50, "runaway_3": 30,
          "runaway_4": 15}
@@ -232,26 +230,6 @@ class Evaluator:
     """float32[network.SECOND + 2, hidden or more]: the network's other layers."""
 
     @classmethod
-    def load(cls, variant: Variant, learned: Path | None = None, overrides: dict | None = None) -> Evaluator:
-        """The variant's shipped evaluation; ``learned`` names another learned weights file (``.npz``), and
-        ``overrides`` hand-set weights (``man`` and ``king`` set the men's and kings' learned weights too)."""
-        weights = hand_weights(variant, overrides)
-        path = learned or WEIGHTS_DIR / f"{variant.name}.npz"
-        counts, small, big = _read_file(path, variant)
-        for name, feature in (("man", "men"), ("king", "kings")):
-            if name in (overrides or {}):
-                counts[FEATURES.index(feature)] = weights[_HAND[name]]
-        ev = cls._build(variant, weights, counts, small, big)
-        net = network.read_network(path, variant)
-        return ev if net is None else replace(ev, net=net[0], net_out=net[1])
-
-    @classmethod
-    def start(cls, variant: Variant) -> Evaluator:
-        """The training's starting point: hand-set man and king, ``START``'s rough counts, patterns at zero."""
-        weights = hand_weights(variant)
-        return cls.of(variant, weights, *start_learned(variant))
-
-    @classmethod
     def of(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, tables: np.ndarray) -> Evaluator:
         """An evaluator from hand-set ``weights`` and learned weights in hundredths of a man: ``counts``
         [COUNTS, PHASES] and the regions' tables ``tables`` [rows, PHASES] laid out as ``layout`` lays them out
@@ -263,10 +241,10 @@ class Evaluator:
         if len(flat) > small_rows:
             rows = np.flatnonzero(flat[small_rows:].any(axis=1))
             big = (rows, flat[small_rows + rows])
-        return cls._build(variant, weights, counts, flat[:small_rows], big)
+        return cls.build(variant, weights, counts, flat[:small_rows], big)
 
     @classmethod
-    def _build(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, small: np.ndarray,
+    def build(cls, variant: Variant, weights: np.ndarray, counts: np.ndarray, small: np.ndarray,
                big: tuple[np.ndarray, np.ndarray] | None) -> Evaluator:
         """From the small regions' tables [rows, PHASES] and the large regions' seen rows (row numbers from the
         first large region's, and their weights), in hundredths of a man."""
@@ -308,90 +286,11 @@ class Evaluator:
                             self.patterns, self.net_out, acc[side * hidden:(side + 1) * hidden]))
 
 
-def hand_weights(v: Variant, overrides: dict | None = None) -> np.ndarray:
-    """The weight vector with the variant's hand-set weights (and ``overrides``), its learned part empty."""
-    data = json.loads((WEIGHTS_DIR / f"{v.name}.json").read_text())
-    data.update(overrides or {})
-    return weights_vector(data)
-
-
-def start_counts(weights: np.ndarray) -> np.ndarray:
-    """The counts' weights the training starts from [COUNTS, PHASES], in hundredths of a man."""
-    counts = np.zeros((COUNTS, PHASES))
-    for name, value in {**START, "men": weights[W_MAN], "kings": weights[W_KING]}.items():
-        counts[FEATURES.index(name)] = value
-    return counts
-
-
-def start_learned(v: Variant, big: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(counts, tables) the training starts from, in hundredths of a man: ``start_counts``, patterns at zero
-    (the large regions' too if ``big``), the tables flat as ``layout`` lays them out."""
-    return start_counts(hand_weights(v)), np.zeros((layout(v, big).rows, PHASES))
-
-
 def _layout_of(v: Variant, rows: int) -> Layout:
     for big in (False, True):
         if layout(v, big).rows == rows:
             return layout(v, big)
     raise ValueError(f"pattern tables of {rows} rows are not {v.name}'s")
-
-
-def read_learned(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """(counts, tables) from a learned weights file, in hundredths of a man, the tables flat as ``layout`` lays
-    them out (with the large regions' if the file has them); ValueError if it does not fit."""
-    counts, flat, big = _read_file(path, v)
-    if big is not None:
-        rows, values = big
-        large = np.zeros((layout(v, True).rows - len(flat), PHASES))
-        large[rows] = values
-        flat = np.concatenate([flat, large])
-    return counts, flat
-
-
-def _read_file(path: Path, v: Variant) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
-    """(counts, the small regions' tables [rows, PHASES], the large regions' seen rows and weights or None) from a
-    learned weights file, in hundredths of a man, the large ones left sparse; ValueError if it does not fit."""
-    with np.load(path) as f:
-        counts, tables = f["counts"], f["tables"]
-        big = (f["big_rows"].astype(np.int64), f["big_values"]) if "big_rows" in f else None
-    small = layout(v, False)
-    if counts.shape != (COUNTS, PHASES) or tables.shape != (small.small, PATTERNS, PHASES):
-        raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
-    if big is not None:
-        rows, values = big
-        if len(rows) != len(values) or (len(rows) and (rows.min() < 0
-                                                       or rows.max() >= layout(v, True).rows - small.rows)):
-            raise ValueError(f"{path} does not hold {v.name} weights of this evaluation's shape")
-        big = (rows, values.astype(np.float64) / FINE)
-    return counts.astype(np.float64), tables.reshape(-1, PHASES).astype(np.float64), big
-
-
-def write_learned(path: Path, counts: np.ndarray, tables: np.ndarray, made_by: str) -> None:
-    """Save learned weights (hundredths of a man, rounded to FINE) with the command that made them; the file
-    appears whole (written aside, then moved into place), so an interruption never leaves half of one.
-
-    ``tables`` are flat as ``layout`` lays them out, or [regions, PATTERNS, PHASES] for the small regions alone.
-    The small regions' tables are stored whole; of the large regions' only the rows with a weight (those the
-    training saw), as row numbers and FINE integers."""
-    flat = np.rint(np.asarray(tables, dtype=np.float64).reshape(-1, PHASES) * FINE)
-    if np.abs(flat).max(initial=0) >= 2 ** 15:
-        raise ValueError("a learned pattern weight is beyond the table's range")
-    # 8x8 has 9 small regions and 6 large, 10x10 16 and 8
-    small = next((k * PATTERNS for k, b in ((9, 6), (16, 8)) if len(flat) in (k * PATTERNS, k * PATTERNS + b * BIG_PATTERNS)),
-                 None)
-    if small is None:
-        raise ValueError(f"pattern tables of {len(flat)} rows are no board's")
-    arrays: dict[str, Any] = {
-        "counts": np.rint(counts * FINE).astype(np.float32) / FINE,
-        "tables": flat[:small].reshape(-1, PATTERNS, PHASES).astype(np.int16).astype(np.float32) / FINE,
-        "features": np.array(FEATURES), "made_by": np.array(made_by)}
-    if len(flat) > small:
-        large = flat[small:]
-        rows = np.flatnonzero(np.any(large != 0, axis=1))
-        arrays.update(big_rows=rows.astype(np.int32), big_values=large[rows].astype(np.int16))
-    part = path.with_name(path.stem + ".part.npz")
-    np.savez_compressed(part, **arrays)
-    part.replace(path)
 
 
 def weights_vector(data: dict) -> np.ndarray:
@@ -400,9 +299,9 @@ def weights_vector(data: dict) -> np.ndarray:
     for name, value in data.items():
         if name.startswith("_"):
             continue
-        if name not in _HAND:
+        if name not in HAND:
             raise ValueError(f"unknown weight {name!r}")
-        w[_HAND[name]] = int(value)
+        w[HAND[name]] = int(value)
     if w[W_DRAW_DIVISOR] < 1:
         w[W_DRAW_DIVISOR] = 1
     return w

@@ -15,6 +15,7 @@ from engine.draughts import endgames as eg
 from engine.draughts import kernel, network
 from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, largest
 from engine.draughts.evaluation import Evaluator, evaluate
+from engine.draughts.weight_files import load_evaluator
 from engine.draughts.kernel import bit_index, popcount
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import ZOBRIST, key
@@ -70,7 +71,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
 
     def __init__(self, variant: Variant, evaluator: Evaluator | None = None):
         self.variant = variant
-        self.evaluator = evaluator or Evaluator.load(variant)
+        self.evaluator = evaluator or load_evaluator(variant)
         self.state_cols = network.state_cols(self.evaluator.net)
         self._endgames: Endgames | None = None
         self._next_look = 0.0

@@ -34,7 +34,8 @@ import numpy as np
 from tqdm import tqdm
 
 from engine.draughts.baseline import minimax_move
-from engine.draughts.evaluation import Evaluator, weights_vector
+from engine.draughts.evaluation import weights_vector
+from engine.draughts.weight_files import load_evaluator
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move
 from engine.draughts.pdn import GAME_TYPES, game_to_pdn
@@ -162,7 +163,7 @@ class Player:
             self.level = level(int(parsed.arg))
             settings = dict(parsed.search)
             tt_mb = settings.pop("tt", 32)
-            evaluator = Evaluator.load(v, Path(parsed.weights_file) if parsed.weights_file else None, parsed.weights)
+            evaluator = load_evaluator(v, Path(parsed.weights_file) if parsed.weights_file else None, parsed.weights)
             self.searcher = Searcher(game_type(v.name), tt_mb=tt_mb, weights=evaluator, **settings)
             self.searcher.warm_up()
         elif parsed.kind == "minimax":

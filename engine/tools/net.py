@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.draughts.evaluation import WEIGHTS_DIR, Evaluator
+    from engine.draughts.weight_files import WEIGHTS_DIR, load_evaluator, starting_evaluator
     from engine.draughts.position import Position
     from engine.game import Color
     from engine.training.fit import best_scale, cross_entropy, design, loss, sigmoid, targets
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     weights = args.weights or WEIGHTS_DIR / f"{v.name}.npz"
     folders = [args.data / v.name / f"round-{r}" for r in args.rounds]
     try:
-        start = Evaluator.start(v)
+        start = starting_evaluator(v)
         train, held = samples(folders, False, start), samples(folders, True, start)
         model = fitted_from(weights, v, True)
     except (OSError, ValueError) as error:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                f"{f' --weights {args.weights}' if args.weights else ''} --hidden {args.hidden} --epochs {args.epochs}"
                f" --out {args.out}")
     write_network(args.out, weights, net, scale, command)
-    ev = Evaluator.load(v, args.out)
+    ev = load_evaluator(v, args.out)
     scores = np.array([ev.score(Position(v, int(w), int(b), int(k), Color(int(t))))
                        for w, b, k, t in zip(held.white, held.black, held.kings, held.turn)], dtype=np.float64)
     print(f"in the search's arithmetic: held-out loss {cross_entropy(sigmoid(scores / scale), t_held).mean():.5f}")

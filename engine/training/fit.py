@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.draughts.evaluation import (COUNTS, FEATURES, G_BIG_REGIONS, PHASE_ONE, PHASES, Evaluator, big_regions,
-                                        black_looks, features, layout, start_learned)
+from engine.draughts.evaluation import (COUNTS, FEATURES, G_BIG_REGIONS, PHASES, PHASE_ONE, big_regions, black_looks,
+                                        features, layout)
+from engine.draughts.weight_files import start_learned, starting_evaluator
 from engine.draughts.variants import Variant
 from engine.training.selfplay import Samples
 
@@ -47,7 +48,7 @@ class Design:
 
 def design(v: Variant, samples: Samples, big: bool = False) -> Design:
     """The positions' inputs, with the large regions' looks too if ``big``."""
-    ev = Evaluator.start(v)  # its masks: the features do not depend on the weights
+    ev = starting_evaluator(v)  # its masks: the features do not depend on the weights
     geometry = ev.geometry.copy()
     geometry[:, G_BIG_REGIONS] = len(big_regions(v)) if big else 0
     lay = layout(v, big)

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from engine.draughts.evaluation import (WEIGHTS_DIR, Evaluator, layout, learned_positions, read_learned,
-                                        start_learned, write_learned)
+from engine.draughts.evaluation import Evaluator, layout, learned_positions
+from engine.draughts.weight_files import WEIGHTS_DIR, read_learned, start_learned, starting_evaluator, write_learned
 from engine.draughts.variants import Variant, variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
@@ -147,7 +147,7 @@ def last_kept(folder: Path, r: int) -> Path:
 def _fit(plan: Plan, folder: Path, r: int, previous: Path) -> tuple[Model, dict]:
     v = variant(plan.variant)
     rounds = [folder / f"round-{i}" for i in range(max(0, r - 1), r + 1)]
-    ev = Evaluator.start(v)  # the hand-set weights say which positions are scored by hand
+    ev = starting_evaluator(v)  # the hand-set weights say which positions are scored by hand
     train, held = samples(rounds, False, ev), samples(rounds, True, ev)
     big = plan.patterns == "large"
     start = start_model(v, big)

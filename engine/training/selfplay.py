@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.draughts.evaluation import Evaluator
+from engine.draughts.weight_files import load_evaluator, starting_evaluator
 from engine.draughts.game import Game
 from engine.draughts.rules import legal_moves
 from engine.draughts.variants import variant
@@ -67,7 +67,8 @@ FIELDS = ("white", "black", "kings", "turn", "score", "result")
 def play_games(name: str, learned: Path | None, games: range, nodes: int, seed: int) -> Samples:
     """Play ``games`` (their numbers seed their openings) with the evaluation in ``learned`` (None: the start)."""
     v = variant(name)
-    searcher = Searcher(game_type(name), tt_mb=4, weights=Evaluator.load(v, learned) if learned else Evaluator.start(v))
+    weights = load_evaluator(v, learned) if learned else starting_evaluator(v)
+    searcher = Searcher(game_type(name), tt_mb=4, weights=weights)
     rows: list[tuple[int, int, int, int, int]] = []
     results: list[float] = []
     for number in games:
