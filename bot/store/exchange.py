@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from bot.store.base import SaveFailed
-from bot.store.postgres import PostgresStore, without_password
+from bot.store.postgres import PostgresStore
+from bot.store.postgres_logs import without_password
 
 log = logging.getLogger(__name__)
 

@@ -11,14 +11,13 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 
-from urllib.parse import urlsplit
-
 import asyncpg
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
 from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
                             Store, StoreError, StoredGame, read_ending, stored_ending)
+from bot.store.postgres_logs import without_password
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -38,29 +37,7 @@ MIGRATION_TIMEOUT = 300.0
 process migrates."""
 
 
-class _OneLine(logging.Filter):
-    """asyncpg's pool logs a traceback each time it fails to reconnect to a server that is down (after 1, 2, 4 ...
-    60 s): the operator needs the one line and the reason, not the driver's stack."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
-            record.args, record.exc_info, record.exc_text = (), None, None
-        return True
-
-
-logging.getLogger("asyncpg.pool").addFilter(_OneLine())
 log = logging.getLogger(__name__)
-
-
-def without_password(text: str, url: str) -> str:
-    """``text`` with the URL's password taken out, should the driver have quoted it."""
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        return "(details withheld: they may hold the password)"
-    return text.replace(password, "***") if password else text
 
 
 class PostgresStore(Store):
