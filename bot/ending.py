@@ -15,7 +15,8 @@ from bot.words import colour_name, engine_words
 from bot.translation import Text, plural, tr
 from engine import Color, GameRecord, Termination
 
-_NO_RESULT = frozenset({Termination.NEVER_MOVED, Termination.STOPPED})
+NO_RESULT = frozenset({Termination.NEVER_MOVED, Termination.STOPPED})
+"""The ends that leave a game without a result: aborted (a player never moved), a bot match stopped."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Ending:
     def counts(self) -> bool:
         """Whether the game has a result (won, lost or drawn; rated if the game is): not aborted because a player
         never moved, nor a bot match stopped by its starter."""
-        return self.termination not in _NO_RESULT
+        return self.termination not in NO_RESULT
 
     @property
     def drawn(self) -> bool:

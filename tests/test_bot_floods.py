@@ -12,20 +12,10 @@ from bot.store import SqliteStore
 from bot.replies import Message, User
 from bot.translation import render
 from chat import ANA, BEN, EVE, Chat, config
+from test_bot_analysis import finished_game
 from engine import Color
 
 NODES = 3000  # a quick analysis: these tests are about what the channel sees
-
-
-async def finished_game(chat: Chat, moves: int = 3) -> int:
-    """Ana plays the bot (level 1) for a few moves, then resigns; the game's id."""
-    await chat.say(ANA, "new english level 1 time 0.05")
-    game = chat.table().id
-    for _ in range(moves):
-        await chat.play_any(ANA)
-        await chat.core.settle()
-    await chat.say(ANA, "resign")
-    return game
 
 
 def posted(chat: Chat, channel: str = "c1") -> list:

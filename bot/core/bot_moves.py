@@ -27,7 +27,7 @@ LAST_RETRY = 30.0  # the longest pause between tries (each pause doubles)
 
 def kick(s: State, table: Table) -> None:
     """Start the bot's move (or the bot match) if a bot is to move and none is under way."""
-    if table.to_move.is_bot and (table.task is None or table.task.done()) and s.current(table):
+    if table.to_move.is_bot and (table.task is None or table.task.done()) and s.tables.is_on(table):
         table.task = asyncio.create_task(_bot_moves(s, table), name=f"bot moves in game {table.id}")
 
 
@@ -42,7 +42,7 @@ async def _bot_moves(s: State, table: Table) -> None:
 
 
 async def _play_bot_moves(s: State, table: Table) -> None:
-    while s.current(table) and table.to_move.is_bot:
+    while s.tables.is_on(table) and table.to_move.is_bot:
         game = table.game
         seat = table.to_move
         assert seat.level is not None
@@ -56,7 +56,7 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             continue
         if not await _store_and_play(s, table, game, ply, seat, answer_text, score):
             continue
-        if not s.current(table) or table.game.result() is not None:
+        if not s.tables.is_on(table) or table.game.result() is not None:
             return
         if table.kind is Kind.MATCH and table.delay:
             await asyncio.sleep(table.delay)
@@ -72,7 +72,7 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
     try:
         while True:
             async with table.lock:
-                if not s.current(table) or table.game is not game or len(game.moves) != ply:
+                if not s.tables.is_on(table) or table.game is not game or len(game.moves) != ply:
                     return False  # the game ended, changed or was reloaded while the bot was thinking or waiting
                 before = game.position
                 move = game.type.parse_move(before, answer_text)
@@ -80,7 +80,7 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
                     table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
                 except MoveConflict:
                     await reload(s, table)
-                    if table.saving and s.current(table) and written(table, ply, answer_text):
+                    if table.saving and s.tables.is_on(table) and written(table, ply, answer_text):
                         # an earlier try was written, though the database's answer to it was lost
                         await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score)
                         return True

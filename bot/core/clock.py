@@ -27,7 +27,7 @@ async def tick(s: State) -> None:
     for table in list(s.tables.values()):
         if table.game.result() is not None:  # its end could not be saved before
             async with table.lock:
-                if s.current(table):
+                if s.tables.is_on(table):
                     await finish_by_rules(s, table)
             continue
         seat = table.to_move
@@ -36,7 +36,7 @@ async def tick(s: State) -> None:
             continue
         idle = now - table.last_activity
         async with table.lock:
-            if not s.current(table) or table.to_move != seat:
+            if not s.tables.is_on(table) or table.to_move != seat:
                 continue
             if idle >= s.config.abandon_after:
                 colour = table.game.turn

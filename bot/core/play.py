@@ -56,8 +56,8 @@ async def move(s: State, msg: Message) -> None:
         except MoveConflict:
             unsure, table.unsure = table.unsure, None
             await reload(s, table)
-            if not (unsure == (ply, full) and s.current(table) and written(table, ply, full)):
-                if s.current(table):
+            if not (unsure == (ply, full) and s.tables.is_on(table) and written(table, ply, full)):
+                if s.tables.is_on(table):
                     kick(s, table)  # the bot may be to move in the game as it now is
                 raise Refusal(MOVED_ELSEWHERE) from None
             # the same move, typed again after the database's answer to it was lost: it was kept the first time

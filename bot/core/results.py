@@ -30,7 +30,7 @@ async def finish_by_rules(s: State, table: Table) -> bool:
     if result is None:
         return False
     await finish(s, table, Ending(result.winner, result.termination))
-    return not s.current(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
+    return not s.tables.is_on(table)  # it stays on if another process had moved it meanwhile (and it was reloaded)
 
 
 def sentence(words: Text) -> Text:

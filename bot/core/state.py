@@ -96,10 +96,6 @@ class State:
             raise Refusal(tr("No game is on here. `new` starts one."))
         return table
 
-    def current(self, table: Table) -> bool:
-        """Whether ``table`` is still the game on in its channel (not ended while someone waited)."""
-        return self.tables.is_on(table)
-
     async def private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
 

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import ending
 from bot.ending import Ending
 from engine import Color, Termination
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
@@ -37,8 +38,8 @@ class MoveConflict(SaveFailed):
     process moved it, took a move back or ended it), or it is over."""
 
 
-NO_RESULT = ("never_moved", "stopped")
-"""The terminations of a game that ended with no result (``Ending.counts``): aborted, or a bot match stopped."""
+NO_RESULT = tuple(sorted(t.value for t in ending.NO_RESULT))
+"""``bot.ending.NO_RESULT`` as the ``termination`` column writes it: the ends of a game without a result."""
 
 
 @dataclass(frozen=True)

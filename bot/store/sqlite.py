@@ -188,7 +188,8 @@ class SqliteStore(Store):
             row = self.db.execute(
                 "SELECT id FROM games WHERE guild = ? AND channel = ? AND status = 'finished'"
                 " AND EXISTS (SELECT 1 FROM moves WHERE moves.game = games.id)"
-                " AND coalesce(termination, '') NOT IN (?, ?) ORDER BY updated DESC, id DESC LIMIT 1",
+                f" AND coalesce(termination, '') NOT IN ({', '.join('?' * len(NO_RESULT))})"
+                " ORDER BY updated DESC, id DESC LIMIT 1",
                 (guild, channel, *NO_RESULT)).fetchone()
         return row[0] if row else None
 
