@@ -410,7 +410,7 @@ async def test_a_reply_lost_with_its_connection_is_logged_in_one_line_and_the_ch
         await emulator.wait_for(lambda m: "I played" in text_of(m), since)
         assert not any("Ana played" in text_of(m) for m in emulator.posted(games, since))  # lost on the way
         noted = [r for r in caplog.records if r.levelno >= logging.WARNING]
-        assert len(noted) == 1 and noted[0].name == "bot.discord.client", [r.getMessage() for r in noted]
+        assert len(noted) == 1 and noted[0].name == "bot.discord.delivery", [r.getMessage() for r in noted]
         assert noted[0].exc_info is None and "\n" not in noted[0].getMessage(), noted[0].getMessage()
         assert str(games) in noted[0].getMessage()
         since = len(emulator.posts)
@@ -421,7 +421,7 @@ async def test_a_reply_lost_with_its_connection_is_logged_in_one_line_and_the_ch
 
 async def test_a_connection_lost_while_an_old_board_loses_its_buttons_leaves_the_game_going(emulator, store, pool,
                                                                                             caplog):
-    caplog.set_level(logging.INFO, "bot.discord.client")
+    caplog.set_level(logging.INFO, "bot.discord.delivery")
     games = emulator.channel("games")
     async with running(emulator, store, pool) as bot:
         await emulator.say(ANA, games, f"{MENTION} new english level 1 time 0.05")
@@ -586,13 +586,13 @@ async def test_a_channel_the_cache_never_saw_speaks_its_servers_language_and_a_d
     bot = DraughtsBot(CONFIG, core, store)  # never started: its cache knows no channel, as for an unseen thread
     core.connect(lambda reply: asyncio.sleep(0))  # (nothing is posted: the bot never started)
     await core.handle(Message(str(GUILD), "555", User("1", "ana"), "new english level 1 time 0.05"))
-    assert bot._channel_language("555") == "en"
+    assert bot.delivery.channel_language("555") == "en"
     core.state.languages[str(GUILD)] = "fr"  # as `language fr` chose it
-    assert bot._channel_language("555") == "fr"  # found through the game on there
-    assert bot._channel_language("556") == "en"  # no game, no interaction: nothing says which server
+    assert bot.delivery.channel_language("555") == "fr"  # found through the game on there
+    assert bot.delivery.channel_language("556") == "en"  # no game, no interaction: nothing says which server
     # a direct message has no server: its person's language, as their interaction there says, then remembered
     direct = SimpleNamespace(guild_id=None, guild_locale=None, locale="pt-BR")
-    assert bot._channel_language("557", direct) == "pt_BR" and bot._channel_language("557") == "pt_BR"
+    assert bot.delivery.channel_language("557", direct) == "pt_BR" and bot.delivery.channel_language("557") == "pt_BR"
     await core.close()
 
 
