@@ -72,7 +72,7 @@ def test_unknown_player_is_a_clear_error():
 def test_player_specs_carry_search_settings_and_weights(tmp_path):
     from engine.draughts.evaluation import W_KING
     from engine.draughts.weight_files import WEIGHTS_DIR
-    from engine.tools.match import Player, parse_player
+    from engine.tools.players import Player, parse_player
 
     spec = parse_player("level:6,lmr=1.6,extend=1,king=130")
     assert spec.search == {"lmr": 1.6, "extend": True} and spec.weights == {"king": 130}
@@ -93,7 +93,7 @@ def test_player_specs_carry_search_settings_and_weights(tmp_path):
 
 
 def test_hub_players_take_a_fixed_depth():
-    from engine.tools.match import parse_player
+    from engine.tools.players import parse_player
 
     spec = parse_player("hub1,depth=4:/opt/scan/scan hub")
     assert (spec.kind, spec.arg, spec.search) == ("hub1", "/opt/scan/scan hub", {"depth": 4})
@@ -106,7 +106,7 @@ def test_hub_players_take_a_fixed_depth():
 def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
     from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, regions
     from engine.draughts.weight_files import load_evaluator, write_learned
-    from engine.tools.match import Player
+    from engine.tools.players import Player
 
     v = variant("english")
     rng = np.random.default_rng(5)

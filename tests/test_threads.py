@@ -12,7 +12,7 @@ from test_search import SHOTS
 from engine import legal_moves, parse_fen, parse_move, start_position, variant
 from engine.games import game_type
 from engine.search import Limits, Searcher
-from engine.tools.match import parse_player
+from engine.tools.players import parse_player
 
 
 @pytest.fixture(scope="module")

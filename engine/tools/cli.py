@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("match", help="play two engines over balanced openings; print the score and Elo")
     p.add_argument("--variant", required=True, choices=sorted(VARIANTS), type=str.lower)
-    p.add_argument("a", help="player A: level:N[,setting=value...], minimax:D, hub:COMMAND or hub1:COMMAND (Scan 2.0; see engine/tools/match.py)")
+    p.add_argument("a", help="player A: level:N[,setting=value...], minimax:D, hub:COMMAND or hub1:COMMAND (Scan 2.0; see engine/tools/players.py)")
     p.add_argument("b", help="player B, as A")
     p.add_argument("--games", type=int, default=20, help="games (rounded up to pairs of colours); default 20")
     p.add_argument("--time", type=float, default=0.2, help="seconds per move; default 0.2")
