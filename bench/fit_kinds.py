@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.draughts.evaluation import FEATURES, layout  # noqa: E402
+from engine.draughts.evaluation_tables import FEATURES, layout  # noqa: E402
 from engine.draughts.weight_files import starting_evaluator, write_learned  # noqa: E402
 from engine.draughts.variants import variant  # noqa: E402
 from engine.training.fit import LARGE_RATE, best_scale, design, fit, loss, start_model, targets  # noqa: E402

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import format_move, legal_moves, make, start_position, to_fen, variant  # noqa: E402
 from engine.draughts.baseline import _material, _negamax  # noqa: E402
-from engine.draughts.evaluation import W_KING, W_MAN  # noqa: E402
+from engine.draughts.evaluation_tables import W_KING, W_MAN  # noqa: E402
 from engine.draughts.weight_files import load_evaluator  # noqa: E402
 
 

@@ -9,9 +9,9 @@ import pytest
 from helpers import random_positions
 
 from engine import Color, parse_fen, variant
-from engine.draughts.evaluation import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASES, PHASE_ONE, Evaluator,
-                                        big_regions, black_looks, features, layout, learned_positions, region_squares,
-                                        regions, weights_vector)
+from engine.draughts.evaluation import Evaluator, black_looks, features, learned_positions
+from engine.draughts.evaluation_tables import (COUNTS, FEATURES, FINE, G_BIG_REGIONS, PHASES, PHASE_ONE, big_regions,
+                                               layout, region_squares, regions, weights_vector)
 from engine.draughts.weight_files import (WEIGHTS_DIR, hand_weights, load_evaluator, read_learned, starting_evaluator,
                                      write_learned)
 from engine.draughts.position import Position

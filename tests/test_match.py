@@ -70,7 +70,7 @@ def test_unknown_player_is_a_clear_error():
 
 
 def test_player_specs_carry_search_settings_and_weights(tmp_path):
-    from engine.draughts.evaluation import W_KING
+    from engine.draughts.evaluation_tables import W_KING
     from engine.draughts.weight_files import WEIGHTS_DIR
     from engine.tools.players import Player, parse_player
 
@@ -104,7 +104,7 @@ def test_hub_players_take_a_fixed_depth():
 
 
 def test_a_player_can_use_learned_weights_from_a_file(tmp_path):
-    from engine.draughts.evaluation import COUNTS, PATTERNS, PHASES, regions
+    from engine.draughts.evaluation_tables import COUNTS, PATTERNS, PHASES, regions
     from engine.draughts.weight_files import load_evaluator, write_learned
     from engine.tools.players import Player
 

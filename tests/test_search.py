@@ -19,7 +19,7 @@ from helpers import random_positions
 
 from engine import Game, format_move, legal_moves, make, parse_fen, parse_move, start_position, to_fen, variant
 from engine.draughts.baseline import _material, _negamax
-from engine.draughts.evaluation import W_KING, W_MAN
+from engine.draughts.evaluation_tables import W_KING, W_MAN
 from engine.draughts.weight_files import load_evaluator
 from engine.games import game_type
 from engine.search import WIN, History, Limits, Searcher, allocate

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine import variant
-from engine.draughts.evaluation import G_BIG_REGIONS, layout
+from engine.draughts.evaluation_tables import G_BIG_REGIONS, layout
 from engine.draughts.weight_files import WEIGHTS_DIR, load_evaluator, read_learned, start_learned
 from engine.training.pipeline import CHUNK
 from engine.training.selfplay import play_games

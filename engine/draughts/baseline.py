@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from engine.draughts.evaluation import W_KING, W_MAN
+from engine.draughts.evaluation_tables import W_KING, W_MAN
 from engine.draughts.weight_files import hand_weights
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import legal_moves, make

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from engine.draughts import network
-from engine.draughts.evaluation import (BIG_PATTERNS, COUNTS, FEATURES, FINE, HAND, PATTERNS, PHASES, START, W_KING,
-                                        W_MAN, Evaluator, layout, weights_vector)
+from engine.draughts.evaluation import Evaluator
+from engine.draughts.evaluation_tables import (BIG_PATTERNS, COUNTS, FEATURES, FINE, HAND, PATTERNS, PHASES, START,
+                                               W_KING, W_MAN, layout, weights_vector)
 from engine.draughts.variants import Variant
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.draughts.evaluation import W_KING, W_MAN
+from engine.draughts.evaluation_tables import W_KING, W_MAN
 from engine.draughts.weight_files import hand_weights
 from engine.draughts.position import Move, Position
 from engine.errors import FenError, MoveError

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.draughts.baseline import minimax_move
-from engine.draughts.evaluation import weights_vector
+from engine.draughts.evaluation_tables import weights_vector
 from engine.draughts.game import Game
 from engine.draughts.position import Move
 from engine.draughts.variants import Variant

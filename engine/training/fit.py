@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from engine.draughts.evaluation import (COUNTS, FEATURES, G_BIG_REGIONS, PHASES, PHASE_ONE, big_regions, black_looks,
-                                        features, layout)
+from engine.draughts.evaluation import black_looks, features
+from engine.draughts.evaluation_tables import COUNTS, FEATURES, G_BIG_REGIONS, PHASES, PHASE_ONE, big_regions, layout
 from engine.draughts.weight_files import start_learned, starting_evaluator
 from engine.draughts.variants import Variant
 from engine.training.selfplay import Samples

@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from engine.draughts.evaluation import Evaluator, layout, learned_positions
+from engine.draughts.evaluation import Evaluator, learned_positions
+from engine.draughts.evaluation_tables import layout
 from engine.draughts.weight_files import WEIGHTS_DIR, read_learned, start_learned, starting_evaluator, write_learned
 from engine.draughts.variants import Variant, variant
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
