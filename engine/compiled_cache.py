@@ -10,8 +10,9 @@ kernels' sources differ from those the cache was built from, it drops the
 cache entries of the modules that inline others (and of those whose compile
 options come from ``engine.compiled``), and numba compiles them anew. A module
 of plain constants and tables that compiled code reads
-(``draughts/evaluation_tables.py``) is a source too: numba takes their values
-into the code compiled in the module that reads them.
+(``draughts/kernel_layout.py``, ``draughts/evaluation_tables.py``) is a source
+too: numba takes their values into the code compiled in the modules that read
+them.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import hashlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent
-SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/network.py", "draughts/evaluation.py",
-           "draughts/evaluation_tables.py", "draughts/endgames.py", "draughts/endgame_solve.py", "draughts/hooks.py",
-           "tablut/kernel.py", "tablut/search.py", "search/hooks.py", "search/kernel.py")
+SOURCES = ("compiled.py", "draughts/kernel.py", "draughts/kernel_layout.py", "draughts/network.py",
+           "draughts/evaluation.py", "draughts/evaluation_tables.py", "draughts/endgames.py",
+           "draughts/endgame_solve.py", "draughts/hooks.py", "tablut/kernel.py", "tablut/search.py", "search/hooks.py",
+           "search/kernel.py")
 # modules whose compiled code inlines other modules' or takes its compile options from ``compiled``
 DEPENDENT = ("draughts/kernel.py", "draughts/network.py", "draughts/evaluation.py", "draughts/endgames.py", "draughts/endgame_solve.py",
              "draughts/hooks.py", "tablut/kernel.py", "search/kernel.py")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.draughts import kernel
+from engine.draughts import kernel, kernel_layout
 from engine.draughts.endgame_solve import UNKNOWN, check_table, farthest, init_table, position_at, retro_pass, settle
 from engine.draughts.endgames import DRAW, FORMAT, INVALID, LOSS, WIN, Endgames, Layout, paths
 from engine.draughts.fen import to_fen
@@ -119,8 +119,8 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
         solved = prior.layout.positions
         val[:solved] = unpack(np.asarray(prior.wdl), solved)
         dist[:solved] = prior.dist
-    out = np.zeros((kernel.MAX_MOVES, kernel.MOVE_COLS), dtype=np.uint64)
-    work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+    out = np.zeros((kernel_layout.MAX_MOVES, kernel_layout.MOVE_COLS), dtype=np.uint64)
+    work = np.zeros((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
     rules = variant.rules
     lay = (layout.vector, layout.offsets, layout.binom)
     done = {t[:4] for t in layout.tables if t[4] < solved}
@@ -186,8 +186,8 @@ def verify(endgames: Endgames, progress: Progress | None = None) -> tuple[int, i
     """Check every position against its successors' stored values: (positions checked, positions wrong, the
     first wrong one as its table, index and FEN (stored as if White moved), or '')."""
     layout = endgames.layout
-    out = np.zeros((kernel.MAX_MOVES, kernel.MOVE_COLS), dtype=np.uint64)
-    work = np.zeros((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+    out = np.zeros((kernel_layout.MAX_MOVES, kernel_layout.MOVE_COLS), dtype=np.uint64)
+    work = np.zeros((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
     wrong = 0
     first = ""
     checked = 0

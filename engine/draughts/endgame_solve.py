@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.draughts import kernel
+from engine.draughts import kernel, kernel_layout
 from engine.draughts.endgames import DRAW, INVALID, L_BITS, L_HALF, L_SIZE, L_SQUARES, LOSS, WIN, index, probe, rotate
 from engine.draughts.kernel import popcount
 
@@ -71,7 +71,7 @@ def init_table(t, layout, offsets, binom, rules, val, dist, cnt, out, work):
     paths = np.empty((0, 0), dtype=np.uint64)
     plen = np.empty(0, dtype=np.int64)
     nbits = layout[L_BITS]
-    legal = np.int64(kernel.MODE_LEGAL)
+    legal = np.int64(kernel_layout.MODE_LEGAL)
     errors = 0
     base = t[_T_BASE]
     for local in range(t[_T_SIZE]):
@@ -124,8 +124,8 @@ def retro_pass(k, group, layout, offsets, binom, rules, val, dist, cnt):
     nbits = layout[L_BITS]
     half = np.uint64(layout[L_HALF])
     half1 = half + U1
-    board = rules[kernel.R_BOARD]
-    flying = rules[kernel.R_FLYING] != U0
+    board = rules[kernel_layout.R_BOARD]
+    flying = rules[kernel_layout.R_FLYING] != U0
     far = np.int64(0)
     for g in range(group.shape[0]):
         base = group[g, _T_BASE]
@@ -207,7 +207,7 @@ def check_table(t, layout, offsets, binom, rules, wdl, dist, out, work):
     paths = np.empty((0, 0), dtype=np.uint64)
     plen = np.empty(0, dtype=np.int64)
     nbits = layout[L_BITS]
-    legal = np.int64(kernel.MODE_LEGAL)
+    legal = np.int64(kernel_layout.MODE_LEGAL)
     wrong = 0
     first = np.int64(-1)
     base = t[_T_BASE]

@@ -12,7 +12,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from engine.draughts import endgames as eg
-from engine.draughts import kernel, network
+from engine.draughts import kernel, kernel_layout, network
 from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, largest
 from engine.draughts.evaluation import Evaluator, evaluate
 from engine.draughts.weight_files import load_evaluator
@@ -58,7 +58,7 @@ NO_ENDGAMES = (np.zeros(eg.LAYOUT_LEN, dtype=np.int64), np.full(1, -1, dtype=np.
 for _arr in NO_ENDGAMES:
     _arr.flags.writeable = False
 _NO_LENGTHS = np.zeros(0, dtype=np.int64)
-assert hooks.MOVE_COLS == kernel.MOVE_COLS
+assert hooks.MOVE_COLS == kernel_layout.MOVE_COLS
 assert (hooks.PROBE_DRAW, hooks.PROBE_WIN, hooks.PROBE_LOSS) == (eg.DRAW, eg.WIN, eg.LOSS)
 
 
@@ -67,7 +67,7 @@ class DraughtsHooks(SearchHooks[Position, Move]):
 
     squares = 64  # bit indexes on draughts boards
     futility = FUTILITY
-    work_shape = (kernel.MAX_PATH, kernel.WORK_COLS)
+    work_shape = (kernel_layout.MAX_PATH, kernel.WORK_COLS)
 
     def __init__(self, variant: Variant, evaluator: Evaluator | None = None):
         self.variant = variant
@@ -143,7 +143,7 @@ def _draughts(game) -> bool:
 def _generate(game, st, p, side, captures_only, out, start, work):
     if _draughts(game):
         def impl(game, st, p, side, captures_only, out, start, work):
-            mode = kernel.MODE_CAPTURES_ONLY if captures_only else kernel.MODE_LEGAL
+            mode = kernel_layout.MODE_CAPTURES_ONLY if captures_only else kernel_layout.MODE_LEGAL
             return kernel.generate(st[p, 0], st[p, 1], st[p, 2], side, game.rules, mode, out, start, work,
                                    work[:0], game.lengths)  # no capture paths wanted (a view: nothing allocated)
         return impl

@@ -17,9 +17,11 @@ A generated move is one row of ``out``: from bit, to bit, captured mask, and 1
 if a man is crowned by the move. Pieces keep their colour bitboards; ``kings``
 marks which of them are kings.
 
-The kernel is one module of about 400 lines because numba's cache keeps a
-compiled function with the functions it calls from the same module; the
-generator's helpers stay beside it.
+The kernel's compiled code is one module of about 400 lines because numba's
+cache keeps a compiled function with the functions it calls from the same
+module; the generator's helpers stay beside it. The arrays' layout (the rules
+vector's slots, the generation modes, the move list's sizes) is plain constants,
+kept in ``engine.draughts.kernel_layout``.
 
 Three numba lessons measured here:
 - No recursion in cached functions: a recursive capture search compiled many
@@ -40,38 +42,15 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from engine.compiled import hot
+from engine.draughts.kernel_layout import (MAX_MOVES, MAX_PATH, MODE_ALL_PATHS, MODE_CAPTURES_ONLY, MODE_LEGAL,
+                                           MODE_NO_MAJORITY, MODE_QUIET_ONLY, MOVE_COLS, R_BOARD, R_CROWN_MID,
+                                           R_FLYING, R_HALF, R_MAJORITY, R_MEN_BACK, R_PROMO_BLACK, R_PROMO_WHITE)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 WHITE = 0
 BLACK = 1
-
-# Layout of the rules vector (uint64) that describes a variant to the kernel.
-R_HALF = 0  # squares per row: 4 on 8x8, 5 on 10x10
-R_BOARD = 1  # mask of the playable bits
-R_PROMO_WHITE = 2  # row where White men are crowned (the top row)
-R_PROMO_BLACK = 3  # row where Black men are crowned (the bottom row)
-R_FLYING = 4  # kings move and capture at any distance
-R_MEN_BACK = 5  # men capture backwards too
-R_MAJORITY = 6  # the capture of the most pieces is compulsory
-R_CROWN_MID = 7  # a man crowned during a capture goes on capturing as a king
-RULES_LEN = 8
-
-# Generation modes (bit flags) used by notation to explain why a move is illegal.
-MODE_LEGAL = 0
-MODE_QUIET_ONLY = 1  # quiet moves, as if no capture were compulsory
-MODE_NO_MAJORITY = 2  # every complete capture, ignoring the majority rule
-MODE_ALL_PATHS = 4  # keep capture paths that only differ in landing squares
-MODE_CAPTURES_ONLY = 8  # captures only: an empty list when no capture is on (quiescence search)
-
-# A move list holds at most this many moves. The largest known legal move
-# counts of the four variants stay far below it (International: about 150).
-MAX_MOVES = 1024
-# Landing squares of one capture plus its start: at most 20 enemy men can be
-# taken on 10x10, so 21 entries; rounded up.
-MAX_PATH = 24
-MOVE_COLS = 4  # from, to, captured, crowns
 
 
 @njit(cache=True, inline="always")

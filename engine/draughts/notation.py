@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from engine.draughts import kernel
+from engine.draughts import kernel_layout
 from engine.draughts.fen import to_fen
 from engine.draughts.position import Move, Position
 from engine.draughts.rules import generate, legal_moves
@@ -86,7 +86,7 @@ def parse_move(position: Position, text: str) -> Move:
 
     # Every path of every legal move, so that any of a capture's paths is understood.
     paths: dict[Move, list[tuple[int, ...]]] = {}
-    for m in generate(position, kernel.MODE_ALL_PATHS):
+    for m in generate(position, kernel_layout.MODE_ALL_PATHS):
         paths.setdefault(m, []).append(m.path)
     matches = [m for m, ps in paths.items() if any(_fits(squares, p) for p in ps)]
     if len(matches) == 1:
@@ -121,13 +121,13 @@ def _why_illegal(position: Position, squares: list[int], typed: str,
         return phrase("the piece on {square} is not yours: {colour} is to move", square=square, colour=position.turn)
     legal = list(paths)
     if legal[0].is_capture:
-        if any(_fits(squares, m.path) for m in generate(position, kernel.MODE_QUIET_ONLY)):
+        if any(_fits(squares, m.path) for m in generate(position, kernel_layout.MODE_QUIET_ONLY)):
             return phrase("capture is compulsory: you must take with {moves}", moves=_or(_texts(position, legal)))
         unfinished = [m for m, ps in paths.items() if any(_starts(squares, p) for p in ps)]
         if unfinished:
             return phrase("the capture must go on to the end: {moves}", moves=_or(_texts(position, unfinished)))
         if v.majority:
-            fewer = [m for m in generate(position, kernel.MODE_NO_MAJORITY | kernel.MODE_ALL_PATHS)
+            fewer = [m for m in generate(position, kernel_layout.MODE_NO_MAJORITY | kernel_layout.MODE_ALL_PATHS)
                      if _fits(squares, m.path)]
             if fewer:
                 return phrase("majority rule: {move} takes {taken} but you must take the most pieces ({most}) with "

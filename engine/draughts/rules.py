@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.draughts import kernel
+from engine.draughts import kernel, kernel_layout
 from engine.draughts.position import Move, Position
 from engine.draughts.variants import Variant
 from engine.game import Color
@@ -30,29 +30,29 @@ def start_position(variant: Variant) -> Position:
     return Position(variant, white, black, 0, variant.first)
 
 
-def generate(position: Position, mode: int = kernel.MODE_LEGAL) -> list[Move]:
+def generate(position: Position, mode: int = kernel_layout.MODE_LEGAL) -> list[Move]:
     """Moves of the side to move under a kernel generation mode, each with one path.
 
     ``MODE_LEGAL`` gives the legal moves; the other modes serve notation, which
     explains why a typed move is illegal.
     """
     # Only listing every path of a long king capture can outgrow the first size.
-    for capacity in (kernel.MAX_MOVES, 16 * kernel.MAX_MOVES, 256 * kernel.MAX_MOVES):
+    for capacity in (kernel_layout.MAX_MOVES, 16 * kernel_layout.MAX_MOVES, 256 * kernel_layout.MAX_MOVES):
         try:
             return _generate(position, mode, capacity)
         except ValueError as e:
             if "overflow" not in str(e):
                 raise
     # One path per move still gives every move.
-    return _generate(position, mode & ~kernel.MODE_ALL_PATHS, kernel.MAX_MOVES)
+    return _generate(position, mode & ~kernel_layout.MODE_ALL_PATHS, kernel_layout.MAX_MOVES)
 
 
 def _generate(position: Position, mode: int, capacity: int) -> list[Move]:
     v = position.variant
     me, opp = (position.white, position.black) if position.turn == Color.WHITE else (position.black, position.white)
-    out = np.empty((capacity, kernel.MOVE_COLS), dtype=np.uint64)
-    work = np.empty((kernel.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
-    paths = np.empty((capacity, kernel.MAX_PATH), dtype=np.uint64)
+    out = np.empty((capacity, kernel_layout.MOVE_COLS), dtype=np.uint64)
+    work = np.empty((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
+    paths = np.empty((capacity, kernel_layout.MAX_PATH), dtype=np.uint64)
     plen = np.zeros(capacity, dtype=np.int64)
     n = kernel.generate(_U64(me), _U64(opp), _U64(position.kings), int(position.turn), v.rules,
                         mode, out, 0, work, paths, plen)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.draughts import kernel
+from engine.draughts import kernel_layout
 from engine.errors import phrase
 from engine.game import Color
 
@@ -42,18 +42,18 @@ class Variant:
     coordinates: bool
     """Moves and FEN are written with coordinates (c3-d4) rather than square numbers."""
     rules: np.ndarray = field(init=False, repr=False, compare=False)
-    """The kernel's view of these rules (a uint64 vector, see ``kernel.R_*``)."""
+    """The kernel's view of these rules (a uint64 vector, see ``kernel_layout.R_*``)."""
 
     def __post_init__(self) -> None:
-        rules = np.zeros(kernel.RULES_LEN, dtype=np.uint64)
-        rules[kernel.R_HALF] = self.half
-        rules[kernel.R_BOARD] = self.board_mask
-        rules[kernel.R_PROMO_WHITE] = self.row_mask(0)
-        rules[kernel.R_PROMO_BLACK] = self.row_mask(self.size - 1)
-        rules[kernel.R_FLYING] = self.flying_kings
-        rules[kernel.R_MEN_BACK] = self.men_capture_back
-        rules[kernel.R_MAJORITY] = self.majority
-        rules[kernel.R_CROWN_MID] = self.crown_mid_capture
+        rules = np.zeros(kernel_layout.RULES_LEN, dtype=np.uint64)
+        rules[kernel_layout.R_HALF] = self.half
+        rules[kernel_layout.R_BOARD] = self.board_mask
+        rules[kernel_layout.R_PROMO_WHITE] = self.row_mask(0)
+        rules[kernel_layout.R_PROMO_BLACK] = self.row_mask(self.size - 1)
+        rules[kernel_layout.R_FLYING] = self.flying_kings
+        rules[kernel_layout.R_MEN_BACK] = self.men_capture_back
+        rules[kernel_layout.R_MAJORITY] = self.majority
+        rules[kernel_layout.R_CROWN_MID] = self.crown_mid_capture
         rules.flags.writeable = False
         object.__setattr__(self, "rules", rules)
 
