@@ -1,7 +1,9 @@
-"""Load on the web page: many watchers on one game while other games are played.
+"""Load on the web page: many watchers on one game while other games are played; and the bytes one move costs.
 
     .venv/bin/python bench/web.py --watchers 500 --games 20 --seconds 30
     .venv/bin/python bench/web.py --tier --watchers 500 --games 20 --seconds 30
+    .venv/bin/python bench/web.py --tier --hold --watchers 500 --games 20 --seconds 30
+    .venv/bin/python bench/web.py --bytes
 
 A server process runs the bot core, one search process and the web server, and plays ``--games`` bot matches
 (level 1 against level 1, ``--delay`` seconds between moves). This process opens ``--watchers`` WebSockets on the
@@ -10,9 +12,17 @@ With ``--tier``, the matches are played by one process (core, search process, re
 another (the web tier's: its pages and shared games), around a PostgreSQL server started for the bench; an
 update is timed from when the owner made the move's news, just after storing the move, so the time includes the
 trip through the database.
+With ``--hold`` as well, the web process's database reads of a second match are held up (2 s each) and every event
+of it is read from the database (as a gap, or events too long to announce, make it), with a page open on it: the
+watchers' updates of the first match show whether one slow game delays the others.
 Printed: each server's event-loop lag (how late a 10 ms sleep wakes; p50/p99/max), an update's delivery time to
 every watcher (p50/p95/p99), the updates seen, and the page server's memory per watcher (its resident memory
 before and after the watchers connect). All processes share this machine's cores with the search process.
+
+``--bytes`` plays a game of two people to its 100th ply in this process and prints what its 100th move costs:
+the bytes a watching page is sent, and the bytes each web process of the web tier is sent through the database
+(the NOTIFY payload): the game's events now, against the news of the version before the events (the whole game,
+``GameNews``, rebuilt here from the same game in the same run).
 """
 
 from __future__ import annotations
@@ -186,6 +196,8 @@ async def serve_web(args: argparse.Namespace) -> None:
     store = await PostgresStore.connect(args.database)
     core = Core(bench_config(args, args.database), store, SearchPool(1, 1, 16))  # its pool never starts
     games = SharedGames(Exchange(store))
+    if args.held:
+        hold_up(games, args.held)
     pages = Pages(SeatKeys(await load_key(store, args.database)), "http://127.0.0.1", core, games)
     runner, port = await listen_at(make_app(pages))
     async with sharing(games, core, pages):
@@ -198,15 +210,102 @@ async def serve_web(args: argparse.Namespace) -> None:
     await store.close()
 
 
+def hold_up(games, held: int, seconds: float = 2.0) -> None:
+    """Make game ``held`` slow on this web process: each of its database reads waits ``seconds``, and each of its
+    events is read from the database (its notifications lose their events, as a gap does)."""
+    from bot.store.exchange import NEWS
+
+    reads, heard = games.exchange.news, games.heard
+
+    async def slow_news(game: int):
+        if game == held:
+            await asyncio.sleep(seconds)
+        return await reads(game)
+
+    def heard_without_events(channel: str, payload: dict) -> None:
+        if channel == NEWS and payload.get("game") == held:
+            payload = {"game": held, "seq": payload.get("seq")}
+        heard(channel, payload)
+
+    games.exchange.news, games.heard = slow_news, heard_without_events
+
+
+async def move_bytes(args: argparse.Namespace) -> None:
+    """Play a game of two people to its 100th ply here, and print what its 100th move costs on the wire."""
+    import random
+
+    from bot.core import Core
+    from bot.pool import SearchPool
+    from bot.replies import Message, User
+    from bot.store import SqliteStore
+    from bot.translation import text_json
+    from bot.web.pages import Pages
+    from bot.web.seats import SeatKeys
+
+    core = Core(bench_config(args), SqliteStore(":memory:"), SearchPool(1, 1, 16))  # no bot moves: never started
+    pages = Pages(SeatKeys(os.urandom(32)), "http://127.0.0.1", core)
+    core.connect(pages.send_for(None))
+    told = []
+    core.follow(told.append)
+    ana, ben = User("1", "Ana"), User("2", "Ben")
+    rng = random.Random(1)
+    for attempt in range(200):  # random games until one lasts 100 plies
+        channel = f"c{attempt}"
+        await core.handle(Message("bench", channel, ana, f"challenge @Ben {args.variant} casual", (ben,)))
+        await core.handle(Message("bench", channel, ben, "accept"))
+        game = core.game_in(channel)
+        assert game is not None
+        watcher = await pages.join(game)
+        assert watcher is not None
+        while (live := await core.live_game(game)) is not None and len(live.game.moves) < 100:
+            record = live.game
+            move = rng.choice(record.legal_moves())
+            player = live.to_move.user
+            while not watcher.queue.empty():
+                watcher.queue.get_nowait()
+            await core.handle(Message("bench", channel, player, record.type.write_move(record.position, move,
+                                                                                       full=True)))
+        if live is not None:
+            break
+        pages.leave(watcher)
+    else:
+        raise SystemExit("no game lasted 100 plies")
+    page_message = None
+    while not watcher.queue.empty():
+        page_message = watcher.queue.get_nowait()
+    assert page_message is not None
+    event = told[-1]
+    compact = {"separators": (",", ":")}
+    now = json.dumps({"game": game, "seq": 100, "events": [event.to_json()]}, **compact)
+    whole = {key: value for key, value in live.to_json().items() if key != "told"}  # (no version then)
+    news = {"game": game, "said": str(event.said), "said_text": text_json(event.said), "about_game": True,
+            "at": event.at, "live": whole, "ended": None}  # bot.web.news.GameNews.to_json, until events
+    before = json.dumps({"game": game, "seq": 100, "news": news}, **compact)
+    page = json.loads(page_message)
+    page_before = json.dumps({key: value for key, value in page.items() if key not in ("v", "whole")})
+    print(f"the 100th move of a game of {args.variant} between two people ({type(event).__name__}), in bytes:")
+    print(f"  to each web process of the web tier (NOTIFY payload): {len(now.encode())} (events) against "
+          f"{len(before.encode())} (the whole game as news, before): {len(now.encode()) / len(before.encode()):.2f}")
+    print(f"  to each watching page (WebSocket message): {len(page_message.encode())}, against "
+          f"{len(page_before.encode())} before (the same update, without its version)")
+    await core.close()
+
+
 # --- the watchers ------------------------------------------------------------------------------------------------
+
+async def drain(ws) -> None:
+    """Read a socket's messages and drop them."""
+    async for _ in ws:
+        pass
+
 
 class Server:
     """A server process of the bench, asked over its standard input and output."""
 
-    def __init__(self, args: argparse.Namespace, role: str, database: str = ""):
+    def __init__(self, args: argparse.Namespace, role: str, database: str = "", held: int = 0):
         self.role = role
         self.process = subprocess.Popen([sys.executable, __file__, "--serve", role, "--games", str(args.games),
-                                         "--delay", str(args.delay), "--database", database],
+                                         "--delay", str(args.delay), "--database", database, "--held", str(held)],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def read(self) -> dict:
@@ -241,7 +340,7 @@ async def watch(args: argparse.Namespace) -> None:
             owner = Server(args, "owner", database)
             servers.append(owner)
             ids = owner.read()["games"]
-            web_server = Server(args, "web", database)
+            web_server = Server(args, "web", database, held=ids[1] if args.hold else 0)
             servers.append(web_server)
             port = web_server.read()["port"]
         else:
@@ -266,6 +365,11 @@ async def watch(args: argparse.Namespace) -> None:
             for ws in sockets[1:]:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first
+            if args.hold:  # a page on the held game, so that the web process follows it (its updates not counted)
+                held = await session.ws_connect(base + web_server.ask(f"path {ids[1]}")["path"].replace("/g/", "/ws/"),
+                                                max_msg_size=0)
+                assert (await held.receive_json())["type"] == "game"
+                draining = asyncio.create_task(drain(held))
             gc.collect()
             gc.freeze()  # this process's own collections would stall its reading, and count as the server's delay
             after = rss_mb(web_server.process.pid)
@@ -289,10 +393,14 @@ async def watch(args: argparse.Namespace) -> None:
             lags = {server.role: (await asyncio.to_thread(server.ask, "lag"))["lags"] for server in servers}
             for task in followers:
                 task.cancel()
+            if args.hold:
+                draining.cancel()
             for ws in sockets:
                 await ws.close()
         where = ("through the web tier: the games played by one process, their pages served by another, around "
                  "one PostgreSQL" if args.tier else "one process")
+        if args.hold:
+            where += ", with a second match's database reads held up 2 s each (and all its events read so)"
         print(f"web page under load, {where}: {args.watchers} watchers on one game (pages in {args.languages}), "
               f"{args.games} bot matches (level 1, {args.delay:g} s between moves), {args.seconds:g} s")
         for role, values in lags.items():
@@ -327,11 +435,19 @@ def main() -> None:
     parser.add_argument("--languages", default="en",
                         help="the watchers' languages, shared out in turn (such as en,nl,fr,ru,pt-BR): each update is "
                              "written once a language")
+    parser.add_argument("--hold", action="store_true",
+                        help="with --tier: hold up the web process's database reads of a second match (2 s each)")
+    parser.add_argument("--bytes", action="store_true",
+                        help="only print the bytes the 100th move of a game costs, to a page and through the web tier")
+    parser.add_argument("--variant", default="english", help="the game of --bytes")
     parser.add_argument("--serve", choices=["single", "owner", "web"], help=argparse.SUPPRESS)
     parser.add_argument("--database", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--held", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.hold and not args.tier:
+        parser.error("--hold is for --tier")
     roles = {"single": serve, "owner": serve_owner, "web": serve_web}
-    asyncio.run(roles[args.serve](args) if args.serve else watch(args))
+    asyncio.run(move_bytes(args) if args.bytes else roles[args.serve](args) if args.serve else watch(args))
 
 
 if __name__ == "__main__":

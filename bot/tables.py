@@ -132,6 +132,8 @@ class Table(Seated):
     """The bot's move is found and waits for the database to take it."""
     unsure: tuple[int, str] | None = None
     """A person's move (ply, full path) whose write failed without an answer: it may have been kept."""
+    told: int = 0
+    """The events told of the game so far (``bot.events``): its version, as its pages follow it."""
 
     @property
     def flipped(self) -> bool:
@@ -168,6 +170,8 @@ class LiveGame(Seated):
     takebacks_left: int | None = None
     """The takebacks the person may still take in a game against the bot; None in other games (a takeback is asked
     of the opponent there)."""
+    told: int = 0
+    """The events of the game this copy has seen (``bot.events``): its version."""
 
     @classmethod
     def of(cls, table: Table, takebacks: int) -> LiveGame:
@@ -183,7 +187,7 @@ class LiveGame(Seated):
                 "seats": {str(c): seat.to_json() for c, seat in self.seats.items()}, "budget": self.budget,
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 "draw_offer": _colour_name(self.draw_offer), "takeback_offer": _colour_name(self.takeback_offer),
-                "evaluation": self.evaluation, "takebacks_left": self.takebacks_left}
+                "evaluation": self.evaluation, "takebacks_left": self.takebacks_left, "told": self.told}
 
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
@@ -202,7 +206,8 @@ class LiveGame(Seated):
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
                    _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]),
-                   data.get("evaluation"), data.get("takebacks_left"))  # (absent from a process of the version before)
+                   data.get("evaluation"), data.get("takebacks_left"), int(data.get("told", 0)))
+        # (evaluation, takebacks_left and told are absent from a process of an earlier version)
 
 
 def record_json(game: GameRecord[Any, Any]) -> dict:

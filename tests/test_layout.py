@@ -79,3 +79,30 @@ def test_only_the_registry_writes_which_games_are_on():
     for path in (ROOT / "bot").rglob("*.py"):
         if path.name != "registry.py":
             assert "_by_channel" not in path.read_text() and "_by_id" not in path.read_text(), path
+
+
+def test_the_pages_and_the_relay_learn_what_happened_to_a_game_only_from_its_events():
+    """No page update is guessed from a chat reply (as ``news_of`` did): the web's modules read of a reply only
+    where it goes, its words and whether an event told them (a page's own ask is answered to its person), and the
+    board's game (to give a new game's links in the terminal); they hear of games through ``Core.follow`` and the
+    web tier's events."""
+    allowed = {"to", "private", "told", "text", "channel", "board", "in_language"}
+    for path in (ROOT / "bot" / "web").glob("*.py"):
+        text = path.read_text()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "reply":
+                assert node.attr in allowed, f"{path.relative_to(ROOT)}:{node.lineno} reads reply.{node.attr}"
+        assert "core.live(" not in text and "news_of" not in text, path.name
+    assert "core.follow(self.told)" in (ROOT / "bot" / "web" / "pages.py").read_text()
+    assert "core.follow(self._told)" in (ROOT / "bot" / "web" / "relay.py").read_text()
+
+
+def test_no_module_is_over_450_lines_unless_numba_needs_it_whole():
+    """Small modules named for what they hold; a compiled kernel that numba's cache needs in one file says so in
+    its first lines."""
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]:
+        text = path.read_text()
+        if len(text.splitlines()) > 450:
+            why = ast.get_docstring(ast.parse(text)) or ""
+            assert "numba" in why and "one module" in why, \
+                f"{path.relative_to(ROOT)} has {len(text.splitlines())} lines"

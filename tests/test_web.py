@@ -416,40 +416,41 @@ def test_run_bot_serves_the_page_beside_the_terminal_chat(tmp_path):
         bot.wait(timeout=60)
 
 
-async def test_a_games_news_travels_as_json_and_reads_back_the_same(pool):
-    """What a game's pages are told (a move, an offer, the end) reads back the same from JSON, as another process
-    that shows the game gets it: each message building on the game as last read."""
-    from bot.web.news import GameNews, news_of
+async def test_a_games_events_read_back_from_json_and_rebuild_the_game_as_the_core_has_it(pool):
+    """What a game's followers are told (it started, moves, an offer declined, a takeback, the end) reads back the
+    same from JSON, as another process gets it; the versions follow one another, and the events, applied in
+    order, make the game as the core has it after each one."""
+    from bot.events import Ended, Started, event_from_json
 
-    told: list[GameNews] = []
-
-    class Watched(Chat):
-        async def _send(self, reply):
-            await super()._send(reply)
-            news = news_of(self.core, reply)
-            if news is not None:
-                told.append(news)
-
-    chat = Watched(SqliteStore(":memory:"), pool)
+    chat = Chat(SqliteStore(":memory:"), pool)
+    told = []
+    chat.core.follow(lambda event: told.append((event, chat.core.live("c1"))))
     await chat.say(ANA, "challenge @ben english casual", mentions=(BEN,))
     await chat.say(BEN, "accept")
-    for _ in range(2):
+    for _ in range(3):
         await chat.play_any(chat.table().to_move.user)
     await chat.say(chat.table().to_move.user, "draw")
+    await chat.say(chat.table().to_move.user, "decline")
+    mover = chat.table().seats[chat.table().game.turn.opponent].user  # the player who moved last
+    await chat.say(mover, "takeback")
+    await chat.say(chat.table().to_move.user, "accept")
     await chat.say(ANA, "resign")
-    assert told[-1].ended is not None and any(n.live and n.live.draw_offer for n in told)
+    assert [type(event).__name__ for event, _ in told] == [
+        "Started", "Moved", "Moved", "Moved", "Offered", "Answered", "Offered", "TakenBack", "Ended"]
+    assert [event.version for event, _ in told] == list(range(1, len(told) + 1))
     known = None
-    for news in told:
-        back = GameNews.from_json(json.loads(json.dumps(news.to_json())), known)
-        assert (back.game, back.said, back.about_game) == (news.game, news.said, news.about_game)
-        if news.live is not None:
-            assert back.live is not None and back.live.game.moves == news.live.game.moves
-            assert (back.live.seats, back.live.draw_offer, back.live.kind) == (
-                news.live.seats, news.live.draw_offer, news.live.kind)
-            known = back.live.game
-        else:
-            assert back.ended is not None and news.ended is not None
-            assert back.ended.record.moves == news.ended.record.moves and back.ended.pdn == news.ended.pdn
+    for event, live in told:
+        back = event_from_json(json.loads(json.dumps(event.to_json())), known)
+        assert (type(back), back.game, back.version, str(back.said)) == (type(event), event.game, event.version,
+                                                                         str(event.said))
+        if isinstance(back, Ended):
+            assert live is None and back.ending == event.ending and back.pdn == event.pdn
+            assert "Result" in back.pdn
+            continue
+        known = back.after() if isinstance(back, Started) else back.after(known)
+        assert live is not None and known.game.moves == live.game.moves and known.told == live.told == event.version
+        assert (known.draw_offer, known.takeback_offer, known.evaluation, known.seats) == (
+            live.draw_offer, live.takeback_offer, live.evaluation, live.seats)
     await chat.core.close()
 
 

@@ -187,7 +187,7 @@ async def test_the_owner_refuses_a_page_move_made_on_a_board_that_is_out_of_date
     url = await fresh_database(postgres_server)
     setup = await PostgresStore.connect(url)
     try:  # the news of a game that ended while its last news could not be published
-        await Exchange(setup).publish(999, "web", True, {"game": 999})
+        await Exchange(setup).publish(999, "web", {"live": {"id": 999}}, [])
     finally:
         await setup.close()
     async with owner(url, pool) as chat, web_process(url, pool) as web:

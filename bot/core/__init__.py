@@ -4,7 +4,9 @@ No chat service here: a front end turns what people type into ``Message``s,
 awaits ``Core.handle`` and shows the ``Reply``s the core sends to its
 ``send`` callback. Replies about a game go out under the game's lock, so they
 arrive in the order the moves were played; each carries the controls it may
-have. Searches run in the ``SearchPool``.
+have. What happens to a game is also told as typed events (``bot.events``) to
+those that follow the games (``Core.follow``: the web pages, the web tier),
+which never read replies back. Searches run in the ``SearchPool``.
 
 A move is stored before it is played and announced; if the database
 refuses it or does not answer (PostgreSQL calls give up after a few
@@ -24,9 +26,9 @@ from bot.core.analyses import Progress, still_on
 from bot.core.core import Core
 from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES
 from bot.core.results import refusal
-from bot.core.state import Refusal, Send
+from bot.core.state import Follower, Refusal, Send
 from bot.store import SaveFailed
 
 # What front ends may use: they import this package, never its modules (tests/test_layout.py).
-__all__ = ["Core", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send", "refusal",
+__all__ = ["Core", "Follower", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send", "refusal",
            "still_on"]

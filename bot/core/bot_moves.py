@@ -11,6 +11,7 @@ from bot.core.results import finish, finish_by_rules
 from bot.core.state import State, whose_turn, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
+from bot.events import Moved
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
@@ -82,7 +83,9 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
                     await reload(s, table)
                     if table.saving and s.tables.is_on(table) and written(table, ply, answer_text):
                         # an earlier try was written, though the database's answer to it was lost
-                        await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score)
+                        # (its followers have had the game whole from the reload, with the move)
+                        await _played(s, table, seat, table.game.positions[ply], table.game.moves[ply], score,
+                                      reloaded=True)
                         return True
                     log.warning("game %d moved on in the database while I was thinking: reloading it", table.id)
                     return False
@@ -106,12 +109,12 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
         table.saving = False
 
 
-async def _played(s: State, table: Table, seat: Seat, before, move, score: int) -> None:
+async def _played(s: State, table: Table, seat: Seat, before, move, score: int, reloaded: bool = False) -> None:
     """A bot move stored and played: announced (saved at last, if the channel heard it could not be), and the game
     ended if the rules or the match's length say so."""
     table.evaluation = Evaluation.of(score, before.turn).white
-    table.last_activity, table.reminded = s.clock(), False
-    await _announce(s, table, seat, before, move, score, late=table.saving)
+    took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
+    await _announce(s, table, seat, before, move, score, took, late=table.saving, reloaded=reloaded)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
         await finish(s, table, Ending(None, Termination.MOVE_LIMIT))
 
@@ -128,7 +131,10 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
         return table.game.type.write_move(position, move, full=True), 0
 
 
-async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, late: bool = False) -> None:
+async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, took: float,
+                    late: bool = False, reloaded: bool = False) -> None:
+    """Say the bot's move ``move`` (from ``before``), and tell it to the game's followers (unless the game was
+    ``reloaded`` with it: they have had it whole)."""
     shown, evaluation = table.game.type.write_move(before, move), Evaluation.of(score, before.turn).words()
     parts = [tr("Saved at last.")] if late else []
     parts.append(tr("{name} played {move} ({evaluation}).", name=seat.name, move=shown, evaluation=evaluation)
@@ -137,5 +143,8 @@ async def _announce(s: State, table: Table, seat: Seat, before, move, score: int
     if table.game.result() is None:
         parts.append(whose_turn(table))
     text = join(parts)
+    if not reloaded:
+        s.tell(table, Moved, text, move=table.game.type.write_move(before, move, full=True), mover=before.turn,
+               seconds=took, evaluation=table.evaluation)
     to_move = table.to_move.user
-    await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else ())
+    await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else (), told=not reloaded)

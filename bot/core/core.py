@@ -18,7 +18,7 @@ from bot.core import analyses, clock, daily, languages, lobby, play, practice, p
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
-from bot.core.state import Refusal, Send, State, capital, controls
+from bot.core.state import Follower, Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.replies import Controls, Message, NO_GAME, Reply, User
@@ -77,6 +77,10 @@ class Core:
     def connect(self, send: Send) -> None:
         """Send the core's replies to ``send`` from now on."""
         self.state.send = send
+
+    def follow(self, follower: Follower) -> None:
+        """Tell ``follower`` every event of every game from now on (``bot.events``), in order, as it happens."""
+        self.state.followers.append(follower)
 
     # life cycle
 

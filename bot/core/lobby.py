@@ -10,6 +10,7 @@ from bot.core.puzzles import end_for_game
 from bot.core.results import finish
 from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
 from bot.ending import Ending
+from bot.events import Answered, Started
 from bot.replies import Message, User
 from bot.tables import Challenge, ColourChoice, Kind, Seat, Table
 from bot.words import game_name
@@ -36,7 +37,9 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=seconds)
               if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
                                      title=table.title(), seconds=seconds))
-    await s.show(table, join([opened, whose_turn(table)]), to=msg)
+    text = join([opened, whose_turn(table)])
+    s.tell(table, Started, text)
+    await s.show(table, text, to=msg, told=True)
     kick(s, table)
 
 
@@ -139,7 +142,9 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
     table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
     accepted = (tr("{name} accepts. New rated game: {title}.", name=msg.user.name, title=table.title()) if table.rated
                 else tr("{name} accepts. New casual game: {title}.", name=msg.user.name, title=table.title()))
-    await s.show(table, join([accepted, whose_turn(table)]), to=msg, mentions=(offer.challenger,))
+    text = join([accepted, whose_turn(table)])
+    s.tell(table, Started, text)
+    await s.show(table, text, to=msg, mentions=(offer.challenger,), told=True)
 
 
 async def decline(s: State, msg: Message, words: list[str]) -> None:
@@ -153,9 +158,11 @@ async def decline(s: State, msg: Message, words: list[str]) -> None:
                         (True, False): tr("{name} declines the draw offer.", name=msg.user.name),
                         (False, True): tr("{name} withdraws the takeback request.", name=msg.user.name),
                         (False, False): tr("{name} declines the takeback request.", name=msg.user.name)}
-                text = said[table.draw_offer is not None, mine]
+                what = "draw" if table.draw_offer is not None else "takeback"
+                text = said[what == "draw", mine]
                 table.draw_offer = table.takeback_offer = None
-                await s.say(msg.channel, text, to=msg)
+                s.tell(table, Answered, text, what=what, by=colour)
+                await s.say(msg.channel, text, to=msg, told=True)
                 return
         raise Refusal(tr("Nothing is waiting for your answer in this game."))
     offer = s.challenges.get(msg.channel)
@@ -188,10 +195,11 @@ async def watch(s: State, msg: Message, words: list[str]) -> None:
     seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
     table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
                         False, delay)
-    await s.show(table, tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
-                           title=table.title(), seconds=number(table.budget, DECIMAL), delay=number(delay, DECIMAL),
-                           name=msg.user.name),
-                 to=msg)
+    text = tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
+              title=table.title(), seconds=number(table.budget, DECIMAL), delay=number(delay, DECIMAL),
+              name=msg.user.name)
+    s.tell(table, Started, text)
+    await s.show(table, text, to=msg, told=True)
     kick(s, table)
 
 

@@ -9,6 +9,7 @@ from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, whose_turn, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
+from bot.events import Moved, Offered, TakenBack
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
@@ -51,6 +52,7 @@ async def move(s: State, msg: Message) -> None:
         before = table.game.position
         played = table.game.type.parse_move(before, msg.text)
         ply, full = len(table.game.moves), table.game.type.write_move(before, played, full=True)
+        reloaded = False  # (then its followers have had the game whole, with this move)
         try:  # stored before it is played, so nobody sees a move that is not kept
             table.version = await s.store.add_move(table.id, table.version, ply, full)
         except MoveConflict:
@@ -61,6 +63,7 @@ async def move(s: State, msg: Message) -> None:
                     kick(s, table)  # the bot may be to move in the game as it now is
                 raise Refusal(MOVED_ELSEWHERE) from None
             # the same move, typed again after the database's answer to it was lost: it was kept the first time
+            reloaded = True
         except SaveFailed:
             table.unsure = (ply, full)
             raise
@@ -68,11 +71,13 @@ async def move(s: State, msg: Message) -> None:
             table.game.play(played)
         table.unsure = None
         table.draw_offer = table.takeback_offer = None
-        table.last_activity, table.reminded = s.clock(), False
+        took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
         text = tr("{name} played {move}.", name=msg.user.name, move=table.game.type.write_move(before, played))
         if table.game.result() is None:
             text = join([text, whose_turn(table)])
-        await s.show(table, text, to=msg)
+        if not reloaded:
+            s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation)
+        await s.show(table, text, to=msg, told=not reloaded)
         if not await finish_by_rules(s, table):
             kick(s, table)
 
@@ -119,9 +124,10 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
         else:
             table.draw_offer = colour
             opponent = table.seats[colour.opponent]
-            await s.ask(msg.channel, tr("{name} offers a draw. {opponent}: `accept` or `decline`.",
-                                        name=msg.user.name, opponent=opponent.name),
-                        msg, (opponent.user,) if opponent.user else ())
+            text = tr("{name} offers a draw. {opponent}: `accept` or `decline`.", name=msg.user.name,
+                      opponent=opponent.name)
+            s.tell(table, Offered, text, what="draw", by=colour)
+            await s.ask(msg.channel, text, msg, (opponent.user,) if opponent.user else (), told=True)
         table.offered["draw", colour] = len(table.game.moves)
 
 
@@ -147,9 +153,10 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
             _may_offer(table, colour, "takeback")
             table.takeback_offer, table.offered["takeback", colour] = colour, len(table.game.moves)
             opponent = table.seats[colour.opponent]
-            await s.ask(msg.channel, tr("{name} asks to take back their last move. {opponent}: `accept` or "
-                                        "`decline`.", name=msg.user.name, opponent=opponent.name),
-                        msg, (opponent.user,) if opponent.user else ())
+            text = tr("{name} asks to take back their last move. {opponent}: `accept` or `decline`.",
+                      name=msg.user.name, opponent=opponent.name)
+            s.tell(table, Offered, text, what="takeback", by=colour)
+            await s.ask(msg.channel, text, msg, (opponent.user,) if opponent.user else (), told=True)
 
 
 async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None:
@@ -175,7 +182,9 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     left = s.config.takebacks - table.takebacks_used
     done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
             if table.kind is Kind.BOT else tr("Taken back."))
-    await s.show(table, join([done, whose_turn(table)]), to=msg)
+    text = join([done, whose_turn(table)])
+    s.tell(table, TakenBack, text, plies=plies, takebacks_left=max(0, left) if table.kind is Kind.BOT else None)
+    await s.show(table, text, to=msg, told=True)
 
 
 async def hint(s: State, msg: Message, words: list[str]) -> None:

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from bot.core.state import State
+from bot.events import Started
 from bot.store import StoredGame
 from bot.replies import User
 from bot.tables import Kind, Seat, Table
@@ -56,3 +57,4 @@ async def reload(s: State, table: Table) -> None:
     table.takebacks_used = fresh.takebacks_used
     table.draw_offer = table.takeback_offer = None
     table.last_activity, table.reminded = s.clock(), False  # someone is playing it, elsewhere
+    s.tell(table, Started, "")  # its followers get it whole, as it is now

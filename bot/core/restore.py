@@ -9,6 +9,7 @@ from bot.core.bot_moves import kick
 from bot.core.results import finish_by_rules
 from bot.core.replay import replayed
 from bot.core.state import State
+from bot.events import Started
 from bot.store import SaveFailed, StoreError
 from bot.tables import Table
 
@@ -30,6 +31,7 @@ async def restore(s: State, owns: Callable[[str], bool]) -> list[Table]:
         if table is None:
             continue
         s.tables.open(table)
+        s.tell(table, Started, "")  # followers (the web tier's pages) get it whole, as it is now
         restored.append(table)
         if table.game.result() is not None:
             async with table.lock:

@@ -14,6 +14,7 @@ from bot.core.replay import reload
 from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.ending import Ending
+from bot.events import Ended
 from bot.replies import Buttons, Controls, Message
 from bot.tables import LiveGame, Seat, Table
 from bot.words import engine_words, game_name
@@ -71,8 +72,11 @@ async def finish(s: State, table: Table, ending: Ending, to: Message | None = No
     analysable = ending.counts and table.game.moves  # (not a stopped match, which `analyse` alone would not find)
     if analysable:
         parts.append(tr("`analyse` judges every move of it."))
-    await s.say(table.channel, join(parts), to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
-                game=table.id, ending=ending, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None)
+    text = join(parts)
+    s.tell(table, Ended, text, ending=ending, pdn=pdn)
+    await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
+                game=table.id, ending=ending, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None,
+                told=True)
 
 
 def rated_game(table: Table, winner: Color | None) -> RatedGame:

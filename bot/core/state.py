@@ -4,10 +4,11 @@ by channel, with the few ways of answering and showing a game that all of them u
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
 from bot.pool import SearchPool
@@ -15,7 +16,8 @@ from bot.ratings import Rating
 from bot.store import ServedPuzzle, Store
 from bot.replies import Board, Buttons, Controls, Message, NO_GAME, Reply, User
 from bot.core.registry import Registry
-from bot.tables import Challenge, Kind, Table
+from bot.events import Event, Started
+from bot.tables import Challenge, Kind, LiveGame, Table
 from bot.words import colour_name, game_name, position_status
 from bot.translation import Text, tr
 from engine import Color, GameRecord
@@ -23,7 +25,11 @@ from engine import Color, GameRecord
 if TYPE_CHECKING:
     from bot.store import Daily
 
+log = logging.getLogger(__name__)
+
 Send = Callable[[Reply], Awaitable[None]]
+Follower = Callable[[Event], None]
+"""Told each event of every game (``State.tell``), in order, as it happens; it must not block."""
 DEFAULT_VARIANT = "english"
 MOVED_ELSEWHERE = tr("That was not done: the game had changed meanwhile (another bot process moved in it or ended "
                      "it). `board` shows it as it is now.")
@@ -75,6 +81,7 @@ class State:
         self.store = store
         self.pool = pool
         self.send = send
+        self.followers: list[Follower] = []
         self.clock = clock
         self.tables = Registry()  # the games on, by channel (and by id): opened and closed only through it
         self.challenges: dict[str, Challenge] = {}  # by channel
@@ -96,23 +103,38 @@ class State:
             raise Refusal(tr("No game is on here. `new` starts one."))
         return table
 
+    def tell(self, table: Table, kind: type[Event], said: str, **fields: Any) -> None:
+        """Tell the followers what just happened to ``table``'s game: an event of ``kind`` (with ``fields``; a
+        ``Started`` is given the game as it is now), with the chat's words on it, as the game's next version."""
+        table.told += 1
+        if kind is Started:
+            fields["live"] = LiveGame.of(table, self.config.takebacks)
+        event = kind(table.id, table.told, said, time.time(), **fields)
+        for follower in self.followers:
+            try:
+                follower(event)
+            except Exception:  # a follower's fault is not the game's: the others are told, and play goes on
+                log.exception("a follower of the games failed on %r", event)
+
     async def private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
 
     async def say(self, channel: str, text: str, to: Message | None = None, **more) -> None:
         await self.send(Reply(channel, text, to=to, **more))
 
-    async def ask(self, channel: str, text: str, to: Message, mentions: tuple[User, ...]) -> None:
-        """Say something that waits for an `accept` or `decline`, with the buttons for them."""
+    async def ask(self, channel: str, text: str, to: Message, mentions: tuple[User, ...], told: bool = False) -> None:
+        """Say something that waits for an `accept` or `decline`, with the buttons for them (``told``: as
+        ``show``)."""
         table = self.tables.get(channel)
-        await self.say(channel, text, to=to, mentions=mentions,
+        await self.say(channel, text, to=to, mentions=mentions, told=told,
                        controls=Controls(Buttons.ANSWER, table.id if table is not None else NO_GAME))
 
     async def show(self, table: Table, text: str, to: Message | None = None, before=None, move=None,
-                   mentions: tuple[User, ...] = ()) -> None:
-        """Say ``text`` with the board (after ``move`` from ``before``, else after the last move) and its controls."""
+                   mentions: tuple[User, ...] = (), told: bool = False) -> None:
+        """Say ``text`` with the board (after ``move`` from ``before``, else after the last move) and its controls
+        (``told``: the game's followers had the words with an event)."""
         await self.say(table.channel, text, to=to, board=board(table, before, move), controls=controls(table),
-                       mentions=mentions)
+                       mentions=mentions, told=told)
 
 
 def player(table: Table, msg: Message) -> Color:

@@ -1,8 +1,9 @@
-"""How the bot's processes talk through PostgreSQL, for the web tier: a game's owner publishes what its pages are to
-be told (``publish``, kept in ``page_news`` and announced by NOTIFY), a web process passes on what a page asks
-(``ask``) and the owner answers (``answer``); owners beat a heartbeat so that a web process knows who is there.
+"""How the bot's processes talk through PostgreSQL, for the web tier: a game's owner publishes what happened to it
+(``publish``: its events announced by NOTIFY, the game as it then is kept in ``page_news``), a web process passes
+on what a page asks (``ask``) and the owner answers (``answer``); owners beat a heartbeat so that a web process
+knows who is there.
 
-Nothing here knows what a game is: news, asks and answers are JSON objects, read and made by ``bot.web``.
+Nothing here knows what a game is: events, states, asks and answers are JSON objects, read and made by ``bot.web``.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from bot.store.postgres_logs import without_password
 log = logging.getLogger(__name__)
 
 NEWS = "draughts_news"
-"""The channel a game's news is announced on: ``{"game", "seq"}``, with ``"news"`` when it fits."""
+"""The channel a game's events are announced on: ``{"game", "seq"}``, with ``"events"`` when they fit."""
 ASKS = "draughts_asks"
 """Asks from pages, for the process that owns the game: ``{"from", "id", ...}``."""
 ANSWERS = "draughts_answers"
 """Answers to asks, for the process that asked: ``{"to", "id", ...}``."""
 PAYLOAD_LIMIT = 7800
-"""Bytes of a NOTIFY's payload (PostgreSQL takes 8000): longer news is read from ``page_news`` instead."""
+"""Bytes of a NOTIFY's payload (PostgreSQL takes 8000): a web process reads the game from ``page_news`` instead of
+longer events."""
 KEEP_ENDED = 3600.0
 """Seconds the news of an ended game is kept (a page opened just after the end still finds it)."""
 CHECK_SECONDS = 2.0
@@ -47,38 +49,39 @@ class Exchange:
 
     # news
 
-    async def publish(self, game: int, guild: str, live: bool, news: dict) -> int:
-        """Keep ``news`` as game ``game``'s latest and announce it; its sequence number (one more than the game's
-        last, whichever process published that)."""
-        text = json.dumps(news, separators=(",", ":"))
+    async def publish(self, game: int, guild: str, state: dict, events: list[dict]) -> int:
+        """Announce ``events`` of game ``game`` and keep ``state`` as how the game is after them (``"live"``: the
+        game, None once it has ended); their sequence number (one more than the game's last, whichever process
+        published that)."""
+        text = json.dumps(state, separators=(",", ":"))
         async with self.store.connection(transaction=True) as db:
             seq = int(await db.fetchval(
                 "INSERT INTO page_news (game, guild, seq, live, news, updated) VALUES ($1, $2, 1, $3, $4, $5)"
                 " ON CONFLICT (game) DO UPDATE SET guild = excluded.guild, seq = page_news.seq + 1,"
                 " live = excluded.live, news = excluded.news, updated = excluded.updated RETURNING seq",
-                game, guild, live, text, time.time()))
-            note = json.dumps({"game": game, "seq": seq, "news": news}, separators=(",", ":"))
+                game, guild, state.get("live") is not None, text, time.time()))
+            note = json.dumps({"game": game, "seq": seq, "events": events}, separators=(",", ":"))
             if len(note.encode()) > PAYLOAD_LIMIT:
                 note = json.dumps({"game": game, "seq": seq})
             await db.execute("SELECT pg_notify($1, $2)", NEWS, note)
         return seq
 
     async def news(self, game: int) -> tuple[int, dict] | None:
-        """Game ``game``'s latest news and its sequence number, or None if none was published (or it was
-        forgotten)."""
+        """How game ``game`` is as last published (the ``state`` of ``publish``) and its sequence number, or None
+        if none was published (or it was forgotten)."""
         async with self.store.connection() as db:
             row = await db.fetchrow("SELECT seq, news FROM page_news WHERE game = $1", game)
         return (row["seq"], json.loads(row["news"])) if row is not None else None
 
     async def live_news(self, guild_prefix: str) -> list[dict]:
-        """The latest news of every game on whose server name starts with ``guild_prefix``."""
+        """How every game on whose server name starts with ``guild_prefix`` is, as last published."""
         async with self.store.connection() as db:
             rows = await db.fetch("SELECT news FROM page_news WHERE live AND starts_with(guild, $1) ORDER BY game",
                                   guild_prefix)
         return [json.loads(row["news"]) for row in rows]
 
     async def live_games(self) -> list[tuple[int, str]]:
-        """(game, server name) of every game whose latest news has it on."""
+        """(game, server name) of every game last published as on."""
         async with self.store.connection() as db:
             rows = await db.fetch("SELECT game, guild FROM page_news WHERE live")
         return [(row["game"], row["guild"]) for row in rows]

@@ -1,17 +1,19 @@
-"""The web front end's side of the core: it sees every reply the core sends, keeps each watched game's page up
-to date, and turns what a page does (a move, a command, a new game) into core messages.
+"""The web front end's side of the core: it follows the games' events (``bot.events``), keeps each watched
+game's page up to date, and turns what a page does (a move, a command, a new game) into core messages.
 
-``Pages`` sits between the core and the chat front end (``Pages.send_for``): replies go on to the chat as before,
-except those of games started on the page (their channel is the page's own) and private answers to the page,
-which go back to the page that asked; so does a public answer that the game's pages do not show (the bot
-declining a draw: talk around the game, not the game). A move made on the page is a message like any other, by
-the seat's player, so it passes the same checks and locks and is stored and announced the same way; the chat
-shows it too.
+``Pages.told`` takes each event of a game, in order: from the core itself (``Core.follow``), or in the web tier
+from the process that plays the game (``bot.web.shared``). ``Pages`` also sits between the core and the chat
+front end (``Pages.send_for``): replies go on to the chat as before, except those of games started on the page
+(their channel is the page's own) and private answers to the page, which go back to the page that asked; so does
+a public answer that no event told (the bot declining a draw: talk around the game, not the game). A move made on
+the page is a message like any other, by the seat's player, so it passes the same checks and locks and is stored
+and announced the same way; the chat shows it too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -20,16 +22,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
-from bot.core import Core, Refusal, Send, still_on
+from bot.core import Core, Refusal, SaveFailed, Send, still_on
+from bot.events import Ended, Event, Started
 from bot.replies import Message, Reply, User
 from bot.tables import Kind, LiveGame, Seat
 from bot.words import colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
-from bot.web.news import Ended, GameNews, news_of
 from bot.web.seats import SeatKeys
 from engine import Color
 
+
+log = logging.getLogger(__name__)
 
 GUILD = "web"  # the server name of games started on the page; with shards, "web:N" names the shard that owns them
 CHANNEL_PREFIX = "web-"  # the channels of games started on the page
@@ -65,23 +69,20 @@ class LiveGames(Protocol):
     async def open(self, msg: Message) -> int | None: ...
 
 
+def _version(found: LiveGame | views.Finished) -> int | None:
+    """The version of the game as found (``LiveGame.told``); None for a finished game: it changes no more."""
+    return found.told if isinstance(found, LiveGame) else None
+
+
 def _people(seats: dict[Color, Seat]) -> dict[Color, User]:
     """The players who are people, by colour."""
     return {colour: seat.user for colour, seat in seats.items() if seat.user is not None}
 
 
-def shown(news: GameNews, offer: dict | None) -> bool:
-    """Whether the game's pages show ``news``: a game's end, a board, its controls, or an offer that changed
-    (``offer``: what waited for an answer when the pages were last sent the game); not the chat's other talk
-    around the game."""
-    return news.ended is not None or news.about_game or (news.live is not None and views.offer(news.live) != offer)
-
-
 class _Sent(NamedTuple):
-    """What a game's open pages were last sent: its moves, and what waited for an answer (a draw, a takeback)."""
+    """What a game's open pages were last sent: its moves."""
 
     moves: list[Any]
-    offer: dict | None
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,8 @@ class Pages:
     def __init__(self, keys: SeatKeys, base_url: str, core: Core, games: LiveGames | None = None,
                  local_chat: bool = False, guild: str = GUILD):
         """``core``: this process's, for finished games, analyses and puzzles (its replies come to the pages through
-        ``send_for``); ``games``: where the games on are (the core's own, unless given: in the web tier, every
-        process's). ``local_chat``: the chat is this machine's terminal, so its games are listed on the front page
+        ``send_for``); ``games``: where the games on are (the core's own, whose events the pages follow, unless
+        given: in the web tier, every process's, which hands the pages their events). ``local_chat``: the chat is this machine's terminal, so its games are listed on the front page
         and the chat is given the links (on Discord, players get them from buttons, and only the page's games are
         listed). ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which
         takes them back after a restart)."""
@@ -154,9 +155,13 @@ class Pages:
         self.local_chat = local_chat
         self.core = core
         self.games: LiveGames = games if games is not None else core
+        if games is None:
+            core.follow(self.told)  # (in the web tier, ``games`` hands it the events of every process's games)
         self._chat: Send | None = None
         self._watchers: dict[int, set[Watcher]] = {}
-        self._live: dict[int, LiveGame] = {}  # games seen on, by id: as last seen
+        self._live: dict[int, LiveGame] = {}  # games on, by id: as their events so far have them
+        self._unannounced: set[int] = set()  # new games whose links the terminal's chat has not been given
+        self._reading: set[asyncio.Task] = set()  # games read again after a gap in their events
         self._sent: dict[int, _Sent] = {}  # what each game's pages were last sent
         self._finished: OrderedDict[int, views.Finished] = OrderedDict()
 
@@ -202,24 +207,24 @@ class Pages:
 
     async def _deliver(self, reply: Reply) -> None:
         origin = reply.to.origin if reply.to is not None else None
-        from_page = isinstance(origin, WebOrigin)
         if reply.private and isinstance(origin, WebOrigin):
             await origin.notice(reply.text)
             return
         if self._chat is not None and not reply.channel.startswith(CHANNEL_PREFIX):
-            await self._chat(replace(reply, to=None) if from_page else reply)
+            await self._chat(replace(reply, to=None) if isinstance(origin, WebOrigin) else reply)
             if self.local_chat:
                 await self._announce(reply)
-        if not self._publish(reply) and isinstance(origin, WebOrigin):
-            await origin.notice(reply.text)  # an answer the game's pages do not show: the page that asked sees it
+        if isinstance(origin, WebOrigin) and not reply.told:
+            await origin.notice(reply.text)  # an answer no event told the game's pages: the page that asked sees it
 
     async def _announce(self, reply: Reply) -> None:
-        """In the chat, the first board of a game brings its links: one to watch, one per player's seat."""
+        """In the chat, the first board of a new game brings its links: one to watch, one per player's seat."""
         assert self._chat is not None, "send_for gives the pages their chat"
-        if reply.board is None:
+        if reply.board is None or reply.board.game_id not in self._unannounced:
             return
-        table = self.core.live(reply.channel)
-        if table is None or table.id in self._live:
+        self._unannounced.discard(reply.board.game_id)
+        table = self._live.get(reply.board.game_id)
+        if table is None:
             return
         lines = [tr("Watch live: {url}", url=self.game_url(table.id))]
         for colour, seat in table.seats.items():
@@ -228,46 +233,73 @@ class Pages:
                                 colour=colour_name(colour), url=self.seat_url(table.id, colour, seat.user)))
         await self._chat(Reply(reply.channel, join(lines, "\n")))
 
-    def _publish(self, reply: Reply) -> bool:
-        """Bring the pages of the game ``reply`` is about up to date; whether they show it."""
-        news = news_of(self.core, reply)
-        return news is not None and self.apply(news)
+    def told(self, event: Event, after: LiveGame | None = None) -> None:
+        """Bring the pages of ``event``'s game up to date (``after``: the game after it, when the caller has it). A
+        game whose events these pages have not all seen is read whole again (``_read_again``)."""
+        game = event.game
+        if isinstance(event, Ended):
+            self._end(event)
+            return
+        known = self._live.get(game)
+        if after is None:
+            if isinstance(event, Started):
+                after = event.after()
+            elif known is not None and known.told == event.version - 1:
+                after = event.after(known)
+            else:
+                self._read_again(game)
+                return
+        if known is None and self.local_chat:
+            self._unannounced.add(game)
+        self._live[game] = after
+        if game in self._watchers:
+            self._broadcast(game, self._update(game, after.game, views.status(after, event.said), after.told,
+                                               event.at, whole=isinstance(event, Started)))
 
-    def apply(self, news: GameNews) -> bool:
-        """Bring the pages of ``news``'s game up to date; whether the news is one they show (False for the chat's
-        talk around the game)."""
-        if news.ended is not None:
-            self._end(news.game, news.ended, news.said, news.at)
-            return True
-        table = news.live
-        assert table is not None
-        self._live[table.id] = table
-        sent = self._sent.get(table.id)
-        if not shown(news, sent.offer if sent else None):
-            return False  # not about the game (a `games` list, a rating): the chat's talk stays in the chat
-        if table.id in self._watchers:
-            self._broadcast(table.id, self._update(table.id, table.game, views.status(table, news.said), news.at))
-        return True
+    def _read_again(self, game: int) -> None:
+        """Read game ``game`` whole from where it is played, and bring its pages up to it (its events have a gap
+        here: they began before these pages heard of it, say)."""
+        async def read() -> None:
+            try:
+                found = await self.find(game)
+            except SaveFailed as error:  # its pages stay as they are until its next event
+                log.warning("could not read game %d again for its pages: %s", game, error)
+                return
+            if found is not None and game in self._watchers:
+                self._broadcast(game, self._whole(found))
 
-    def _end(self, game_id: int, ended: Ended, said: str, at: float = 0.0) -> None:
+        task = asyncio.create_task(read())
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
+
+    def _end(self, event: Ended) -> None:
+        game_id = event.game
         table = self._live.pop(game_id, None)
-        record = ended.record
-        players = ({c: s.name for c, s in table.seats.items()} if table is not None
-                   else {c: str(c) for c in Color})
-        kind = table.kind if table is not None else Kind.PEOPLE
-        finished = views.Finished(game_id, record, players, kind, said, ended.pdn,
-                                  guild=table.guild if table is not None else None,
-                                  people=_people(table.seats) if table is not None else {},
-                                  starter=table.starter if table is not None else None, ending=ended.ending)
+        self._unannounced.discard(game_id)
+        if table is None:  # a game these pages did not follow: its pages (if any) read it from the database
+            self._read_again(game_id)
+            return
+        players = {c: s.name for c, s in table.seats.items()}
+        finished = views.Finished(game_id, table.game, players, table.kind, event.said, event.pdn, guild=table.guild,
+                                  people=_people(table.seats), starter=table.starter, ending=event.ending)
         self._keep(finished)
         if game_id in self._watchers:
-            self._broadcast(game_id, self._update(game_id, record, views.status(finished, said), at))
+            self._broadcast(game_id, self._update(game_id, table.game, views.status(finished, event.said),
+                                                  event.version, event.at))
         self._sent.pop(game_id, None)
 
-    def _update(self, game_id: int, record: Any, status: dict, at: float = 0.0) -> dict:
-        """The message that brings a page that saw the moves last sent up to ``record``: the positions from the
-        first move that changed (a takeback rewinds), the status, and when its news was made where the game is
-        played (``at``, for timing; now, if not given)."""
+    def _whole(self, found: LiveGame | views.Finished) -> dict:
+        """The update that brings a game's pages up to ``found``, the game as it is now."""
+        record = found.record if isinstance(found, views.Finished) else found.game
+        return self._update(found.id, record, views.status(found), _version(found), whole=True)
+
+    def _update(self, game_id: int, record: Any, status: dict, version: int | None, at: float = 0.0,
+                whole: bool = False) -> dict:
+        """The message that brings a page that saw the moves last sent up to ``record``, the game's ``version``
+        (None once it is over):
+        the positions from the first move that changed (a takeback rewinds), the status, and when its event
+        happened where the game is played (``at``, for timing; now, if not given). A ``whole`` update brings the
+        pages to the game as it is, whatever versions they saw before (one that started again numbers from 1)."""
         sent = self._sent.get(game_id)
         first = 0  # the first position the pages have not seen as it is now
         if sent is not None:
@@ -275,9 +307,10 @@ class Pages:
             while same < min(len(sent.moves), len(record.moves)) and sent.moves[same] == record.moves[same]:
                 same += 1
             first = same + 1
-        self._sent[game_id] = _Sent(list(record.moves), status["offer"])
+        self._sent[game_id] = _Sent(list(record.moves))
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
-        return {"type": "update", "from": first, "entries": entries, "status": status, "at": at or time.time()}
+        return {"type": "update", "v": version, "whole": whole, "from": first, "entries": entries, "status": status,
+                "at": at or time.time()}
 
     def _broadcast(self, game_id: int, message: dict) -> None:
         """Send ``message`` to the game's pages, written once for each language they are shown in."""
@@ -334,18 +367,28 @@ class Pages:
         if found is None:
             return None
         watcher = Watcher(game_id, language)
+        self._send_whole(watcher, found)
+        self._watchers.setdefault(game_id, set()).add(watcher)
+        return watcher
+
+    async def resend(self, watcher: Watcher) -> None:
+        """Send the page its game whole again: it asks when it finds a gap in the versions of its updates."""
+        found = await self.find(watcher.game)
+        if found is not None:
+            self._send_whole(watcher, found)
+
+    def _send_whole(self, watcher: Watcher, found: LiveGame | views.Finished) -> None:
+        game_id = found.id
         record = found.record if isinstance(found, views.Finished) else found.game
-        moves, status = list(record.moves), views.status(found)
+        moves = list(record.moves)
         sent = self._sent.get(game_id)
         if game_id in self._watchers and (sent is None or sent.moves != moves):
             # the pages already open get what they missed first, so that every page has seen the same moves
-            self._broadcast(game_id, self._update(game_id, record, status))
-        self._sent[game_id] = _Sent(moves, status["offer"])
-        first = {"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
-                 "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)], "status": status}
-        watcher.send(first)
-        self._watchers.setdefault(game_id, set()).add(watcher)
-        return watcher
+            self._broadcast(game_id, self._whole(found))
+        self._sent[game_id] = _Sent(moves)
+        watcher.send({"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
+                      "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)],
+                      "status": views.status(found), "v": _version(found)})
 
     def leave(self, watcher: Watcher) -> None:
         watchers = self._watchers.get(watcher.game)

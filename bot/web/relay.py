@@ -1,11 +1,13 @@
 """The owner's side of the web tier: a chat process that plays games tells their pages, wherever they are served,
-what happens (news through the database), and plays what those pages ask, through ``Core.handle`` as any message.
+what happens (each game's events, through the database), and plays what those pages ask, through ``Core.handle``
+as any message.
 
-``Relay.send_for`` sits between the core and the process's own chat (and pages): every reply about a game on
-becomes its ``GameNews``, published in order in the background; a private answer to a page's ask goes back to the
-web process that asked, and so does a public one that no page shows (the bot declining a draw). ``Relay.run``
-listens for asks once the core has brought its games back, answers those of the servers this process owns, and
-beats a heartbeat so that web processes know where to start new games.
+The relay follows the core's events (``bot.events``) and publishes them in order in the background, each game's
+with the game as it then is, for a web process that finds a gap. ``Relay.send_for`` sits between the core and the
+process's own chat (and pages): a private answer to a page's ask goes back to the web process that asked, and so
+does a public one that no event told (the bot declining a draw). ``Relay.run`` listens for asks once the core has
+brought its games back, answers those of the servers this process owns, and beats a heartbeat so that web
+processes know where to start new games.
 """
 
 from __future__ import annotations
@@ -20,12 +22,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from bot.core import Core, SaveFailed, Send
+from bot.events import Ended, Event, Started
 from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
 from bot.replies import Message, Reply, User
 from bot.translation import text_json
-from bot.web.news import GameNews, news_of
-from bot.web.pages import CHANNEL_PREFIX, shown
-from bot.web.views import offer
+from bot.web.pages import CHANNEL_PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -63,40 +64,39 @@ class Relay:
         self.core = core
         self.guild = guild
         self.process = process or process_name()
-        self._pending: OrderedDict[int, GameNews] = OrderedDict()  # by game, in the order they first waited
-        """Each game's latest news not yet published: a game that moves faster than the database takes its news
-        has its pages brought up to the latest, never to an older state, and what waits stays one per game."""
+        self._pending: OrderedDict[int, list[Event]] = OrderedDict()  # by game, in the order they first waited
+        """Each game's events not yet published: a game that moves faster than the database takes them has them
+        published together, in order."""
+        self._guilds: dict[int, str] = {}  # the server of each game on, from its events
         self._publishing: int | None = None
         self._waiting = asyncio.Event()
         self._published = asyncio.Condition()
         self._failing = False
         self._asks: set[asyncio.Task] = set()
-        self._offers: dict[PageAsk, dict | None] = {}  # by ask: what waited for an answer in its game before it
         self.ready = asyncio.Event()
-        """Set once the games brought back are announced and the relay hears pages' asks."""
+        """Set once the relay hears pages' asks."""
+        core.follow(self._told)
 
     def send_for(self, chat: Send, pages: bool) -> Send:
         """The ``send`` to give the core: replies reach ``chat`` (which is the process's own pages in front of its
-        chat when ``pages``; else replies of the page's own games, which no chat shows, stop here) and their news is
-        published."""
+        chat when ``pages``; else replies of the page's own games, which no chat shows, stop here), and an answer
+        to a page's ask that no event told goes back to the page."""
         async def deliver(reply: Reply) -> None:
             origin = reply.to.origin if reply.to is not None else None
             if isinstance(origin, PageAsk):
-                if reply.private:
+                if reply.private or not reply.told:
                     await self._answer(origin, answer_text(reply.text))
+                if reply.private:
                     return
                 reply = replace(reply, to=None)  # the chat answers no message of its own
-            news = news_of(self.core, reply)
-            if news is not None:
-                self._queue(news)
-            if isinstance(origin, PageAsk) and (news is None or not shown(news, self._offers.get(origin))):
-                await self._answer(origin, answer_text(reply.text))  # an answer no page shows: the asker sees it
             if pages or not reply.channel.startswith(CHANNEL_PREFIX):
                 await chat(reply)
         return deliver
 
-    def _queue(self, news: GameNews) -> None:
-        self._pending[news.game] = news  # a game already waiting keeps its place
+    def _told(self, event: Event) -> None:
+        if isinstance(event, Started):
+            self._guilds[event.game] = event.live.guild
+        self._pending.setdefault(event.game, []).append(event)  # a game already waiting keeps its place
         self._waiting.set()
 
     async def run(self) -> None:
@@ -104,10 +104,7 @@ class Relay:
         publisher = asyncio.create_task(self._publish(), name="page news")
         try:
             await self.core.started()
-            games = await self.core.live_games()
-            for game in games:  # games brought back: their pages follow them here
-                self._queue(GameNews(game.id, "", True, game))
-            await self._forget_lost({game.id for game in games})
+            await self._forget_lost({game.id for game in await self.core.live_games()})
             async with listening(self.exchange, (ASKS,), self._heard, self._listening):
                 while True:
                     try:
@@ -150,20 +147,19 @@ class Relay:
         while True:
             await self._waiting.wait()
             while self._pending:
-                game, news = self._pending.popitem(last=False)
+                game, events = self._pending.popitem(last=False)
                 self._publishing = game
                 try:
-                    guild = news.live.guild if news.live is not None else ""
-                    await self.exchange.publish(game, guild, news.live is not None, news.to_json())
+                    await self._publish_events(game, events)
                     if self._failing:
                         log.info("the news of games is published again")
                         self._failing = False
-                except SaveFailed as error:  # kept, unless newer news came meanwhile, and published again
+                except SaveFailed as error:  # kept, before any that came meanwhile, and published again
                     if not self._failing:
                         log.warning("could not publish the news of game %d (%s): trying again every %g s",
                                     game, error, RETRY_SECONDS)
                         self._failing = True
-                    self._pending.setdefault(game, news)
+                    self._pending[game] = events + self._pending.get(game, [])
                     self._pending.move_to_end(game, last=False)
                     await asyncio.sleep(RETRY_SECONDS)
                 except Exception:
@@ -173,6 +169,18 @@ class Relay:
                     async with self._published:
                         self._published.notify_all()
             self._waiting.clear()
+
+    async def _publish_events(self, game: int, events: list[Event]) -> None:
+        """Publish ``events`` of ``game``, with the game as it is now (or, once it has ended, how it ended) for a
+        web process that finds a gap."""
+        live = await self.core.live_game(game)
+        ended = next((e for e in events if isinstance(e, Ended)), None)
+        guild = self._guilds.get(game, "") if live is None else live.guild
+        state = {"live": live.to_json() if live is not None else None,
+                 "ended": ended.to_json() if ended is not None else None}
+        await self.exchange.publish(game, guild, state, [event.to_json() for event in events])
+        if live is None and ended is not None:
+            self._guilds.pop(game, None)
 
     def _heard(self, channel: str, payload: dict) -> None:
         try:
@@ -198,13 +206,7 @@ class Relay:
         if refusal:
             await self._answer(ask, answer_text(refusal))
         else:
-            before = self.core.live(msg.channel)
-            # keyed by the whole ask: two web processes number their asks alike
-            self._offers[ask] = offer(before) if before is not None else None
-            try:
-                await self.core.handle(msg)
-            finally:
-                self._offers.pop(ask, None)
+            await self.core.handle(msg)
         game = self.core.game_in(msg.channel)
         if game is not None:
             await self.published(game)  # the page that asked for a new game finds it at once

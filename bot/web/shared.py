@@ -1,9 +1,11 @@
 """The web process's side of the web tier: the games on of every chat process, as the pages see them, and the way
 back to the process that owns each one.
 
-``SharedGames`` is what ``Pages`` asks for the games on (``pages.LiveGames``) in ``python -m bot web``. It keeps
-the news of the games its pages show, heard through the database (``bot.store.exchange``), and hands each to the
-pages in order; a move or a command from a page is asked of the game's owner, which plays it through
+``SharedGames`` is what ``Pages`` asks for the games on (``pages.LiveGames``) in ``python -m bot web``. It follows
+the games its pages show through their events, heard through the database (``bot.store.exchange``), and hands
+each to the pages in order. Each game is followed in a line of its own: one game's slow database read delays no
+other game's events. A game whose events have a gap (or whose events were too long to be announced) is read whole
+from the database. A move or a command from a page is asked of the game's owner, which plays it through
 ``Core.handle`` as any message and sends back its private answers, then says it is done.
 """
 
@@ -15,27 +17,26 @@ import itertools
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
 from bot.core import Core, SaveFailed
+from bot.events import Ended, Event, Started, event_from_json
 from bot.replies import Message
 from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
-from bot.web.news import GameNews
 from bot.web.pages import GUILD, Pages, WebOrigin, web_shard
 from bot.web.relay import BEAT_SECONDS, process_name
 
 log = logging.getLogger(__name__)
 
-_LOAD = "load"
-"""A page opened on a game not in the cache: read it in the order of the news (``_load``)."""
 LIST_SECONDS = 1.0
 """How long the list of games on is kept for the front page (every visitor's page asks for it)."""
 KEEP_UNWATCHED = 60.0
-"""Seconds a game read for a page stays in the cache with no page open on it (a page that opens it again, or one
-just opening, misses none of its news)."""
+"""Seconds a game read for a page stays followed with no page open on it (a page that opens it again, or one
+just opening, misses none of its events)."""
 ASK_SECONDS = 10.0
 """How long a page's move waits for the game's owner to answer before the page is told that none did."""
 NO_ANSWER = tr("The game's server did not answer in time (it may be starting again). If the board does not show "
@@ -48,10 +49,22 @@ def _is_page_guild(guild: str) -> bool:
     return guild == GUILD or web_shard(guild) is not None
 
 
+async def _notice(origin: WebOrigin, text: str) -> None:
+    await origin.notice(text)
+
+
 @dataclass
 class _Waiting:
     origin: WebOrigin
     done: asyncio.Future[int | None]
+
+
+@dataclass
+class _Load:
+    """A page opened on a game not followed: it is read in the game's line (so that none of its events is
+    missed while it is read)."""
+
+    found: asyncio.Future[LiveGame | None]
 
 
 class SharedGames:
@@ -60,95 +73,143 @@ class SharedGames:
     def __init__(self, exchange: Exchange, process: str | None = None):
         self.exchange = exchange
         self.process = process or process_name()
-        self._apply: Callable[[GameNews], object] = lambda news: None
+        self._told: Callable[[Event, LiveGame | None], object] = lambda event, after: None
         self._watched: Callable[[int], bool] = lambda game: False
         self._dropped: Callable[[int], None] = lambda game: None
         self._listed: tuple[float, str | None, list[LiveGame]] | None = None  # the latest list, for LIST_SECONDS
-        self._games: dict[int, tuple[int, LiveGame]] = {}  # by id: the latest news's number and the game it had
-        self._since: dict[int, float] = {}  # by id: when it was read into ``_games``
-        self._heard: asyncio.Queue[tuple[str, dict]] = asyncio.Queue()
+        self._games: dict[int, LiveGame] = {}  # the games followed, by id: as their events so far have them
+        self._since: dict[int, float] = {}  # by id: when it was read to be followed
+        self._lines: dict[int, deque[dict | _Load]] = {}  # by game: what waits to be taken, in order
+        self._working: set[asyncio.Task] = set()
         self._waiting: dict[str, _Waiting] = {}
         self._ids = itertools.count(1)
         self.ready = asyncio.Event()
-        """Set once the listener has connected (and caught up): the pages hear every news from then on."""
+        """Set once the listener has connected (and caught up): the pages hear every event from then on."""
 
-    def show(self, apply: Callable[[GameNews], object], watched: Callable[[int], bool],
+    def show(self, told: Callable[[Event, LiveGame | None], object], watched: Callable[[int], bool],
              dropped: Callable[[int], None]) -> None:
-        """Hand each news to ``apply`` (``Pages.apply``), for the games ``watched`` says have pages open, and say
-        which game is no longer followed to ``dropped`` (``Pages.forget``)."""
-        self._apply, self._watched, self._dropped = apply, watched, dropped
+        """Hand each event, with the game after it, to ``told`` (``Pages.told``), for the games ``watched`` says
+        have pages open, and say which game is no longer followed to ``dropped`` (``Pages.forget``)."""
+        self._told, self._watched, self._dropped = told, watched, dropped
 
     # listening
 
     def heard(self, channel: str, payload: dict) -> None:
-        """A notification from the database (``Exchange.listen``'s handler): taken in order by ``run``."""
-        if channel == ANSWERS and payload.get("to") != self.process:
+        """A notification from the database (``Exchange.listen``'s handler): an answer is taken at once, a game's
+        events in the game's line."""
+        if channel == ANSWERS:
+            if payload.get("to") == self.process:
+                self._answer(payload)
             return
-        self._heard.put_nowait((channel, payload))
+        try:
+            game = int(payload["game"])
+        except (KeyError, TypeError, ValueError):
+            log.warning("a game's news that cannot be read: %.200r", payload)
+            return
+        if game in self._games:  # (no page shows the others: they are read from the database when one opens)
+            self._queue(game, payload)
 
     async def caught_up(self) -> None:
         """After the listener (re)connects: what its pages show may have moved on meanwhile."""
         for game in list(self._games):
             if self._watched(game):
-                self._heard.put_nowait((NEWS, {"game": game, "seq": None}))
+                self._queue(game, {"game": game})  # (no events: the game is read whole)
             else:
                 self._forget(game)
         self.ready.set()
 
-    async def run(self) -> None:
-        """Take the notifications in the order they came, for ever (run as a task)."""
-        while True:
-            channel, payload = await self._heard.get()
-            try:
-                if channel == NEWS:
-                    await self._news(payload)
-                elif channel == ANSWERS:
-                    await self._answer(payload)
-                elif channel == _LOAD:
-                    await self._load(payload["game"], payload["found"])
-            except SaveFailed as error:
-                log.warning("could not read a game's news: %s", error)
-                if channel == _LOAD and not payload["found"].done():
-                    payload["found"].set_exception(error)
-            except Exception:
-                log.exception("a notification could not be taken: %.200r", payload)
-                if channel == _LOAD and not payload["found"].done():
-                    payload["found"].set_exception(SaveFailed("the game's news could not be read"))
+    def _queue(self, game: int, item: dict | _Load) -> None:
+        line = self._lines.get(game)
+        if line is None:
+            line = self._lines[game] = deque()
+            task = asyncio.create_task(self._follow(game, line), name=f"web tier game {game}")
+            self._working.add(task)
+            task.add_done_callback(self._working.discard)
+        line.append(item)
 
-    async def _news(self, payload: dict) -> None:
-        game = int(payload["game"])
-        if game not in self._games:
-            return  # no page shows it: read from the database when one opens
+    async def _follow(self, game: int, line: deque[dict | _Load]) -> None:
+        """Take what waits in ``game``'s line, in order, until it is empty."""
+        try:
+            while line:
+                item = line.popleft()
+                try:
+                    if isinstance(item, _Load):
+                        await self._load(game, item.found)
+                    else:
+                        await self._news(game, item)
+                except SaveFailed as error:
+                    log.warning("could not read the news of game %d: %s", game, error)
+                    if isinstance(item, _Load) and not item.found.done():
+                        item.found.set_exception(error)
+                except Exception:
+                    log.exception("the news of game %d could not be taken: %.200r", game, item)
+                    if isinstance(item, _Load) and not item.found.done():
+                        item.found.set_exception(SaveFailed("the game's news could not be read"))
+        finally:
+            if self._lines.get(game) is line:
+                del self._lines[game]
+
+    async def _news(self, game: int, payload: dict) -> None:
+        known = self._games.get(game)
+        if known is None:
+            return
         if not self._watched(game) and time.monotonic() - self._since.get(game, 0.0) > KEEP_UNWATCHED:
             self._forget(game)
             return
-        seq, data = payload.get("seq"), payload.get("news")
-        if data is None or seq is None:
-            found = await self.exchange.news(game)
-            if found is None:
+        if payload.get("events") is not None:
+            events = [event_from_json(data, known) for data in payload["events"]]
+            starts = [k for k, event in enumerate(events) if isinstance(event, Started)]
+            # the game whole, whatever came before it (its owner, started again, numbers its events from 1 again)
+            fresh = events[starts[-1]:] if starts else [event for event in events if event.version > known.told]
+            if not fresh:
+                return  # seen already (the game was read whole meanwhile)
+            if isinstance(fresh[0], Started) or fresh[0].version == known.told + 1:
+                for event in fresh:
+                    self._take(game, event)
                 return
-            seq, data = found
+        await self._read(game)  # a gap, or events too long to be announced: the game as it is now
+
+    def _take(self, game: int, event: Event) -> None:
+        """Hand ``event`` to the pages, with the game after it; an ended game is followed no more."""
         known = self._games.get(game)
-        if known is not None and known[0] >= seq:
-            return
-        news = GameNews.from_json(data, known[1].game if known is not None else None)
-        if news.live is not None:
-            self._games[game] = (seq, news.live)
-        self._apply(news)
-        if news.live is None:  # ended: its pages have been told, with its players' names
+        if isinstance(event, Ended):
+            self._told(event, None)
             self._forget(game)
+            return
+        if known is None:
+            return
+        after = event.after(known) if not isinstance(event, Started) else event.after()
+        self._games[game] = after
+        self._told(event, after)
+
+    async def _read(self, game: int) -> None:
+        """Bring ``game``'s pages up to the game as the database has it (it may have ended meanwhile)."""
+        found = await self.exchange.news(game)
+        known = self._games.get(game)
+        if found is None or known is None:
+            return
+        state = found[1]
+        if state.get("live") is not None:
+            live = LiveGame.from_json(state["live"], known.game)
+            if live.told != known.told or live.game.moves != known.game.moves:  # (not: the same game again)
+                self._take(game, Started(game, live.told, "", time.time(), live=live))
+        elif state.get("ended") is not None:
+            self._take(game, event_from_json(state["ended"], known))
 
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
         self._since.pop(game, None)
         self._dropped(game)
 
-    async def _answer(self, payload: dict) -> None:
+    def _answer(self, payload: dict) -> None:
         waiting = self._waiting.get(str(payload.get("id")))
         if waiting is None:
             return  # an answer that came after its page stopped waiting
         if "text" in payload:
-            await waiting.origin.notice(text_from_json(payload["words"]) if "words" in payload else str(payload["text"]))
+            text = text_from_json(payload["words"]) if "words" in payload else str(payload["text"])
+            task = asyncio.create_task(_notice(waiting.origin, text))
+            self._working.add(task)
+            task.add_done_callback(self._working.discard)
         elif payload.get("done") and not waiting.done.done():
             game = payload.get("game")
             waiting.done.set_result(int(game) if game is not None else None)
@@ -156,35 +217,33 @@ class SharedGames:
     # what the pages ask
 
     async def _load(self, game: int, found: asyncio.Future[LiveGame | None]) -> None:
-        """Read game ``game`` from the database into the cache, between two news (so that no news of it is missed
+        """Read game ``game`` from the database to be followed, in its line (so that none of its events is missed
         while it is read)."""
-        known = self._games.get(game)
-        if known is None:
+        if game not in self._games:
             latest = await self.exchange.news(game)
-            news = GameNews.from_json(latest[1]) if latest is not None else None
-            if latest is not None and news is not None and news.live is not None:
-                known = self._games[game] = (latest[0], news.live)
+            live = latest[1].get("live") if latest is not None else None
+            if live is not None:
+                self._games[game] = LiveGame.from_json(live)
                 self._since[game] = time.monotonic()
         if not found.done():
-            found.set_result(known[1] if known is not None else None)
+            found.set_result(self._games.get(game))
 
     async def live_game(self, game: int) -> LiveGame | None:
-        """The game on with the id ``game`` as its latest news has it (SaveFailed if the database does not
+        """The game on with the id ``game`` as its events so far have it (SaveFailed if the database does not
         answer)."""
         known = self._games.get(game)
         if known is not None:
-            return known[1]
+            return known
         found: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
-        self._heard.put_nowait((_LOAD, {"game": game, "found": found}))
+        self._queue(game, _Load(found))
         try:
             async with asyncio.timeout(2 * self.exchange.store.timeout):
                 await found
         except TimeoutError:
             raise SaveFailed("the game's news was not read in time") from None
-        # as the news stands now, not when it was read: news taken meanwhile is in the cache (the page that asked
-        # is seated before any more is taken), and a game that ended meanwhile has left it
-        known = self._games.get(game)
-        return known[1] if known is not None else None
+        # as its events stand now, not when it was read: those taken meanwhile are in (the page that asked is
+        # seated before any more is taken), and a game that ended meanwhile is followed no more
+        return self._games.get(game)
 
     async def live_games(self, guild: str | None = None) -> list[LiveGame]:
         """The games on of ``guild`` (``GUILD``: those started on the page, whichever process plays them), or of
@@ -199,8 +258,8 @@ class SharedGames:
             if live is None or (guild == GUILD and not _is_page_guild(live["guild"])) or (
                     guild not in (None, GUILD) and live["guild"] != guild):
                 continue
-            known = self._games.get(int(data["game"]))
-            games.append(LiveGame.from_json(live, known[1].game if known is not None else None))
+            known = self._games.get(int(live["id"]))
+            games.append(LiveGame.from_json(live, known.game if known is not None else None))
         self._listed = (now, guild, games)
         return games
 
@@ -243,6 +302,12 @@ class SharedGames:
             del self._waiting[ask]
         return None
 
+    async def close(self) -> None:
+        """Stop following the games."""
+        for task in list(self._working):
+            task.cancel()
+        await asyncio.gather(*self._working, return_exceptions=True)
+
     @staticmethod
     def _origin(msg: Message) -> WebOrigin:
         assert isinstance(msg.origin, WebOrigin), "only a page's messages are asked of another process"
@@ -255,11 +320,10 @@ async def sharing(games: SharedGames, core: Core, pages: Pages) -> AsyncIterator
     exchange (a web process's), for the length of the block; ``core``, this process's own, answers for finished
     games, analyses and puzzles."""
     core.connect(pages.send_for(None))  # its own replies: an analysis asked from a page
-    games.show(pages.apply, lambda game: pages.watchers(game) > 0, pages.forget)
-    taking = asyncio.create_task(games.run(), name="web tier news")
+    games.show(pages.told, lambda game: pages.watchers(game) > 0, pages.forget)
     try:
         async with listening(games.exchange, (NEWS, ANSWERS), games.heard, games.caught_up):
             yield games
     finally:
-        taking.cancel()
+        await games.close()
         pages.close()

@@ -122,6 +122,8 @@ async def _act(pages: Pages, watcher: Watcher, kind: object, data: dict) -> None
             await pages.move(watcher, text, ply)
     elif kind == "command" and data.get("name") in COMMANDS:
         await pages.command(watcher, str(data["name"]))
+    elif kind == "state":  # the page found a gap in its updates' versions
+        await pages.resend(watcher)
     else:
         await watcher.notice(tr("That message is not one the page sends."))
 

@@ -16,6 +16,7 @@ const page = {
   connected: false, // the socket is open
   judgements: {},   // ply -> the mark written after that move in the list ("?!", "?", "??"), once judged
   confirming: null, // the command ("resign", "stop") whose button was clicked, asked again before it is sent
+  asked: false,     // the game was asked for whole (a gap in its updates' versions), and has not come yet
 };
 const $ = (id) => document.getElementById(id);
 
@@ -75,12 +76,22 @@ function showConnection() {
 function receive(message) {
   if (message.type === "game") {  // the whole game, on each connection: older notices no longer hold
     page.game = message;
+    page.asked = false;
     page.clicks = [];
     input.clear();
     $("notice").textContent = page.unsent ? tr("Connected again. What you clicked while the page was not connected "
       + "was not sent: do it again if you still want to.") : "";
     page.unsent = false;
   } else if (message.type === "update" && page.game) {
+    if (!message.whole && message.v != null && page.game.v != null && message.v !== page.game.v + 1) {
+      // a gap in the game's versions (or an update already seen): ask for the game whole
+      if (message.v > page.game.v && !page.asked) {
+        page.asked = true;
+        page.socket.send(JSON.stringify({ type: "state" }));
+      }
+      return;
+    }
+    page.game.v = message.v;
     page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
     page.game.status = message.status;
     page.clicks = [];
