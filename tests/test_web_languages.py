@@ -10,6 +10,7 @@ import re
 
 from bot.translation import render, tr
 from bot.words import colour_name, game_name, game_title
+from bot.web.finished import FinishedGames
 from bot.web import wording
 from chat import ANA
 from engine import Color
@@ -78,7 +79,7 @@ async def test_the_servers_answers_and_a_games_updates_come_in_each_pages_langua
     await english_ws.close()
 
     # read again from the database (after a restart, or on another process): its words still in the page's language
-    chat.pages._finished.clear()
+    chat.pages.finished = FinishedGames(chat.core)  # as a process that did not see it end
     again = await client.ws_connect(socket_path(chat, table.id), headers={"Accept-Language": "nl"})
     stored = (await receive(again, "game"))["status"]
     assert stored["headline"] == dutch["headline"] and stored["winner"] == "White"

@@ -22,7 +22,8 @@ from bot.web import shared
 from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
 from bot.replies import Message
 from bot.translation import render
-from bot.web.pages import Pages, WebOrigin
+from bot.web.pages import Pages
+from bot.web.watchers import WebOrigin
 from bot.web.relay import Relay
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app

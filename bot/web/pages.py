@@ -16,29 +16,26 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
-from bot.core import Core, Refusal, SaveFailed, Send, still_on
+from bot.core import Core, SaveFailed, Send
 from bot.events import Ended, Event, Started
 from bot.replies import Message, Reply, User
-from bot.tables import Kind, LiveGame, Seat
+from bot.tables import Kind, LiveGame
 from bot.words import colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
+from bot.web.finished import FinishedGames, people_of
 from bot.web.seats import SeatKeys
+from bot.web.watchers import Watcher, WebOrigin
 from engine import Color
-
 
 log = logging.getLogger(__name__)
 
 GUILD = "web"  # the server name of games started on the page; with shards, "web:N" names the shard that owns them
 CHANNEL_PREFIX = "web-"  # the channels of games started on the page
-FINISHED_KEPT = 200  # finished games kept for their replay pages
-QUEUE_LIMIT = 64  # messages waiting for a slow page before it is dropped (it reconnects and gets the whole game)
 COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
 OUT_OF_DATE = tr("That board is out of date: the game has moved on.")
 NOT_A_MOVE = tr("That is not a move of this game, so nothing was done: the board sends moves only.")
@@ -74,68 +71,10 @@ def _version(found: LiveGame | views.Finished) -> int | None:
     return found.told if isinstance(found, LiveGame) else None
 
 
-def _people(seats: dict[Color, Seat]) -> dict[Color, User]:
-    """The players who are people, by colour."""
-    return {colour: seat.user for colour, seat in seats.items() if seat.user is not None}
-
-
 class _Sent(NamedTuple):
     """What a game's open pages were last sent: its moves."""
 
     moves: list[Any]
-
-
-@dataclass(frozen=True)
-class WebOrigin:
-    """Marks a message sent from a page: the core hands it back in its replies, and private ones go to ``notice``."""
-
-    notice: Callable[[str], Awaitable[None]]
-    at: tuple[int, int] | None = None
-    """For a move: the game and the ply the page showed (a process that plays the game from afar checks it)."""
-
-
-@dataclass(eq=False)
-class Watcher:
-    """One open page: the game it shows, the seat it holds (if its link had the secret), its outgoing queue."""
-
-    game: int
-    language: str = ENGLISH
-    """The language the page is shown in: what it is sent is in it."""
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
-    seat: tuple[Color, User] | None = None
-    starter: User | None = None
-    """The person who started the bot match shown, when the page has their link: they may stop it."""
-    dropped: bool = False
-    """The page fell behind (or the server is closing): its connection is to be closed, and it reconnects."""
-
-    def put(self, text: str | None) -> bool:
-        """Queue a message for the page; False if the page is too slow to keep up (it should be closed)."""
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            return False
-        return True
-
-    def send(self, message: dict) -> bool:
-        """Queue ``message`` for the page, its texts in the page's language (False as ``put``)."""
-        return self.put(views.written(message, self.language))
-
-    async def notice(self, text: str) -> None:
-        self.send({"type": "notice", "text": text})
-
-    def finish(self) -> None:
-        """End the page's connection once what is waiting has been sent."""
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.drop()
-
-    def drop(self) -> None:
-        """End the page's connection now: what is waiting is thrown away, and the writer closes the socket."""
-        self.dropped = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
 
 
 class Pages:
@@ -163,7 +102,7 @@ class Pages:
         self._unannounced: set[int] = set()  # new games whose links the terminal's chat has not been given
         self._reading: set[asyncio.Task] = set()  # games read again after a gap in their events
         self._sent: dict[int, _Sent] = {}  # what each game's pages were last sent
-        self._finished: OrderedDict[int, views.Finished] = OrderedDict()
+        self.finished = FinishedGames(core)
 
     # wiring
 
@@ -281,8 +220,8 @@ class Pages:
             return
         players = {c: s.name for c, s in table.seats.items()}
         finished = views.Finished(game_id, table.game, players, table.kind, event.said, event.pdn, guild=table.guild,
-                                  people=_people(table.seats), starter=table.starter, ending=event.ending)
-        self._keep(finished)
+                                  people=people_of(table.seats), starter=table.starter, ending=event.ending)
+        self.finished.keep(finished)
         if game_id in self._watchers:
             self._broadcast(game_id, self._update(game_id, table.game, views.status(finished, event.said),
                                                   event.version, event.at))
@@ -331,34 +270,7 @@ class Pages:
         if found is not None:
             self._live[game_id] = found
             return found
-        return self._finished.get(game_id) or await self._stored(game_id)
-
-    async def _stored(self, game_id: int) -> views.Finished | None:
-        """A finished game from the database (one that ended before this process started, or long ago)."""
-        stored = await self.core.finished(game_id)
-        if stored is None:
-            return None
-        game = stored.game
-        record = self.core.record(game)
-        if record is None:
-            return None
-        seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
-        players = {colour: seat.name for colour, seat in seats.items()}
-        ending = stored.ending
-        if ending is not None:
-            words = ending.said(players, record)
-        else:  # an old version's words for an end the migration did not know: as they were written
-            words = tr("Game over ({reason}).", reason=stored.reason) if stored.reason else tr("Game over.")
-        starter = game.settings.get("starter")
-        finished = views.Finished(game_id, record, players, Kind(game.kind), words, stored.pdn, guild=game.guild,
-                                  people=_people(seats), starter=User(*starter) if starter else None, ending=ending)
-        self._keep(finished)
-        return finished
-
-    def _keep(self, finished: views.Finished) -> None:
-        self._finished[finished.id] = finished
-        while len(self._finished) > FINISHED_KEPT:
-            self._finished.popitem(last=False)
+        return self.finished.get(game_id) or await self.finished.stored(game_id)
 
     async def join(self, game_id: int, language: str = ENGLISH) -> Watcher | None:
         """A new page on game ``game_id``, shown in ``language``, sent the whole game first; None if there is no
@@ -408,9 +320,9 @@ class Pages:
         if found is None:
             return False
         if isinstance(found, LiveGame):
-            people, starter = _people(found.seats), found.starter
+            people, starter = people_of(found.seats), found.starter
         else:
-            people = found.people if found.guild is not None else await self._finished_people(found)
+            people = found.people if found.guild is not None else await self.finished.people(found)
             starter = found.starter
         for colour, user in people.items():
             if self.keys.check(found.id, colour, user.id, secret):
@@ -423,14 +335,6 @@ class Pages:
             watcher.send({"type": "seat", "colour": None, "name": starter.name, "starter": True})
             return True
         return False
-
-    async def _finished_people(self, finished: views.Finished) -> dict[Color, User]:
-        """The people of a finished game these pages saw end without having seen it on (from the database; none
-        while it does not have the game yet)."""
-        try:
-            return (await self._stored_facts(finished))[1]
-        except Refusal:
-            return {}
 
     def starter_path(self, game: int, user: User) -> str:
         """The link of the person who started a bot match (White's seat secret for them): it lets them stop it."""
@@ -499,43 +403,14 @@ class Pages:
         (``views.analysis``); None if there is no such game. ``Refusal`` for a game still on (or one with nothing
         to analyse); ``SaveFailed`` when the database does not answer."""
         found = await self.find(game_id)
-        if found is None:
-            return None
-        finished = await self._analysable(found)
-        return views.analysis(await self.core.analysis(game_id, await self._guild(finished)), finished.record)
+        return await self.finished.analysis(found) if found is not None else None
 
     async def ask_analysis(self, game_id: int, secret: str, guest: User) -> dict | None:
         """Start the analysis of a finished game, asked from its page: as the player whose seat ``secret`` is (one
         analysis at a time each, in chat or on the page), else as ``guest``. Refused as `analyse` is in chat; None
         if there is no such game."""
         found = await self.find(game_id)
-        if found is None:
-            return None
-        finished = await self._analysable(found)
-        guild, people = ((finished.guild, finished.people) if finished.guild is not None
-                         else await self._stored_facts(finished))
-        asker = next((user for colour, user in people.items()
-                      if secret and self.keys.check(game_id, colour, user.id, secret)), guest)
-        return views.analysis(await self.core.ask_analysis(game_id, guild, asker), finished.record)
-
-    async def _analysable(self, found: LiveGame | views.Finished) -> views.Finished:
-        """The finished game; a game still on is refused, in the core's words."""
-        if isinstance(found, views.Finished):
-            return found
-        raise Refusal(still_on(found.id))
-
-    async def _guild(self, finished: views.Finished) -> str:
-        return finished.guild if finished.guild is not None else (await self._stored_facts(finished))[0]
-
-    async def _stored_facts(self, finished: views.Finished) -> tuple[str, dict[Color, User]]:
-        """The server and the people of a finished game, from the database (for one these pages saw end without
-        having seen it on)."""
-        stored = await self.core.finished(finished.id)
-        if stored is None:
-            raise Refusal(tr("Game {game} is not in the database yet: try again in a moment.", game=finished.id))
-        seats = {Color.WHITE: Seat.from_json(stored.game.seats["white"]),
-                 Color.BLACK: Seat.from_json(stored.game.seats["black"])}
-        return stored.game.guild, _people(seats)
+        return await self.finished.ask_analysis(found, self.keys, secret, guest) if found is not None else None
 
     def pdn(self, table: LiveGame) -> str:
         """The record of a game on so far, as the core writes it."""

@@ -27,7 +27,8 @@ from bot.events import Ended, Event, Started, event_from_json
 from bot.replies import Message
 from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
-from bot.web.pages import GUILD, Pages, WebOrigin, web_shard
+from bot.web.pages import GUILD, Pages, web_shard
+from bot.web.watchers import WebOrigin
 from bot.web.relay import BEAT_SECONDS, process_name
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,8 @@ from aiohttp import WSMsgType, web
 from bot.core import SaveFailed
 from bot.translation import render, tr
 from bot.web import wording
-from bot.web.pages import COMMANDS, Pages, Watcher
+from bot.web.pages import COMMANDS, Pages
+from bot.web.watchers import Watcher
 from bot.web.site import NO_GAME, REF, UNREADABLE, pages_of, requested_game, same_origin, text_answer
 
 log = logging.getLogger(__name__)
