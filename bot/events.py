@@ -41,16 +41,22 @@ class Event:
         return dataclasses.replace(live, told=self.version)
 
     def to_json(self) -> dict:
-        data: dict[str, Any] = {"type": self.kind, "game": self.game, "v": self.version, "at": self.at,
-                                "said": text_json(self.said)}
+        data: dict[str, Any] = {"type": self.kind, "game": self.game, "v": self.version, "at": round(self.at, 3)}
+        if not self.said_again:
+            data["said"] = text_json(self.said)
         for field in dataclasses.fields(self):
             if field.name not in ("game", "version", "said", "at"):
                 value = getattr(self, field.name)
                 data[field.name] = _json(value)
         return data
 
+    said_again: ClassVar[bool] = False
+    """Whether its words are made again from the game where it is read (``GameView.move_said``), not carried."""
+
 
 def _json(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 3)  # (times, in seconds: to the millisecond)
     if isinstance(value, Color):
         return str(value)
     if isinstance(value, (LiveGame, Ending)):
@@ -82,8 +88,11 @@ class Moved(Event):
     """The time the side took for it."""
     evaluation: int | None
     """The bot's last evaluation after it, for White (``LiveGame.evaluation``)."""
+    late: bool
+    """A bot's move that the database could not take at first (the chat says it is saved at last)."""
 
     kind: ClassVar[str] = "moved"
+    said_again: ClassVar[bool] = True
 
     def after(self, live: LiveGame) -> LiveGame:
         game = live.game.copy()
@@ -156,13 +165,15 @@ def event_from_json(data: dict, known: LiveGame | None = None) -> Event:
     moves). ``ValueError`` for one that does not read."""
     try:
         kind = EVENTS[data["type"]]
-        common: dict[str, Any] = {"game": int(data["game"]), "version": int(data["v"]), "said": text_from_json(data["said"]),
-                  "at": float(data["at"])}
+        common: dict[str, Any] = {"game": int(data["game"]), "version": int(data["v"]),
+                                  "said": text_from_json(data.get("said", "")), "at": float(data["at"])}
         if kind is Started:
             return Started(**common, live=LiveGame.from_json(data["live"], known.game if known else None))
         if kind is Moved:
-            return Moved(**common, move=str(data["move"]), mover=_COLOURS[data["mover"]],
-                         seconds=float(data["seconds"]), evaluation=data["evaluation"])
+            moved = Moved(**common, move=str(data["move"]), mover=_COLOURS[data["mover"]],
+                          seconds=float(data["seconds"]), evaluation=data["evaluation"], late=bool(data["late"]))
+            # its words, made again from the game after it (unknown here: no page shows it)
+            return dataclasses.replace(moved, said=moved.after(known).move_said(moved.late)) if known else moved
         if kind is Offered:
             return Offered(**common, what=str(data["what"]), by=_COLOURS[data["by"]])
         if kind is Answered:

@@ -1,5 +1,6 @@
-"""A game at a table in a channel: who sits at it (seats, the kind of game), the table the core plays on, the copy
-of it a front end shows whole (``LiveGame``), and a challenge waiting for an answer."""
+"""A game at a table in a channel: who sits at it (seats, the kind of game), the game as a front end may know it
+(``GameView``), the table the core plays on (that view and its running parts), the copy of it a front end shows
+whole (``LiveGame``), and a challenge waiting for an answer."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from bot.evaluation import Evaluation
 from bot.replies import Message, User
-from bot.translation import Text, tr
+from bot.translation import Text, join, tr
 from bot.words import colour_name, game_name
 from engine import Color, GameRecord, game_type
 
@@ -68,12 +70,30 @@ class Seat:
         return cls(level=int(data["level"]))
 
 
-class Seated:
-    """What a game at a table and a copy of it shown on a page answer alike: who is to move, who plays which
-    colour, the title."""
+@dataclass(eq=False)
+class GameView:
+    """A game on, as a front end may know it, its fields declared once: the table the core plays on (``Table``)
+    is one, with its running parts, and so is the copy of it a page shows whole (``LiveGame``). Both answer alike:
+    who is to move, who plays which colour, the title, the chat's words on the last move."""
 
+    id: int
+    guild: str
+    channel: str
+    channel_name: str
+    kind: Kind
     game: GameRecord[Any, Any]
     seats: dict[Color, Seat]
+    budget: float
+    """The bot's seconds per move."""
+    starter: User | None = None
+    """Who started it (a bot match's starter may stop it)."""
+    draw_offer: Color | None = None
+    takeback_offer: Color | None = None
+    evaluation: int | None = None
+    """The bot's last evaluation, for White (``bot.evaluation.Evaluation.white``); None before its first move and
+    after a takeback (it was of a later position)."""
+    told: int = 0
+    """The events told of the game so far (``bot.events``): its version, as its pages follow it."""
 
     @property
     def to_move(self) -> Seat:
@@ -94,35 +114,47 @@ class Seated:
                   first=self.seats[first].name, first_colour=colour_name(first),
                   second=self.seats[first.opponent].name, second_colour=colour_name(first.opponent))
 
+    def whose_turn(self) -> Text:
+        seat = self.to_move
+        if seat.is_bot:
+            return (tr("{colour} ({name}) to move.", colour=colour_name(self.game.turn), name=seat.name)
+                    if self.kind is Kind.MATCH else tr("My move."))
+        return tr("{name}, your move ({colour}).", name=seat.name, colour=colour_name(self.game.turn))
 
-@dataclass
-class Table(Seated):
-    """An active game in a channel, with what the chat around it needs."""
+    def move_said(self, late: bool = False) -> Text:
+        """The chat's words on the last move, the game being as it is just after it: who played what (the bot
+        with its evaluation; ``late``: its move could not be saved at first), and whose turn it is now. Made again
+        from the game where it is read (the web tier), so that a move's event need not carry them."""
+        game = self.game
+        before = game.positions[-2]
+        shown, seat = game.type.write_move(before, game.moves[-1]), self.seats[before.turn]
+        parts: list[str] = [tr("Saved at last.")] if late else []
+        if seat.is_bot and self.evaluation is not None:
+            evaluation = Evaluation(self.evaluation).words()
+            parts.append(tr("{name} played {move} ({evaluation}).", name=seat.name, move=shown, evaluation=evaluation)
+                         if self.kind is Kind.MATCH else tr("I played {move} ({evaluation}).", move=shown,
+                                                              evaluation=evaluation))
+        else:
+            parts.append(tr("{name} played {move}.", name=seat.name, move=shown))
+        if game.result() is None:
+            parts.append(self.whose_turn())
+        return join(parts)
 
-    id: int
-    guild: str
-    channel: str
-    channel_name: str
-    kind: Kind
-    game: GameRecord[Any, Any]
-    seats: dict[Color, Seat]
-    budget: float
-    """The bot's seconds per move."""
+
+@dataclass(kw_only=True)
+class Table(GameView):
+    """An active game in a channel as the core plays it: its view, with what the chat around it needs and the
+    parts of its running (lock, bot's move, saving)."""
+
     rated: bool
     delay: float = 0.0
     """Seconds between moves in a bot match."""
-    starter: User | None = None
     takebacks_used: int = 0
-    draw_offer: Color | None = None
-    takeback_offer: Color | None = None
     offered: dict[tuple[str, Color], int] = field(default_factory=dict)
     """The ply of each player's last offer, by what they offered ("draw", "takeback") and their colour: an offer
     is made again only some moves later (``bot.core.play.OFFER_AGAIN``)."""
     last_activity: float = 0.0
     reminded: bool = False
-    evaluation: int | None = None
-    """The bot's last evaluation, for White (``bot.evaluation.Evaluation.white``); None before its first move and
-    after a takeback (it was of a later position)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task | None = None
     """The bot's move (or the match) in progress."""
@@ -132,8 +164,6 @@ class Table(Seated):
     """The bot's move is found and waits for the database to take it."""
     unsure: tuple[int, str] | None = None
     """A person's move (ply, full path) whose write failed without an answer: it may have been kept."""
-    told: int = 0
-    """The events told of the game so far (``bot.events``): its version, as its pages follow it."""
 
     @property
     def flipped(self) -> bool:
@@ -148,38 +178,21 @@ class Table(Seated):
                 "starter": [self.starter.id, self.starter.name] if self.starter else None}
 
 
-@dataclass(frozen=True, eq=False)
-class LiveGame(Seated):
+@dataclass(eq=False)
+class LiveGame(GameView):
     """A game on as a front end that shows it whole (the web page) sees it: a copy of its table that the core
-    makes and never changes, and that travels between processes as JSON."""
+    makes and nobody changes (its events make new copies), and that travels between processes as JSON."""
 
-    id: int
-    guild: str
-    channel: str
-    channel_name: str
-    kind: Kind
-    game: GameRecord[Any, Any]
-    seats: dict[Color, Seat]
-    budget: float
-    """The bot's seconds per move."""
-    starter: User | None = None
-    draw_offer: Color | None = None
-    takeback_offer: Color | None = None
-    evaluation: int | None = None
-    """The bot's last evaluation, for White (``bot.evaluation.Evaluation.white``), or None."""
     takebacks_left: int | None = None
     """The takebacks the person may still take in a game against the bot; None in other games (a takeback is asked
     of the opponent there)."""
-    told: int = 0
-    """The events of the game this copy has seen (``bot.events``): its version."""
 
     @classmethod
     def of(cls, table: Table, takebacks: int) -> LiveGame:
         """The copy of ``table``, where a person has ``takebacks`` takebacks a game against the bot."""
         left = max(0, takebacks - table.takebacks_used) if table.kind is Kind.BOT else None
-        own: dict[str, Any] = {"game": table.game.copy(), "seats": dict(table.seats), "takebacks_left": left}
-        shared = {f.name: getattr(table, f.name) for f in fields(cls) if f.name not in own}  # Table has the others
-        return cls(**shared, **own)
+        view = {f.name: getattr(table, f.name) for f in fields(GameView)}
+        return cls(**view | {"game": table.game.copy(), "seats": dict(table.seats)}, takebacks_left=left)
 
     def to_json(self) -> dict:
         return {"id": self.id, "guild": self.guild, "channel": self.channel, "channel_name": self.channel_name,
@@ -206,7 +219,7 @@ class LiveGame(Seated):
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
                    _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]),
-                   data.get("evaluation"), data.get("takebacks_left"), int(data.get("told", 0)))
+                   data.get("evaluation"), int(data.get("told", 0)), takebacks_left=data.get("takebacks_left"))
         # (evaluation, takebacks_left and told are absent from a process of an earlier version)
 
 

@@ -232,15 +232,24 @@ def rendered(value: object, language: str) -> object:
 
 def text_json(text: str) -> object:
     """``text`` as JSON that keeps what it was made from (``text_from_json`` reads it back): a ``Text`` sent to
-    another process (the web tier's pages) is still shown in each reader's language there."""
+    another process (the web tier's pages) is still shown in each reader's language there. What goes without
+    saying is left out (a message's values when it has none, its plural when it has none, a joined text's English
+    when it is its parts joined): it travels with every event of a game."""
     if isinstance(text, Number):
         return {"decimal": text.value, "pattern": text.pattern}
-    if isinstance(text, Joined):  # (its English too: a sentence's is not always its parts joined)
-        return {"parts": [text_json(part) for part in text.parts], "sep": text.sep, "english": str(text)}
+    if isinstance(text, Joined):  # (its English too, when a sentence's is not its parts joined)
+        data: dict[str, object] = {"parts": [text_json(part) for part in text.parts], "sep": text.sep}
+        if str(text) != text.sep.join(str(part) for part in text.parts):
+            data["english"] = str(text)
+        return data
     if isinstance(text, Text):
-        values = {name: text_json(value) if isinstance(value, str) else value if isinstance(value, (int, float))
-                  else str(value) for name, value in text.values.items()}
-        return {"message": text.message, "values": values, "plural": text.plural_message, "number": text.number}
+        data = {"message": text.message}
+        if text.values:
+            data["values"] = {name: text_json(value) if isinstance(value, str) else value
+                              if isinstance(value, (int, float)) else str(value) for name, value in text.values.items()}
+        if text.plural_message is not None:
+            data["plural"], data["number"] = text.plural_message, text.number
+        return data
     return str(text)
 
 
@@ -254,6 +263,6 @@ def text_from_json(data: object) -> str:
                       english if isinstance(english, str) else None)
     if isinstance(data, dict):
         values = {name: text_from_json(value) if isinstance(value, (str, dict)) else value
-                  for name, value in data["values"].items()}
+                  for name, value in data.get("values", {}).items()}
         return Text(str(data["message"]), values, data.get("plural"), data.get("number"))
     return str(data)

@@ -160,7 +160,7 @@ def test_a_russian_board_is_captioned_in_glyphs_not_boxes():
     from renders.drawing import font, font_for
 
     table = Table(1, "g", "c", "c", Kind.BOT, game_type("russian").new_game(),
-                  {Color.WHITE: Seat(User("1", "ana")), Color.BLACK: Seat(level=1)}, 1.0, False)
+                  {Color.WHITE: Seat(User("1", "ana")), Color.BLACK: Seat(level=1)}, 1.0, rated=False)
     shown = board_of(table)
     caption, status = render(shown.caption, "ru"), render(shown.status, "ru")
     assert caption == "Русские шашки · ход 1 · Ход: Белые" and status == "Ход: Белые"

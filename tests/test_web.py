@@ -418,8 +418,9 @@ def test_run_bot_serves_the_page_beside_the_terminal_chat(tmp_path):
 
 async def test_a_games_events_read_back_from_json_and_rebuild_the_game_as_the_core_has_it(pool):
     """What a game's followers are told (it started, moves, an offer declined, a takeback, the end) reads back the
-    same from JSON, as another process gets it; the versions follow one another, and the events, applied in
-    order, make the game as the core has it after each one."""
+    same from JSON, as another process gets it (a move's words, which it does not carry, made again there the same,
+    a bot's with its evaluation too); the versions follow one another, and the events, applied in order, make the
+    game as the core has it after each one."""
     from bot.events import Ended, Started, event_from_json
 
     chat = Chat(SqliteStore(":memory:"), pool)
@@ -438,6 +439,12 @@ async def test_a_games_events_read_back_from_json_and_rebuild_the_game_as_the_co
     assert [type(event).__name__ for event, _ in told] == [
         "Started", "Moved", "Moved", "Moved", "Offered", "Answered", "Offered", "TakenBack", "Ended"]
     assert [event.version for event, _ in told] == list(range(1, len(told) + 1))
+    people = len(told)
+    await chat.say(ANA, "new english level 1 time 0.05")
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    assert [type(event).__name__ for event, _ in told[people:]] == ["Started", "Moved", "Moved"]
+    assert str(told[-1][0].said).startswith("I played") and "evaluation" in str(told[-1][0].said)
     known = None
     for event, live in told:
         back = event_from_json(json.loads(json.dumps(event.to_json())), known)

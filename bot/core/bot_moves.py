@@ -8,14 +8,14 @@ import random
 
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
-from bot.core.state import State, whose_turn, written
+from bot.core.state import State, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.events import Moved
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
-from bot.translation import join, tr
+from bot.translation import tr
 from bot.worker import Job
 from engine import GameRecord, Termination
 
@@ -114,7 +114,7 @@ async def _played(s: State, table: Table, seat: Seat, before, move, score: int, 
     ended if the rules or the match's length say so."""
     table.evaluation = Evaluation.of(score, before.turn).white
     took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
-    await _announce(s, table, seat, before, move, score, took, late=table.saving, reloaded=reloaded)
+    await _announce(s, table, before, move, took, late=table.saving, reloaded=reloaded)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
         await finish(s, table, Ending(None, Termination.MOVE_LIMIT))
 
@@ -131,20 +131,13 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
         return table.game.type.write_move(position, move, full=True), 0
 
 
-async def _announce(s: State, table: Table, seat: Seat, before, move, score: int, took: float,
-                    late: bool = False, reloaded: bool = False) -> None:
-    """Say the bot's move ``move`` (from ``before``), and tell it to the game's followers (unless the game was
-    ``reloaded`` with it: they have had it whole)."""
-    shown, evaluation = table.game.type.write_move(before, move), Evaluation.of(score, before.turn).words()
-    parts = [tr("Saved at last.")] if late else []
-    parts.append(tr("{name} played {move} ({evaluation}).", name=seat.name, move=shown, evaluation=evaluation)
-                 if table.kind is Kind.MATCH else tr("I played {move} ({evaluation}).", move=shown,
-                                                      evaluation=evaluation))
-    if table.game.result() is None:
-        parts.append(whose_turn(table))
-    text = join(parts)
+async def _announce(s: State, table: Table, before, move, took: float, late: bool = False,
+                    reloaded: bool = False) -> None:
+    """Say the bot's move ``move`` (from ``before``, the game's last), and tell it to the game's followers (unless
+    the game was ``reloaded`` with it: they have had it whole)."""
+    text = table.move_said(late)
     if not reloaded:
         s.tell(table, Moved, text, move=table.game.type.write_move(before, move, full=True), mover=before.turn,
-               seconds=took, evaluation=table.evaluation)
+               seconds=took, evaluation=table.evaluation, late=late)
     to_move = table.to_move.user
     await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else (), told=not reloaded)

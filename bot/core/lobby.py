@@ -8,7 +8,7 @@ from bot.core.bot_moves import kick
 from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
 from bot.core.results import finish
-from bot.core.state import DEFAULT_VARIANT, Refusal, State, player, whose_turn
+from bot.core.state import DEFAULT_VARIANT, Refusal, State, player
 from bot.ending import Ending
 from bot.events import Answered, Started
 from bot.replies import Message, User
@@ -37,7 +37,7 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=seconds)
               if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
                                      title=table.title(), seconds=seconds))
-    text = join([opened, whose_turn(table)])
+    text = join([opened, table.whose_turn()])
     s.tell(table, Started, text)
     await s.show(table, text, to=msg, told=True)
     kick(s, table)
@@ -102,7 +102,7 @@ async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, sea
     written, so a second command meanwhile is refused rather than opening another game."""
     game = game_type(variant_name).new_game()
     table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
-                  rated, delay, msg.user, last_activity=s.clock())
+                  starter=msg.user, rated=rated, delay=delay, last_activity=s.clock())
     s.opening.add(msg.channel)
     try:
         await end_for_game(s, msg.channel)
@@ -142,7 +142,7 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
     table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
     accepted = (tr("{name} accepts. New rated game: {title}.", name=msg.user.name, title=table.title()) if table.rated
                 else tr("{name} accepts. New casual game: {title}.", name=msg.user.name, title=table.title()))
-    text = join([accepted, whose_turn(table)])
+    text = join([accepted, table.whose_turn()])
     s.tell(table, Started, text)
     await s.show(table, text, to=msg, mentions=(offer.challenger,), told=True)
 

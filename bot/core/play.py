@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core import puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
-from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, whose_turn, written
+from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.events import Moved, Offered, TakenBack
@@ -72,11 +72,9 @@ async def move(s: State, msg: Message) -> None:
         table.unsure = None
         table.draw_offer = table.takeback_offer = None
         took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
-        text = tr("{name} played {move}.", name=msg.user.name, move=table.game.type.write_move(before, played))
-        if table.game.result() is None:
-            text = join([text, whose_turn(table)])
+        text = table.move_said()
         if not reloaded:
-            s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation)
+            s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation, late=False)
         await s.show(table, text, to=msg, told=not reloaded)
         if not await finish_by_rules(s, table):
             kick(s, table)
@@ -182,7 +180,7 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     left = s.config.takebacks - table.takebacks_used
     done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
             if table.kind is Kind.BOT else tr("Taken back."))
-    text = join([done, whose_turn(table)])
+    text = join([done, table.whose_turn()])
     s.tell(table, TakenBack, text, plies=plies, takebacks_left=max(0, left) if table.kind is Kind.BOT else None)
     await s.show(table, text, to=msg, told=True)
 
@@ -217,7 +215,7 @@ async def board(s: State, msg: Message, words: list[str]) -> None:
         await puzzles.board(s, msg)
         return
     table = s.table(msg)
-    await s.show(table, join([tr("{title}.", title=table.title()), whose_turn(table)]), to=msg)
+    await s.show(table, join([tr("{title}.", title=table.title()), table.whose_turn()]), to=msg)
 
 
 async def pdn(s: State, msg: Message, words: list[str]) -> None:

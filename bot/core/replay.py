@@ -38,8 +38,9 @@ def replayed(s: State, stored: StoredGame) -> Table | None:
     seats = {Color.WHITE: Seat.from_json(stored.seats["white"]), Color.BLACK: Seat.from_json(stored.seats["black"])}
     starter = User(*settings["starter"]) if settings.get("starter") else None
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
-                 Kind(stored.kind), game, seats, settings["budget"], settings["rated"], settings.get("delay", 0.0),
-                 starter, settings.get("takebacks_used", 0), last_activity=s.clock(), version=stored.version)
+                 Kind(stored.kind), game, seats, settings["budget"], starter=starter, rated=settings["rated"],
+                 delay=settings.get("delay", 0.0), takebacks_used=settings.get("takebacks_used", 0),
+                 last_activity=s.clock(), version=stored.version)
 
 
 async def reload(s: State, table: Table) -> None:

@@ -18,7 +18,7 @@ from bot.replies import Board, Buttons, Controls, Message, NO_GAME, Reply, User
 from bot.core.registry import Registry
 from bot.events import Event, Started
 from bot.tables import Challenge, Kind, LiveGame, Table
-from bot.words import colour_name, game_name, position_status
+from bot.words import game_name, position_status
 from bot.translation import Text, tr
 from engine import Color, GameRecord
 
@@ -170,14 +170,6 @@ def controls(table: Table) -> Controls | None:
     game = table.game
     moves = () if table.to_move.is_bot or game.result() else tuple(game.type.legal_texts(game.position))
     return Controls(Buttons.GAME, table.id, len(game.moves), moves)
-
-
-def whose_turn(table: Table) -> Text:
-    seat = table.to_move
-    if seat.is_bot:
-        return (tr("{colour} ({name}) to move.", colour=colour_name(table.game.turn), name=seat.name)
-                if table.kind is Kind.MATCH else tr("My move."))
-    return tr("{name}, your move ({colour}).", name=seat.name, colour=colour_name(table.game.turn))
 
 
 def capital(text: str) -> str:
