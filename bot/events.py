@@ -160,20 +160,34 @@ class Ended(Event):
 EVENTS: dict[str, type[Event]] = {kind.kind: kind for kind in (Started, Moved, Offered, Answered, TakenBack, Ended)}
 
 
+def applied(event: Event, before: LiveGame | None) -> tuple[Event, LiveGame | None]:
+    """An event read from JSON, applied to the game as it was just before it (``before``; None if not known): the
+    event with its words (a move's, which it does not carry, made again from the game after it) and the game after
+    it (None once it has ended, or when ``before`` is not known and the event does not carry the game whole)."""
+    if isinstance(event, Ended):
+        return event, None
+    if isinstance(event, Started):
+        return event, event.live
+    if before is None:
+        return event, None
+    after = event.after(before)
+    if isinstance(event, Moved) and not event.said:
+        event = dataclasses.replace(event, said=after.move_said(event.late))
+    return event, after
+
+
 def event_from_json(data: dict, known: LiveGame | None = None) -> Event:
     """The event ``Event.to_json`` wrote (``known``: the game as last seen, which saves replaying a ``Started``'s
-    moves). ``ValueError`` for one that does not read."""
+    moves; a move's words are made when it is ``applied``). ``ValueError`` for one that does not read."""
     try:
         kind = EVENTS[data["type"]]
         common: dict[str, Any] = {"game": int(data["game"]), "version": int(data["v"]),
                                   "said": text_from_json(data.get("said", "")), "at": float(data["at"])}
         if kind is Started:
             return Started(**common, live=LiveGame.from_json(data["live"], known.game if known else None))
-        if kind is Moved:
-            moved = Moved(**common, move=str(data["move"]), mover=_COLOURS[data["mover"]],
-                          seconds=float(data["seconds"]), evaluation=data["evaluation"], late=bool(data["late"]))
-            # its words, made again from the game after it (unknown here: no page shows it)
-            return dataclasses.replace(moved, said=moved.after(known).move_said(moved.late)) if known else moved
+        if kind is Moved:  # (its words are made again where it is applied: ``applied``)
+            return Moved(**common, move=str(data["move"]), mover=_COLOURS[data["mover"]],
+                         seconds=float(data["seconds"]), evaluation=data["evaluation"], late=bool(data["late"]))
         if kind is Offered:
             return Offered(**common, what=str(data["what"]), by=_COLOURS[data["by"]])
         if kind is Answered:

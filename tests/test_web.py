@@ -421,7 +421,7 @@ async def test_a_games_events_read_back_from_json_and_rebuild_the_game_as_the_co
     same from JSON, as another process gets it (a move's words, which it does not carry, made again there the same,
     a bot's with its evaluation too); the versions follow one another, and the events, applied in order, make the
     game as the core has it after each one."""
-    from bot.events import Ended, Started, event_from_json
+    from bot.events import Ended, applied, event_from_json
 
     chat = Chat(SqliteStore(":memory:"), pool)
     told = []
@@ -447,15 +447,15 @@ async def test_a_games_events_read_back_from_json_and_rebuild_the_game_as_the_co
     assert str(told[-1][0].said).startswith("I played") and "evaluation" in str(told[-1][0].said)
     known = None
     for event, live in told:
-        back = event_from_json(json.loads(json.dumps(event.to_json())), known)
+        back, after = applied(event_from_json(json.loads(json.dumps(event.to_json())), known), known)
         assert (type(back), back.game, back.version, str(back.said)) == (type(event), event.game, event.version,
                                                                          str(event.said))
         if isinstance(back, Ended):
             assert live is None and back.ending == event.ending and back.pdn == event.pdn
             assert "Result" in back.pdn
             continue
-        known = back.after() if isinstance(back, Started) else back.after(known)
-        assert live is not None and known.game.moves == live.game.moves and known.told == live.told == event.version
+        known = after
+        assert known is not None and live is not None and known.game.moves == live.game.moves and known.told == live.told == event.version
         assert (known.draw_offer, known.takeback_offer, known.evaluation, known.seats) == (
             live.draw_offer, live.takeback_offer, live.evaluation, live.seats)
     await chat.core.close()

@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.__main__ import main
 from bot.core import Core
-from bot.store.exchange import Exchange
+from bot.store.exchange import NEWS, Exchange
 from bot.store.postgres import PostgresStore
 from bot.web import shared
 from bot.core.core import OUT_OF_DATE as OUT_OF_DATE_BOARD
@@ -263,3 +263,39 @@ async def test_asks_of_two_web_processes_with_the_same_number_are_each_answered(
         assert all(isinstance(then, TimeoutError) for then in after), after
         for ws in sockets:
             await ws.close()
+
+
+async def test_a_web_process_follows_each_game_on_its_own_so_one_slow_read_holds_up_no_other(pool, postgres_server,
+                                                                                            monkeypatch):
+    """A game whose events have a gap is read whole from the database; while that read hangs, another game's
+    pages still get its moves, and the first game's pages catch up once the database answers."""
+    url = await fresh_database(postgres_server)
+    async with owner(url, pool) as chat, web_process(url, pool) as web:
+        for channel in ("c1", "c2"):
+            await chat.say(ANA, "challenge @ben english casual", channel=channel, mentions=(BEN,))
+            await chat.say(BEN, "accept", channel=channel)
+        held, free = chat.table("c1").id, chat.table("c2").id
+        await chat.relay.published()
+        pages = {}
+        for game in (held, free):
+            pages[game] = await web.client.ws_connect(web.pages.game_path(game).replace("/g/", "/ws/"))
+            await receive(pages[game], "game")
+        answer = asyncio.Event()
+        reads = web.games.exchange.news
+
+        async def slow(game: int):
+            if game == held:
+                await answer.wait()
+            return await reads(game)
+
+        monkeypatch.setattr(web.games.exchange, "news", slow)
+        await chat.play_any(chat.table("c1").to_move.user, "c1")
+        await chat.relay.published()
+        await chat.relay.exchange.notify(NEWS, {"game": held})  # as after a gap: game c1 is read whole
+        await chat.play_any(chat.table("c2").to_move.user, "c2")
+        assert (await receive(pages[free], "update"))["status"]["ply"] == 1  # not held up by c1's read
+        await chat.play_any(chat.table("c1").to_move.user, "c1")
+        await asyncio.sleep(0.5)
+        answer.set()  # the database answers: c1's pages catch up with both its moves
+        while (await receive(pages[held], "update"))["status"]["ply"] < 2:
+            pass

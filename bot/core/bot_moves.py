@@ -11,7 +11,7 @@ from bot.core.results import finish, finish_by_rules
 from bot.core.state import State, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
-from bot.events import Moved
+from bot.events import Moved, Started
 from bot.pool import PoolBusy, PoolFailed
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Kind, Seat, Table
@@ -133,11 +133,13 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
 
 async def _announce(s: State, table: Table, before, move, took: float, late: bool = False,
                     reloaded: bool = False) -> None:
-    """Say the bot's move ``move`` (from ``before``, the game's last), and tell it to the game's followers (unless
-    the game was ``reloaded`` with it: they have had it whole)."""
+    """Say the bot's move ``move`` (from ``before``, the game's last), and tell it to the game's followers (the game
+    whole if it was ``reloaded`` with the move)."""
     text = table.move_said(late)
-    if not reloaded:
+    if reloaded:  # (the game whole again, now with the bot's evaluation and the move's words)
+        s.tell(table, Started, text)
+    else:
         s.tell(table, Moved, text, move=table.game.type.write_move(before, move, full=True), mover=before.turn,
                seconds=took, evaluation=table.evaluation, late=late)
     to_move = table.to_move.user
-    await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else (), told=not reloaded)
+    await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else (), told=True)

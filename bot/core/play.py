@@ -9,7 +9,7 @@ from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
-from bot.events import Moved, Offered, TakenBack
+from bot.events import Moved, Offered, Started, TakenBack
 from bot.pool import PoolBusy
 from bot.core.replay import reload
 from bot.store import MoveConflict, SaveFailed
@@ -52,7 +52,7 @@ async def move(s: State, msg: Message) -> None:
         before = table.game.position
         played = table.game.type.parse_move(before, msg.text)
         ply, full = len(table.game.moves), table.game.type.write_move(before, played, full=True)
-        reloaded = False  # (then its followers have had the game whole, with this move)
+        reloaded = False  # (the database had it already: the game is reloaded with it)
         try:  # stored before it is played, so nobody sees a move that is not kept
             table.version = await s.store.add_move(table.id, table.version, ply, full)
         except MoveConflict:
@@ -73,9 +73,11 @@ async def move(s: State, msg: Message) -> None:
         table.draw_offer = table.takeback_offer = None
         took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
         text = table.move_said()
-        if not reloaded:
+        if reloaded:  # (the game whole again, with the move's words)
+            s.tell(table, Started, text)
+        else:
             s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation, late=False)
-        await s.show(table, text, to=msg, told=not reloaded)
+        await s.show(table, text, to=msg, told=True)
         if not await finish_by_rules(s, table):
             kick(s, table)
 

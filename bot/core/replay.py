@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from bot.core.state import State
-from bot.events import Started
+from bot.events import Ended, Started
 from bot.store import StoredGame
 from bot.replies import User
 from bot.tables import Kind, Seat, Table
@@ -45,13 +45,19 @@ def replayed(s: State, stored: StoredGame) -> Table | None:
 
 async def reload(s: State, table: Table) -> None:
     """Make ``table``'s game what the database holds (under its lock): another process wrote it. A game the
-    database has ended (the process that ended it announced it) is dropped from this process, its bot stopped."""
+    database has ended (the process that ended it announced it in its chat) is dropped from this process, its bot
+    stopped, and its end told to this process's followers."""
     stored = await s.store.game(table.id)
     fresh = replayed(s, stored) if stored is not None else None
-    if fresh is None or await s.store.finished_game(table.id) is not None:
+    finished = await s.store.finished_game(table.id) if fresh is not None else None
+    if fresh is None or finished is not None:
         s.tables.close(table)
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
+        if fresh is not None and finished is not None and finished.ending is not None:
+            names = {colour: seat.name for colour, seat in table.seats.items()}
+            table.game = fresh.game
+            s.tell(table, Ended, finished.ending.said(names, fresh.game), ending=finished.ending, pdn=finished.pdn)
         return
     table.game = fresh.game
     table.version = fresh.version

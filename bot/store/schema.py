@@ -132,8 +132,8 @@ _KEYS = """
     );
 """
 _PAGES = """
-    -- what the open pages of each game on were last told (bot.web.news.GameNews as JSON), written by the game's
-    -- owner; every web process is told of each new row by NOTIFY draughts_news
+    -- each game on as its owner last published it, with its events (bot.events), for a web process that finds a
+    -- gap in them; every web process is told of each publication, and its events, by NOTIFY draughts_news
     CREATE TABLE page_news (
         game BIGINT PRIMARY KEY,
         guild TEXT NOT NULL,

@@ -84,9 +84,9 @@ class Pages:
                  local_chat: bool = False, guild: str = GUILD):
         """``core``: this process's, for finished games, analyses and puzzles (its replies come to the pages through
         ``send_for``); ``games``: where the games on are (the core's own, whose events the pages follow, unless
-        given: in the web tier, every process's, which hands the pages their events). ``local_chat``: the chat is this machine's terminal, so its games are listed on the front page
-        and the chat is given the links (on Discord, players get them from buttons, and only the page's games are
-        listed). ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which
+        given: in the web tier, every process's, which hands the pages their events). ``local_chat``: the chat is
+        this machine's terminal, so its games are listed on the front page and the chat is given the links (on
+        Discord, players get them from buttons, and only the page's games are listed). ``guild``: the server name the page's games are kept under (``web:N`` on shard N's process, which
         takes them back after a restart)."""
         self.guild = guild
         self.keys = keys

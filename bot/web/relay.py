@@ -164,6 +164,8 @@ class Relay:
                     await asyncio.sleep(RETRY_SECONDS)
                 except Exception:
                     log.exception("could not publish the news of game %d", game)
+                    if any(isinstance(event, Ended) for event in events):
+                        self._guilds.pop(game, None)
                 finally:
                     self._publishing = None
                     async with self._published:

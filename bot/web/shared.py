@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from bot.store.exchange import ANSWERS, ASKS, NEWS, Exchange, listening
 from bot.core import Core, SaveFailed
-from bot.events import Ended, Event, Started, event_from_json
+from bot.events import Ended, Event, Started, applied, event_from_json
 from bot.replies import Message
 from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
@@ -38,6 +38,8 @@ LIST_SECONDS = 1.0
 KEEP_UNWATCHED = 60.0
 """Seconds a game read for a page stays followed with no page open on it (a page that opens it again, or one
 just opening, misses none of its events)."""
+READ_AGAIN_SECONDS = 1.0
+"""The pause before a game whose read failed (after a gap in its events) is read again."""
 ASK_SECONDS = 10.0
 """How long a page's move waits for the game's owner to answer before the page is told that none did."""
 NO_ANSWER = tr("The game's server did not answer in time (it may be starting again). If the board does not show "
@@ -80,6 +82,7 @@ class SharedGames:
         self._listed: tuple[float, str | None, list[LiveGame]] | None = None  # the latest list, for LIST_SECONDS
         self._games: dict[int, LiveGame] = {}  # the games followed, by id: as their events so far have them
         self._since: dict[int, float] = {}  # by id: when it was read to be followed
+        self._seq: dict[int, int] = {}  # by id: the number of the owner's latest publication taken (``Exchange``)
         self._lines: dict[int, deque[dict | _Load]] = {}  # by game: what waits to be taken, in order
         self._working: set[asyncio.Task] = set()
         self._waiting: dict[str, _Waiting] = {}
@@ -98,6 +101,9 @@ class SharedGames:
     def heard(self, channel: str, payload: dict) -> None:
         """A notification from the database (``Exchange.listen``'s handler): an answer is taken at once, a game's
         events in the game's line."""
+        if not isinstance(payload, dict):
+            log.warning("a notification that cannot be read: %.200r", payload)
+            return
         if channel == ANSWERS:
             if payload.get("to") == self.process:
                 self._answer(payload)
@@ -107,13 +113,15 @@ class SharedGames:
         except (KeyError, TypeError, ValueError):
             log.warning("a game's news that cannot be read: %.200r", payload)
             return
-        if game in self._games:  # (no page shows the others: they are read from the database when one opens)
+        # (a game no page shows is read from the database when one opens; one being read for a page now is taken
+        # after that read, which it may already hold)
+        if game in self._games or game in self._lines:
             self._queue(game, payload)
 
     async def caught_up(self) -> None:
         """After the listener (re)connects: what its pages show may have moved on meanwhile."""
         for game in list(self._games):
-            if self._watched(game):
+            if self._watched(game) or time.monotonic() - self._since.get(game, 0.0) <= KEEP_UNWATCHED:
                 self._queue(game, {"game": game})  # (no events: the game is read whole)
             else:
                 self._forget(game)
@@ -151,44 +159,53 @@ class SharedGames:
                 del self._lines[game]
 
     async def _news(self, game: int, payload: dict) -> None:
+        """Take a notification of ``game``'s events (without ``seq``: read the game whole)."""
         known = self._games.get(game)
         if known is None:
             return
         if not self._watched(game) and time.monotonic() - self._since.get(game, 0.0) > KEEP_UNWATCHED:
             self._forget(game)
             return
-        if payload.get("events") is not None:
-            events = [event_from_json(data, known) for data in payload["events"]]
-            starts = [k for k, event in enumerate(events) if isinstance(event, Started)]
-            # the game whole, whatever came before it (its owner, started again, numbers its events from 1 again)
-            fresh = events[starts[-1]:] if starts else [event for event in events if event.version > known.told]
-            if not fresh:
-                return  # seen already (the game was read whole meanwhile)
-            if isinstance(fresh[0], Started) or fresh[0].version == known.told + 1:
-                for event in fresh:
-                    self._take(game, event)
+        seq = payload.get("seq")
+        if seq is not None and int(seq) <= self._seq.get(game, 0):
+            return  # had already (the game was read whole since)
+        events = payload.get("events")
+        if seq is not None and events is not None:
+            starts = [k for k, data in enumerate(events) if data.get("type") == Started.kind]
+            # from the game whole, whatever came before it (an owner started again numbers its events from 1 again)
+            fresh = events[starts[-1]:] if starts else [data for data in events if int(data["v"]) > known.told]
+            if not fresh or starts or int(fresh[0]["v"]) == known.told + 1:
+                self._seq[game] = int(seq)
+                for data in fresh:
+                    if not self._take(game, event_from_json(data, self._games.get(game))):
+                        break
                 return
-        await self._read(game)  # a gap, or events too long to be announced: the game as it is now
+        try:  # a gap, or events too long to be announced: the game as it is now
+            await self._read(game)
+        except SaveFailed:
+            asyncio.get_running_loop().call_later(READ_AGAIN_SECONDS, self._queue, game, {"game": game})
+            raise
 
-    def _take(self, game: int, event: Event) -> None:
-        """Hand ``event`` to the pages, with the game after it; an ended game is followed no more."""
-        known = self._games.get(game)
+    def _take(self, game: int, event: Event) -> bool:
+        """Hand ``event`` to the pages, with the game after it; False once the game has ended (it is followed no
+        more)."""
+        event, after = applied(event, self._games.get(game))
         if isinstance(event, Ended):
             self._told(event, None)
             self._forget(game)
-            return
-        if known is None:
-            return
-        after = event.after(known) if not isinstance(event, Started) else event.after()
-        self._games[game] = after
-        self._told(event, after)
+            return False
+        if after is not None:
+            self._games[game] = after
+            self._told(event, after)
+        return True
 
     async def _read(self, game: int) -> None:
         """Bring ``game``'s pages up to the game as the database has it (it may have ended meanwhile)."""
         found = await self.exchange.news(game)
         known = self._games.get(game)
-        if found is None or known is None:
+        if found is None or known is None or found[0] <= self._seq.get(game, 0):
             return
+        self._seq[game] = found[0]
         state = found[1]
         if state.get("live") is not None:
             live = LiveGame.from_json(state["live"], known.game)
@@ -200,6 +217,7 @@ class SharedGames:
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
         self._since.pop(game, None)
+        self._seq.pop(game, None)
         self._dropped(game)
 
     def _answer(self, payload: dict) -> None:
@@ -213,7 +231,7 @@ class SharedGames:
             task.add_done_callback(self._working.discard)
         elif payload.get("done") and not waiting.done.done():
             game = payload.get("game")
-            waiting.done.set_result(int(game) if game is not None else None)
+            waiting.done.set_result(int(game) if isinstance(game, int) else None)
 
     # what the pages ask
 
@@ -223,9 +241,9 @@ class SharedGames:
         if game not in self._games:
             latest = await self.exchange.news(game)
             live = latest[1].get("live") if latest is not None else None
-            if live is not None:
+            if latest is not None and live is not None:
                 self._games[game] = LiveGame.from_json(live)
-                self._since[game] = time.monotonic()
+                self._since[game], self._seq[game] = time.monotonic(), latest[0]
         if not found.done():
             found.set_result(self._games.get(game))
 

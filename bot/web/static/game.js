@@ -86,7 +86,8 @@ function receive(message) {
     if (!message.whole && message.v != null && page.game.v != null && message.v !== page.game.v + 1) {
       // a gap in the game's versions (or an update already seen): ask for the game whole
       if (message.v > page.game.v && !page.asked) {
-        page.asked = true;
+        page.asked = true;  // (asked again after a while if the game does not come: the server may not have answered)
+        setTimeout(() => { page.asked = false; }, 3000);
         page.socket.send(JSON.stringify({ type: "state" }));
       }
       return;
