@@ -106,3 +106,15 @@ def test_no_module_is_over_450_lines_unless_numba_needs_it_whole():
             why = ast.get_docstring(ast.parse(text)) or ""
             assert "numba" in why and "one module" in why, \
                 f"{path.relative_to(ROOT)} has {len(text.splitlines())} lines"
+
+
+def test_each_duty_of_the_core_declares_the_part_of_its_state_it_uses():
+    """The core's duties are handed the part of its state they use (``Needs``, a Protocol the type check holds them
+    to); only the entry point (``core.py``) holds the whole ``State``."""
+    duties = [path for path in (ROOT / "bot" / "core").glob("*.py")
+              if path.name not in ("__init__.py", "core.py", "state.py", "registry.py")]
+    assert len(duties) >= 10
+    for path in duties:
+        text = path.read_text()
+        assert not re.search(r"\bState\b", text), f"{path.name} is handed the whole State"
+        assert "s: Needs" in text or "s: Plays" in text or "s:" not in text, path.name

@@ -15,7 +15,9 @@ cannot take is kept and written again after growing pauses, without a new
 search. ``Core.finished`` reads the database: it raises ``SaveFailed`` when
 it cannot.
 
-The duties, each a module of functions of the shared ``State``: ``lobby``
+The duties, each a module of functions of the part of the shared ``State``
+that it declares it uses (its ``Needs``, a ``Protocol``; the type check holds
+it to that): ``lobby``
 (tables opened and closed), ``play`` (the moves and commands of a game),
 ``bot_moves`` (the bot's moves and the search pool), ``results`` (the end of a
 game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``

@@ -18,12 +18,12 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.commands import whole_number
 from bot.core.replay import replayed_record
-from bot.core.state import Refusal, Running, State
-from bot.pool import PoolFailed
+from bot.core.state import Keeps, Refusal, Running, Send
+from bot.pool import PoolFailed, SearchPool
 from bot.store import FinishedGame, SaveFailed
 from bot.evaluation import Evaluation
 from bot.replies import Message, Reply, User
@@ -45,6 +45,17 @@ PROGRESS_EVERY = 5.0
 SHOWN_FOR = 30 * 60.0
 """Seconds after an analysis is posted in a channel during which asking for it there again is pointed at the post
 rather than posting it again (an analysis is a long text and an image: anyone asking could flood the channel)."""
+
+
+class Needs(Keeps, Protocol):
+    """What the analyses use of the core's state: the search processes, the analyses under way and shown, and the
+    front end's ``send`` (an analysis's progress is a reply that updates itself)."""
+
+    send: Send
+    pool: SearchPool
+    analyses: dict[int, Running]
+    analysis_asks: asyncio.Lock
+    analyses_shown: dict[tuple[str, int], float]
 
 
 def still_on(game: int) -> Text:
@@ -71,7 +82,7 @@ def progress_key(game: int) -> str:
     return f"analysis-{game}"
 
 
-async def command(s: State, msg: Message, words: list[str]) -> None:
+async def command(s: Needs, msg: Message, words: list[str]) -> None:
     """`analyse [game]`: the channel's last finished game, or the one numbered."""
     finished = await _finished(s, msg.guild, await _game_named(s, msg, words))
     game = finished.game.id
@@ -84,7 +95,7 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
                        to=msg, update=progress_key(game)))
 
 
-def _once_here(s: State, msg: Message, game: int) -> None:
+def _once_here(s: Needs, msg: Message, game: int) -> None:
     """Mark the analysis of ``game`` posted in the message's channel now; refused, pointing at the post, if it was
     posted there less than ``SHOWN_FOR`` seconds ago (anyone may ask, but the channel sees it once)."""
     now = s.clock()
@@ -116,7 +127,7 @@ def _analysing(game: int, total: int, moves: bool, others: int) -> str:
                   after=after)
 
 
-async def progress(s: State, game: int, guild: str) -> Progress:
+async def progress(s: Needs, game: int, guild: str) -> Progress:
     """How far the analysis of ``game`` is: done (from the database), under way, or not asked for."""
     running = s.analyses.get(game)
     if running is not None:
@@ -125,7 +136,7 @@ async def progress(s: State, game: int, guild: str) -> Progress:
     return _kept(finished, await s.store.analysis(game, s.config.analysis_nodes))
 
 
-async def ask(s: State, game: int, guild: str, asker: User) -> Progress:
+async def ask(s: Needs, game: int, guild: str, asker: User) -> Progress:
     """Start the analysis of ``game`` for a front end without a chat message (the web page); refused as in chat."""
     finished = await _finished(s, guild, game)
     kept, running = await _kept_or_running(s, finished, asker, None)
@@ -141,7 +152,7 @@ def _kept(finished: FinishedGame, stored: dict | None) -> Progress:
     return Progress(finished.game.id, total if stored else 0, total, Analysis.from_json(stored) if stored else None)
 
 
-async def _kept_or_running(s: State, finished: FinishedGame, asker: User,
+async def _kept_or_running(s: Needs, finished: FinishedGame, asker: User,
                            msg: Message | None) -> tuple[dict | None, Running | None]:
     """The analysis of a finished game as the database keeps it (marked posted in the channel of ``msg``, if any),
     or else the one under way, started or joined. Asks are taken one at a time, from the database's answer to the
@@ -157,7 +168,7 @@ async def _kept_or_running(s: State, finished: FinishedGame, asker: User,
         return None, await _request(s, finished, asker, msg)
 
 
-async def _request(s: State, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
+async def _request(s: Needs, finished: FinishedGame, asker: User, msg: Message | None) -> Running:
     """The analysis of a finished game, started (or joined, if under way: under ``s.analysis_asks``); ``msg`` is
     answered at the end, in its channel (once a channel: a second ask there is told it is coming)."""
     game = finished.game.id
@@ -196,7 +207,7 @@ async def _request(s: State, finished: FinishedGame, asker: User, msg: Message |
     return running
 
 
-async def _run(s: State, running: Running, finished: FinishedGame, record: GameRecord[Any, Any]) -> None:
+async def _run(s: Needs, running: Running, finished: FinishedGame, record: GameRecord[Any, Any]) -> None:
     nodes = s.config.analysis_nodes
     try:
         analysis = await _searched(s, running, record, nodes)
@@ -222,7 +233,7 @@ async def _run(s: State, running: Running, finished: FinishedGame, record: GameR
         await _answer(s, msg, finished, analysis)
 
 
-async def _searched(s: State, running: Running, record: GameRecord[Any, Any], nodes: int) -> Analysis:
+async def _searched(s: Needs, running: Running, record: GameRecord[Any, Any], nodes: int) -> Analysis:
     """Every segment searched in the pool (all queued at once; the pool orders them), with progress lines."""
     game = Segment.of(record, (), nodes)  # the game written once, for every segment's job
 
@@ -252,7 +263,7 @@ async def _searched(s: State, running: Running, record: GameRecord[Any, Any], no
     return await asyncio.to_thread(judged, record, [looks[p] for p in range(running.total)], nodes)  # ~10 ms
 
 
-async def _answer(s: State, msg: Message, finished: FinishedGame, analysis: Analysis) -> None:
+async def _answer(s: Needs, msg: Message, finished: FinishedGame, analysis: Analysis) -> None:
     await s.send(Reply(msg.channel, summary(finished, analysis), to=msg, analysis=analysis,
                        game=finished.game.id, update=progress_key(finished.game.id)))
 
@@ -307,7 +318,7 @@ def _percent(running: Running) -> str:
     return tr("{percent} done", percent=number(done, PERCENT))
 
 
-async def _game_named(s: State, msg: Message, words: list[str]) -> int:
+async def _game_named(s: Needs, msg: Message, words: list[str]) -> int:
     if words:
         number = whole_number(words[0].removeprefix("#"))
         if number is None or len(words) > 1:
@@ -319,7 +330,7 @@ async def _game_named(s: State, msg: Message, words: list[str]) -> int:
     return game
 
 
-async def _finished(s: State, guild: str, game: int) -> FinishedGame:
+async def _finished(s: Needs, guild: str, game: int) -> FinishedGame:
     """A finished game of this server, or a refusal saying why not."""
     finished = await s.store.finished_game(game)
     if finished is None or finished.game.guild != guild:

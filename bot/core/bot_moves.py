@@ -8,7 +8,7 @@ import random
 
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
-from bot.core.state import State, written
+from bot.core.state import Plays, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.events import Moved, Started
@@ -26,13 +26,13 @@ FIRST_RETRY = 1.0  # seconds before the first try again to save a bot move the d
 LAST_RETRY = 30.0  # the longest pause between tries (each pause doubles)
 
 
-def kick(s: State, table: Table) -> None:
+def kick(s: Plays, table: Table) -> None:
     """Start the bot's move (or the bot match) if a bot is to move and none is under way."""
     if table.to_move.is_bot and (table.task is None or table.task.done()) and s.tables.is_on(table):
         table.task = asyncio.create_task(_bot_moves(s, table), name=f"bot moves in game {table.id}")
 
 
-async def _bot_moves(s: State, table: Table) -> None:
+async def _bot_moves(s: Plays, table: Table) -> None:
     """Play the bot's moves while a bot is to move: one in a game against a person, all in a match."""
     try:
         await _play_bot_moves(s, table)
@@ -42,7 +42,7 @@ async def _bot_moves(s: State, table: Table) -> None:
         log.exception("the bot's move in game %d failed", table.id)
 
 
-async def _play_bot_moves(s: State, table: Table) -> None:
+async def _play_bot_moves(s: Plays, table: Table) -> None:
     while s.tables.is_on(table) and table.to_move.is_bot:
         game = table.game
         seat = table.to_move
@@ -63,7 +63,7 @@ async def _play_bot_moves(s: State, table: Table) -> None:
             await asyncio.sleep(table.delay)
 
 
-async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
+async def _store_and_play(s: Plays, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
                           score: int) -> bool:
     """Write the bot's found move, then play and announce it; False if the game changed meanwhile, so the move no
     longer counts. While the database cannot take it (``table.saving``), the move is kept and the write tried again
@@ -109,7 +109,7 @@ async def _store_and_play(s: State, table: Table, game: GameRecord, ply: int, se
         table.saving = False
 
 
-async def _played(s: State, table: Table, seat: Seat, before, move, score: int, reloaded: bool = False) -> None:
+async def _played(s: Plays, table: Table, seat: Seat, before, move, score: int, reloaded: bool = False) -> None:
     """A bot move stored and played: announced (saved at last, if the channel heard it could not be), and the game
     ended if the rules or the match's length say so."""
     table.evaluation = Evaluation.of(score, before.turn).white
@@ -119,7 +119,7 @@ async def _played(s: State, table: Table, seat: Seat, before, move, score: int, 
         await finish(s, table, Ending(None, Termination.MOVE_LIMIT))
 
 
-async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
+async def think(s: Plays, table: Table, job: Job) -> tuple[str, int]:
     """The bot's move as full path text, and its score; searched in the pool, else in process."""
     try:
         answer = await s.pool.think(table.channel, job)
@@ -131,7 +131,7 @@ async def think(s: State, table: Table, job: Job) -> tuple[str, int]:
         return table.game.type.write_move(position, move, full=True), 0
 
 
-async def _announce(s: State, table: Table, before, move, took: float, late: bool = False,
+async def _announce(s: Plays, table: Table, before, move, took: float, late: bool = False,
                     reloaded: bool = False) -> None:
     """Say the bot's move ``move`` (from ``before``, the game's last), and tell it to the game's followers (the game
     whole if it was ``reloaded`` with the move)."""

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from bot.core import daily
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
-from bot.core.state import State
+from bot.tables import Challenge
+from bot.core.state import Plays
 from bot.ending import Ending
 from bot.translation import plural, tr
 from engine import Termination
@@ -15,7 +17,15 @@ from engine import Termination
 log = logging.getLogger(__name__)
 
 
-async def tick(s: State) -> None:
+class Needs(Plays, daily.Needs, Protocol):
+    """What the clock uses of the core's state: what playing takes, the daily puzzles', and the challenges."""
+
+    challenges: dict[str, Challenge]
+
+    def expired(self, challenge: Challenge) -> bool: ...
+
+
+async def tick(s: Needs) -> None:
     """Remind idle players, end abandoned games, drop expired challenges, post the daily puzzles; run every few
     seconds."""
     now = s.clock()

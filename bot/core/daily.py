@@ -17,10 +17,11 @@ import hashlib
 import logging
 from dataclasses import replace
 from datetime import datetime, timezone
+from typing import Protocol
 
 from bot.commands import ALIASES, whole_number
 from bot.core import puzzles
-from bot.core.state import DEFAULT_VARIANT, Refusal, State
+from bot.core.state import DEFAULT_VARIANT, Refusal
 from bot.store import Daily, MoveConflict, SaveFailed, ServedPuzzle
 from bot.translation import join, tr
 from engine.puzzles.puzzle import Puzzle
@@ -29,6 +30,12 @@ log = logging.getLogger(__name__)
 
 USAGE = tr("Usage: `daily here [hour 0-23] [variant]` or `daily off`.")
 MANAGERS_ONLY = tr("Only the server's administrators (Manage Server) choose the daily puzzle.")
+
+
+class Needs(puzzles.Needs, Protocol):
+    """What the daily puzzles use of the core's state: the puzzles', and each server's daily puzzle."""
+
+    dailies: dict[str, Daily]
 
 
 def day_of(seconds: float) -> tuple[str, int]:
@@ -46,7 +53,7 @@ def puzzle_of_the_day(variant: str, day: str) -> Puzzle:
     return pool[digest % len(pool)]
 
 
-async def command(s: State, msg, words: list[str]) -> None:
+async def command(s: Needs, msg, words: list[str]) -> None:
     """`daily`, `daily here [hour H] [variant]`, `daily off`."""
     if not words:
         await s.say(msg.channel, await _status(s, msg), to=msg)
@@ -77,7 +84,7 @@ async def command(s: State, msg, words: list[str]) -> None:
                                 variant=variant, time=f"{hour:02d}:00"), to=msg)
 
 
-async def _status(s: State, msg) -> str:
+async def _status(s: Needs, msg) -> str:
     guild = msg.guild
     daily = s.dailies.get(guild)
     if daily is None:
@@ -95,12 +102,12 @@ async def _status(s: State, msg) -> str:
     return text
 
 
-async def load(s: State, owns) -> None:
+async def load(s: Needs, owns) -> None:
     """The daily settings of the servers this process serves."""
     s.dailies = {d.guild: d for d in await s.store.dailies() if owns(d.guild)}
 
 
-async def tick(s: State) -> None:
+async def tick(s: Needs) -> None:
     """Post each server's daily puzzle once its hour has come today (and its channel has no game on). A post that
     fails (the database, a puzzle that came on meanwhile) is tried again at the next tick; the database keeps a
     day's daily puzzle once a server, so no two processes, and no restart, post it twice."""
@@ -119,7 +126,7 @@ async def tick(s: State) -> None:
         await s.store.mark_daily(guild, day)
 
 
-async def _post(s: State, daily: Daily, day: str) -> None:
+async def _post(s: Needs, daily: Daily, day: str) -> None:
     await puzzles.end_for_game(s, daily.channel, daily=True)
     puzzle = puzzle_of_the_day(daily.variant, day)
     strengths = await s.store.puzzle_strengths(daily.variant)

@@ -5,8 +5,9 @@ person's language where the chat service tells it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
-from bot.core.state import Refusal, State
+from bot.core.state import Answers, Keeps, Refusal
 from bot.replies import Message
 from bot.translation import LANGUAGES, tr
 
@@ -14,7 +15,13 @@ DEFAULT = "default"
 CODES = ", ".join(LANGUAGES)
 
 
-async def command(s: State, msg: Message, words: list[str]) -> None:
+class Needs(Answers, Keeps, Protocol):
+    """What the `language` command uses of the core's state."""
+
+    languages: dict[str, str]
+
+
+async def command(s: Needs, msg: Message, words: list[str]) -> None:
     """`language` (which one, and the choices), `language CODE`, `language default`."""
     if not words:
         chosen = s.languages.get(msg.guild)
@@ -40,7 +47,7 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     await s.say(msg.channel, tr("This server's language is now {language}.", language=LANGUAGES[code]), to=msg)
 
 
-async def load(s: State, owns: Callable[[str], bool]) -> None:
+async def load(s: Needs, owns: Callable[[str], bool]) -> None:
     """The languages chosen on the servers this process serves."""
     s.languages = {guild: code for guild, code in (await s.store.languages()).items()
                    if owns(guild) and code in LANGUAGES}

@@ -3,12 +3,15 @@ of games on a server."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot import commands
 from bot.core.bot_moves import kick
 from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
 from bot.core.results import finish
-from bot.core.state import DEFAULT_VARIANT, Refusal, State, player
+from bot.core import play
+from bot.core.state import DEFAULT_VARIANT, Refusal, player
 from bot.ending import Ending
 from bot.events import Answered, Started
 from bot.replies import Message, User
@@ -21,7 +24,15 @@ DEFAULT_LEVEL = 3
 MIN_MOVE_TIME = 0.05
 
 
-async def new(s: State, msg: Message, words: list[str]) -> None:
+class Needs(play.Needs, Protocol):
+    """What opening and closing tables uses of the core's state: what playing a game takes, and the challenges."""
+
+    challenges: dict[str, Challenge]
+
+    def expired(self, challenge: Challenge) -> bool: ...
+
+
+async def new(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("new", words)
     if options.mentioned:
         await challenge(s, msg, words)
@@ -43,7 +54,7 @@ async def new(s: State, msg: Message, words: list[str]) -> None:
     kick(s, table)
 
 
-async def challenge(s: State, msg: Message, words: list[str]) -> None:
+async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("challenge", words)
     if options.levels or options.time is not None:
         raise Refusal(tr("A challenge is between people; to play me, use `new` with a level."))
@@ -71,7 +82,7 @@ async def challenge(s: State, msg: Message, words: list[str]) -> None:
     await s.ask(msg.channel, text, msg, (opponent,) if opponent else ())
 
 
-def _check_free(s: State, msg: Message, user: User | None = None) -> None:
+def _check_free(s: Needs, msg: Message, user: User | None = None) -> None:
     """Refuse a new game where one is on (or being opened), or for someone at their limit."""
     if msg.channel in s.opening:
         raise Refusal(tr("A game is being set up in this channel right now."))
@@ -87,7 +98,7 @@ def _check_free(s: State, msg: Message, user: User | None = None) -> None:
                          "resign one first.", name=user.name, open=mine, limit=s.config.games_per_user))
 
 
-def _budget(s: State, asked: float | None) -> float:
+def _budget(s: Needs, asked: float | None) -> float:
     if asked is None:
         return s.config.move_time
     if not MIN_MOVE_TIME <= asked <= s.config.max_move_time:
@@ -96,7 +107,7 @@ def _budget(s: State, asked: float | None) -> float:
     return asked
 
 
-async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
+async def _open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
                       budget: float, rated: bool, delay: float = 0.0) -> Table:
     """A new game in the message's channel, stored, then put on. The channel is held while the database is
     written, so a second command meanwhile is refused rather than opening another game."""
@@ -115,7 +126,7 @@ async def _open_table(s: State, msg: Message, kind: Kind, variant_name: str, sea
     return table
 
 
-async def accept(s: State, msg: Message, words: list[str]) -> None:
+async def accept(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.tables.get(msg.channel)
     if table is not None:
         async with table.lock:
@@ -147,7 +158,7 @@ async def accept(s: State, msg: Message, words: list[str]) -> None:
     await s.show(table, text, to=msg, mentions=(offer.challenger,), told=True)
 
 
-async def decline(s: State, msg: Message, words: list[str]) -> None:
+async def decline(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.tables.get(msg.channel)
     if table is not None:
         async with table.lock:
@@ -178,7 +189,7 @@ async def decline(s: State, msg: Message, words: list[str]) -> None:
                 tr("{name} declines the challenge.", name=msg.user.name), to=msg)
 
 
-async def watch(s: State, msg: Message, words: list[str]) -> None:
+async def watch(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("watch", words)
     _check_free(s, msg)
     matches = sum(1 for t in s.tables.values() if t.guild == msg.guild and t.kind is Kind.MATCH)
@@ -203,7 +214,7 @@ async def watch(s: State, msg: Message, words: list[str]) -> None:
     kick(s, table)
 
 
-async def stop(s: State, msg: Message, words: list[str]) -> None:
+async def stop(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.tables.get(msg.channel)
     if table is None or table.kind is not Kind.MATCH:
         raise Refusal(tr("No bot match is running here."))
@@ -213,7 +224,7 @@ async def stop(s: State, msg: Message, words: list[str]) -> None:
         await finish(s, table, Ending(None, Termination.STOPPED), to=msg)
 
 
-async def listing(s: State, msg: Message, words: list[str]) -> None:
+async def listing(s: Needs, msg: Message, words: list[str]) -> None:
     """The `games` command: the games on the message's server."""
     here = [t for t in s.tables.values() if t.guild == msg.guild]
     if not here:

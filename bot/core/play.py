@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 
 from bot.core import puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
-from bot.core.state import MOVED_ELSEWHERE, Refusal, State, player, written
+from bot.core.state import MOVED_ELSEWHERE, Plays, Refusal, player, written
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.events import Moved, Offered, Started, TakenBack
@@ -29,7 +31,14 @@ offer again only ten moves later; a takeback request again once each side has mo
 a page) could fill the channel with offers and the bot's answers."""
 
 
-async def move(s: State, msg: Message) -> None:
+class Needs(Plays, puzzles.Needs, Protocol):
+    """What playing a game uses of the core's state: what playing takes, and the puzzles' (`moves` and `board`
+    show a channel's puzzle when no game is on)."""
+
+    def table(self, msg: Message) -> Table: ...
+
+
+async def move(s: Needs, msg: Message) -> None:
     """A message that is no command: a move in the channel's game."""
     if not any(c in "0123456789" for c in msg.text):
         raise Refusal(tr("I don't know {text}. Type a move like 11-15, or `help` for the commands.",
@@ -82,7 +91,7 @@ async def move(s: State, msg: Message) -> None:
             kick(s, table)
 
 
-async def resign(s: State, msg: Message, words: list[str]) -> None:
+async def resign(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
@@ -101,7 +110,7 @@ def _may_offer(table: Table, colour: Color, what: str) -> None:
                          move=last // 2 + 1, again=again))
 
 
-async def draw(s: State, msg: Message, words: list[str]) -> None:
+async def draw(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
@@ -131,7 +140,7 @@ async def draw(s: State, msg: Message, words: list[str]) -> None:
         table.offered["draw", colour] = len(table.game.moves)
 
 
-async def takeback(s: State, msg: Message, words: list[str]) -> None:
+async def takeback(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
@@ -159,7 +168,7 @@ async def takeback(s: State, msg: Message, words: list[str]) -> None:
             await s.ask(msg.channel, text, msg, (opponent.user,) if opponent.user else (), told=True)
 
 
-async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None:
+async def take_back(s: Needs, table: Table, colour: Color, msg: Message) -> None:
     """Undo moves until it is ``colour``'s turn again, with their last move gone (under the lock)."""
     game = table.game
     plies = 1 if game.turn != colour else 2
@@ -187,7 +196,7 @@ async def take_back(s: State, table: Table, colour: Color, msg: Message) -> None
     await s.show(table, text, to=msg, told=True)
 
 
-async def hint(s: State, msg: Message, words: list[str]) -> None:
+async def hint(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     colour = player(table, msg)
     if table.rated:
@@ -202,7 +211,7 @@ async def hint(s: State, msg: Message, words: list[str]) -> None:
                             evaluation=Evaluation.of(score, colour).words()))
 
 
-async def moves(s: State, msg: Message, words: list[str]) -> None:
+async def moves(s: Needs, msg: Message, words: list[str]) -> None:
     if msg.channel not in s.tables and msg.channel in s.puzzles:
         await puzzles.moves(s, msg)
         return
@@ -212,7 +221,7 @@ async def moves(s: State, msg: Message, words: list[str]) -> None:
                             moves=", ".join(texts)))
 
 
-async def board(s: State, msg: Message, words: list[str]) -> None:
+async def board(s: Needs, msg: Message, words: list[str]) -> None:
     if msg.channel not in s.tables and msg.channel in s.puzzles:
         await puzzles.board(s, msg)
         return
@@ -220,6 +229,6 @@ async def board(s: State, msg: Message, words: list[str]) -> None:
     await s.show(table, join([tr("{title}.", title=table.title()), table.whose_turn()]), to=msg)
 
 
-async def pdn(s: State, msg: Message, words: list[str]) -> None:
+async def pdn(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     await s.say(msg.channel, tr("The game so far:"), to=msg, pdn=pdn_text(table), game=table.id)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from typing import Protocol
 
 from bot.core import puzzles
-from bot.core.state import Refusal, State
+from bot.pool import SearchPool
+from bot.core.state import Refusal
 from bot.store import Attempt, ServedPuzzle
 from bot.replies import Message
 from bot.tables import Seat
@@ -33,7 +35,13 @@ PRACTISED = ("mistake", "blunder")
 KEY = "practice:{game}:{ply}"
 
 
-async def command(s: State, msg: Message, words: list[str]) -> None:
+class Needs(puzzles.Needs, Protocol):
+    """What practice uses of the core's state: the puzzles', and the search processes."""
+
+    pool: SearchPool
+
+
+async def command(s: Needs, msg: Message, words: list[str]) -> None:
     """`practice`: a position from the asker's own analysed games where they went wrong."""
     if words:
         raise Refusal(tr("Usage: `practice` (positions from your own analysed games)."))
@@ -77,7 +85,7 @@ def _key(spot: tuple[str, int, Judged]) -> str:
     return KEY.format(game=spot[1], ply=spot[2].ply)
 
 
-async def _spots(s: State, msg: Message) -> list[tuple[str, int, Judged]]:
+async def _spots(s: Needs, msg: Message) -> list[tuple[str, int, Judged]]:
     """The asker's mistakes and blunders in this server's analysed games: (variant, game, the move), newest game
     first, in the order played."""
     spots = []
@@ -92,7 +100,7 @@ async def _spots(s: State, msg: Message) -> list[tuple[str, int, Judged]]:
     return spots
 
 
-async def answer(s: State, msg: Message) -> None:
+async def answer(s: Needs, msg: Message) -> None:
     """The asker's move in their practice position: the engine's move, one within an inaccuracy of it, or not."""
     solving = s.puzzles[msg.channel]
     async with solving.lock:
@@ -121,7 +129,7 @@ async def answer(s: State, msg: Message) -> None:
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
 
 
-async def _judged(s: State, msg: Message, played) -> tuple[float, str | None]:
+async def _judged(s: Needs, msg: Message, played) -> tuple[float, str | None]:
     """How the analysis would judge ``played`` in the practice position: searched in the pool, both the position
     and the one after the move, at the analysis's effort."""
     solving = s.puzzles[msg.channel]

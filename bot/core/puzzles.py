@@ -23,9 +23,11 @@ import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Protocol
 
 from bot.commands import ALIASES
-from bot.core.state import DEFAULT_VARIANT, Refusal, Solving, State
+from bot.core.registry import Registry
+from bot.core.state import Answers, DEFAULT_VARIANT, Keeps, Refusal, Solving
 from bot.ratings import Change, RatedPuzzle, Rating
 from bot.store import Attempt, MoveConflict, ServedPuzzle
 from bot.replies import Board, Buttons, Controls, Message, NO_GAME, User
@@ -48,6 +50,15 @@ UNRATED = Rating()
 """The rating shown for a position that has none (practice)."""
 DRAUGHTS = ("english", "international", "brazilian", "russian")
 """The games that have puzzles."""
+
+
+class Needs(Answers, Keeps, Protocol):
+    """What the puzzles use of the core's state: the puzzles on, and the games on and the channels whose game is
+    being opened (a puzzle is not posted where a game is)."""
+
+    tables: Registry
+    puzzles: dict[str, Solving]
+    opening: set[str]
 
 
 @cache
@@ -85,7 +96,7 @@ def variant_of(words: list[str]) -> str:
     return name
 
 
-async def command(s: State, msg: Message, words: list[str]) -> None:
+async def command(s: Needs, msg: Message, words: list[str]) -> None:
     """`puzzle [variant]`: a puzzle here, near the asker's rating."""
     variant = variant_of(words)
     check_free(s, msg.channel)
@@ -98,7 +109,7 @@ async def command(s: State, msg: Message, words: list[str]) -> None:
     await post(s, served, strength_of(puzzle, strengths), msg)
 
 
-def check_free(s: State, channel: str) -> None:
+def check_free(s: Needs, channel: str) -> None:
     """Refuse a puzzle where a game or a puzzle is on."""
     if channel in s.tables or channel in s.opening:
         raise Refusal(tr("A game is on in this channel, and its moves come first. Ask for a puzzle in another "
@@ -107,7 +118,7 @@ def check_free(s: State, channel: str) -> None:
         raise Refusal(tr("A puzzle is on here already: answer it with a move, or `solution` shows the answer."))
 
 
-async def post(s: State, served: ServedPuzzle, strength: Rating, msg: Message | None, text: str | None = None) -> None:
+async def post(s: Needs, served: ServedPuzzle, strength: Rating, msg: Message | None, text: str | None = None) -> None:
     """Store ``served`` as the channel's puzzle, then show it (with ``text``, or a puzzle's words). The channel is
     held while the database is written (as for a new game), so no game or other puzzle starts there meanwhile;
     ``MoveConflict`` if the database already has one on there (or, for a daily puzzle, that day's)."""
@@ -151,7 +162,7 @@ def _board(solving: Solving, before=None, move=None) -> Board:
     return Board(NO_GAME, record.type.name, record.position, move, before, solving.solver is Color.BLACK, caption)
 
 
-async def board(s: State, msg: Message) -> None:
+async def board(s: Needs, msg: Message) -> None:
     """`board` where a puzzle is on: its board again, with the menu."""
     solving = s.puzzles[msg.channel]
     await s.say(msg.channel, tr("Puzzle {puzzle}: {colour} to play and win.", puzzle=solving.served.puzzle,
@@ -159,20 +170,20 @@ async def board(s: State, msg: Message) -> None:
                 board=_board(solving), controls=controls(solving))
 
 
-async def moves(s: State, msg: Message) -> None:
+async def moves(s: Needs, msg: Message) -> None:
     """`moves` where a puzzle is on: the solver's legal moves."""
     record = s.puzzles[msg.channel].record
     await s.private(msg, tr("Legal moves for {colour}: {moves}.", colour=colour_name(record.turn),
                             moves=", ".join(record.type.legal_texts(record.position))))
 
 
-def reads_as_answer(s: State, channel: str, text: str) -> bool:
+def reads_as_answer(s: Needs, channel: str, text: str) -> bool:
     """Whether ``text`` answers the puzzle on in ``channel`` (a move, legal or not, where no game is on)."""
     solving = s.puzzles.get(channel)
     return solving is not None and channel not in s.tables and solving.record.type.is_move_text(text)
 
 
-async def answer(s: State, msg: Message) -> None:
+async def answer(s: Needs, msg: Message) -> None:
     """A move typed where a puzzle is on: the next of the solution, or a wrong one that ends it."""
     solving = s.puzzles[msg.channel]
     async with solving.lock:
@@ -205,7 +216,7 @@ async def answer(s: State, msg: Message) -> None:
                     board=_board(solving), controls=controls(solving))
 
 
-async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
+async def _solved(s: Needs, solving: Solving, msg: Message, move) -> None:
     record = solving.record
     before = record.position
     async with _reloading(s, solving):
@@ -221,7 +232,7 @@ async def _solved(s: State, solving: Solving, msg: Message, move) -> None:
                                 ratings=words), to=msg, board=_board(solving, before, move))
 
 
-async def _fail(s: State, solving: Solving, msg: Message, played, right) -> None:
+async def _fail(s: Needs, solving: Solving, msg: Message, played, right) -> None:
     record = solving.record
     before = record.position
     seen = [a for a in _seen_by(solving) if a.user != msg.user.id]  # not rated, but not given it again
@@ -245,7 +256,7 @@ def shown(solving: Solving, before, move) -> Board:
     return Board(board.game_id, board.game, gt.make(before, move), move, before, board.flipped, board.caption)
 
 
-async def solution(s: State, msg: Message, words: list[str]) -> None:
+async def solution(s: Needs, msg: Message, words: list[str]) -> None:
     """`solution`: end the puzzle on here with its answer; nobody's rating changes."""
     solving = s.puzzles.get(msg.channel)
     if solving is None:
@@ -264,7 +275,7 @@ async def solution(s: State, msg: Message, words: list[str]) -> None:
                     board=shown(solving, before, right))
 
 
-async def end_for_game(s: State, channel: str, daily: bool = False) -> None:
+async def end_for_game(s: Needs, channel: str, daily: bool = False) -> None:
     """A game (or, ``daily``, the daily puzzle) is starting in ``channel``: the puzzle on there ends, with its
     answer."""
     solving = s.puzzles.get(channel)
@@ -326,7 +337,7 @@ def _and(names: list[str]) -> str:
 
 
 @contextlib.asynccontextmanager
-async def _reloading(s: State, solving: Solving) -> AsyncIterator[None]:
+async def _reloading(s: Needs, solving: Solving) -> AsyncIterator[None]:
     """A write to a puzzle that the database refuses as out of date (another process moved or ended it, or the
     answer to an earlier write was lost after it was made): the puzzle is read again as the database has it, and
     the person told that nothing was done."""
@@ -342,7 +353,7 @@ async def _reloading(s: State, solving: Solving) -> AsyncIterator[None]:
         raise Refusal(CHANGED) from None
 
 
-async def restore(s: State, owns) -> int:
+async def restore(s: Needs, owns) -> int:
     """Bring back the puzzles still on in the servers this process serves; how many."""
     count = 0
     for served in await s.store.puzzles_on():

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Protocol
 
-from bot.core.state import State
+from bot.core.registry import Registry
+from bot.core.state import Keeps, Tells
 from bot.events import Ended, Started
 from bot.store import StoredGame
 from bot.replies import User
@@ -15,6 +16,12 @@ from bot.tables import Kind, Seat, Table
 from engine import Color, GameRecord, MoveError, game_type
 
 log = logging.getLogger(__name__)
+
+
+class Needs(Tells, Keeps, Protocol):
+    """What replaying a stored game uses of the core's state."""
+
+    tables: Registry
 
 
 def replayed_record(stored: StoredGame) -> GameRecord[Any, Any] | None:
@@ -29,7 +36,7 @@ def replayed_record(stored: StoredGame) -> GameRecord[Any, Any] | None:
     return game
 
 
-def replayed(s: State, stored: StoredGame) -> Table | None:
+def replayed(s: Needs, stored: StoredGame) -> Table | None:
     """The table of a stored game, its moves replayed; None (and logged) if they cannot be."""
     game = replayed_record(stored)
     if game is None:
@@ -43,7 +50,7 @@ def replayed(s: State, stored: StoredGame) -> Table | None:
                  last_activity=s.clock(), version=stored.version)
 
 
-async def reload(s: State, table: Table) -> None:
+async def reload(s: Needs, table: Table) -> None:
     """Make ``table``'s game what the database holds (under its lock): another process wrote it. A game the
     database has ended (the process that ended it announced it in its chat) is dropped from this process, its bot
     stopped, and its end told to this process's followers."""

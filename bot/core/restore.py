@@ -8,7 +8,7 @@ from collections.abc import Callable
 from bot.core.bot_moves import kick
 from bot.core.results import finish_by_rules
 from bot.core.replay import replayed
-from bot.core.state import State
+from bot.core.state import Plays
 from bot.events import Started
 from bot.store import SaveFailed, StoreError
 from bot.tables import Table
@@ -16,7 +16,7 @@ from bot.tables import Table
 log = logging.getLogger(__name__)
 
 
-async def restore(s: State, owns: Callable[[str], bool]) -> list[Table]:
+async def restore(s: Plays, owns: Callable[[str], bool]) -> list[Table]:
     """Bring back every unfinished game of the servers ``owns`` says this process serves; the bot moves where it
     is to move."""
     restored = []

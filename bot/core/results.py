@@ -7,11 +7,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
+from typing import Protocol
 
 from bot import commands
 from bot.commands import Options
 from bot.core.replay import reload
-from bot.core.state import DEFAULT_VARIANT, MOVED_ELSEWHERE, Refusal, State, capital
+from bot.core.registry import Registry
+from bot.core.state import Answers, DEFAULT_VARIANT, Keeps, MOVED_ELSEWHERE, Refusal, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.ending import Ending
 from bot.events import Ended
@@ -25,7 +27,13 @@ from engine import NAMES, Color, MoveError
 log = logging.getLogger(__name__)
 
 
-async def finish_by_rules(s: State, table: Table) -> bool:
+class Needs(Answers, Keeps, Protocol):
+    """What ending a game, and the rating commands, use of the core's state."""
+
+    tables: Registry
+
+
+async def finish_by_rules(s: Needs, table: Table) -> bool:
     """End the game if the rules say it is over (under the lock); True if it ended."""
     result = table.game.result()
     if result is None:
@@ -47,7 +55,7 @@ def refusal(error: MoveError, legal: bool = True) -> Text:
     return join([why, tr("Legal moves: {moves}.", moves=", ".join(error.legal))]) if legal and error.legal else why
 
 
-async def finish(s: State, table: Table, ending: Ending, to: Message | None = None) -> None:
+async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = None) -> None:
     """Record the result, update ratings, and announce it (under the lock)."""
     winner = ending.winner
     pdn = pdn_text(table, table.game.type.score_text(winner) if ending.counts else "*")
@@ -115,7 +123,7 @@ def _reading_ratings() -> Iterator[None]:
         raise Refusal(UNREADABLE) from None
 
 
-async def rating(s: State, msg: Message, words: list[str]) -> None:
+async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     lines = []
     for name in NAMES:
@@ -138,7 +146,7 @@ async def rating(s: State, msg: Message, words: list[str]) -> None:
     await s.say(msg.channel, join(parts), to=msg)
 
 
-async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
+async def leaderboard(s: Needs, msg: Message, words: list[str]) -> None:
     if words and words[0].lower() in ("puzzle", "puzzles"):
         await _puzzle_leaderboard(s, msg, words[1:])
         return
@@ -154,7 +162,7 @@ async def leaderboard(s: State, msg: Message, words: list[str]) -> None:
     await s.say(msg.channel, join([tr("Best {game} players here:", game=game_name(v)), *lines], "\n"), to=msg)
 
 
-async def _puzzle_leaderboard(s: State, msg: Message, words: list[str]) -> None:
+async def _puzzle_leaderboard(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
     with _reading_ratings():

@@ -8,7 +8,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.config import Config
 from bot.pool import SearchPool
@@ -72,8 +72,47 @@ class Solving:
         return self.record.start.turn
 
 
+class Tells(Protocol):
+    """Telling the games' followers what happened to a game (``State.tell``)."""
+
+    def tell(self, table: Table, kind: type[Event], said: str, **fields: Any) -> None: ...
+
+
+class Answers(Tells, Protocol):
+    """The ways a duty answers: in the chat (privately, aloud, with a question, with the board) and to the games'
+    followers."""
+
+    async def private(self, msg: Message, text: str) -> None: ...
+
+    async def say(self, channel: str, text: str, to: Message | None = None, **more: Any) -> None: ...
+
+    async def ask(self, channel: str, text: str, to: Message, mentions: tuple[User, ...],
+                  told: bool = False) -> None: ...
+
+    async def show(self, table: Table, text: str, to: Message | None = None, before: Any = None, move: Any = None,
+                   mentions: tuple[User, ...] = (), told: bool = False) -> None: ...
+
+
+class Keeps(Protocol):
+    """The settings, the database and the clock."""
+
+    config: Config
+    store: Store
+    clock: Callable[[], float]
+
+
+class Plays(Answers, Keeps, Protocol):
+    """What playing the games on takes: the ways of answering, the settings, database and clock, the games on and
+    the search processes."""
+
+    tables: Registry
+    pool: SearchPool
+
+
 class State:
-    """The core's shared state; the duty modules are functions of it."""
+    """The core's shared state. Each duty module declares, as a ``Protocol`` (its ``Needs``), the part of it that
+    its functions use, made of ``Tells``, ``Answers``, ``Keeps`` and ``Plays`` and the dicts it keeps; the type check holds it
+    to that, and ``State`` is what every one of them is handed."""
 
     def __init__(self, config: Config, store: Store, pool: SearchPool, send: Send,
                  clock: Callable[[], float] = time.time):
@@ -119,7 +158,7 @@ class State:
     async def private(self, msg: Message, text: str) -> None:
         await self.send(Reply(msg.channel, text, private=True, to=msg))
 
-    async def say(self, channel: str, text: str, to: Message | None = None, **more) -> None:
+    async def say(self, channel: str, text: str, to: Message | None = None, **more: Any) -> None:
         await self.send(Reply(channel, text, to=to, **more))
 
     async def ask(self, channel: str, text: str, to: Message, mentions: tuple[User, ...], told: bool = False) -> None:
@@ -129,7 +168,7 @@ class State:
         await self.say(channel, text, to=to, mentions=mentions, told=told,
                        controls=Controls(Buttons.ANSWER, table.id if table is not None else NO_GAME))
 
-    async def show(self, table: Table, text: str, to: Message | None = None, before=None, move=None,
+    async def show(self, table: Table, text: str, to: Message | None = None, before: Any = None, move: Any = None,
                    mentions: tuple[User, ...] = (), told: bool = False) -> None:
         """Say ``text`` with the board (after ``move`` from ``before``, else after the last move) and its controls
         (``told``: the game's followers had the words with an event)."""
