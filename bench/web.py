@@ -293,10 +293,12 @@ async def move_bytes(args: argparse.Namespace) -> None:
 
 # --- the watchers ------------------------------------------------------------------------------------------------
 
-async def drain(ws) -> None:
-    """Read a socket's messages and drop them."""
-    async for _ in ws:
-        pass
+async def drain(ws, delays: list[float], start: list[float]) -> None:
+    """Read a socket's messages, noting each update's delay once the measurement began (``start[0]``)."""
+    async for message in ws:
+        data = json.loads(message.data)
+        if data["type"] == "update" and data.get("at", 0.0) >= start[0]:
+            delays.append(time.time() - data["at"])
 
 
 class Server:
@@ -369,7 +371,9 @@ async def watch(args: argparse.Namespace) -> None:
                 held = await session.ws_connect(base + web_server.ask(f"path {ids[1]}")["path"].replace("/g/", "/ws/"),
                                                 max_msg_size=0)
                 assert (await held.receive_json())["type"] == "game"
-                draining = asyncio.create_task(drain(held))
+                held_delays: list[float] = []
+                began = [float("inf")]
+                draining = asyncio.create_task(drain(held, held_delays, began))
             gc.collect()
             gc.freeze()  # this process's own collections would stall its reading, and count as the server's delay
             after = rss_mb(web_server.process.pid)
@@ -389,6 +393,8 @@ async def watch(args: argparse.Namespace) -> None:
             for server in servers:  # the lag while the watchers connected: not counted
                 await asyncio.to_thread(server.ask, "lag")
             start = time.time()
+            if args.hold:
+                began[0] = start
             await asyncio.sleep(args.seconds)
             lags = {server.role: (await asyncio.to_thread(server.ask, "lag"))["lags"] for server in servers}
             for task in followers:
@@ -414,6 +420,10 @@ async def watch(args: argparse.Namespace) -> None:
                   f"p95 {1000 * percentile(delays, 95):.1f} ms, p99 {1000 * percentile(delays, 99):.1f} ms")
         else:
             print("  no update reached the watchers")
+        if args.hold:
+            print(f"  the held match's page: {len(held_delays)} updates, from when made: p50 "
+                  f"{statistics.median(held_delays) if held_delays else float('nan'):.2f} s, max "
+                  f"{max(held_delays, default=float('nan')):.2f} s")
         print(f"  page server's memory: {before:.1f} MB with one watcher, {after:.1f} MB with them: "
               f"{1024 * (after - before) / (args.watchers - 1):.0f} KB a watcher")
     finally:
