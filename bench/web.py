@@ -3,6 +3,7 @@
     .venv/bin/python bench/web.py --watchers 500 --games 20 --seconds 30
     .venv/bin/python bench/web.py --tier --watchers 500 --games 20 --seconds 30
     .venv/bin/python bench/web.py --tier --hold --watchers 500 --games 20 --seconds 30
+    .venv/bin/python bench/web.py --deflate --watchers 500 --games 20 --seconds 30
     .venv/bin/python bench/web.py --bytes
 
 A server process runs the bot core, one search process and the web server, and plays ``--games`` bot matches
@@ -356,14 +357,16 @@ async def watch(args: argparse.Namespace) -> None:
         updates = [0] * args.watchers
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as session:
-            sockets = [await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0)]
+            deflate = 15 if args.deflate else 0  # (a browser asks for permessage-deflate, with a 32 KB window)
+            sockets = [await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0, compress=deflate)]
             assert (await sockets[0].receive_json())["type"] == "game"  # the first page loads what pages need
             await asyncio.sleep(1.0)
             before = rss_mb(web_server.process.pid)
             languages = args.languages.split(",")
             for k in range(1, args.watchers):  # each in its turn of the languages (its browser's Accept-Language)
-                sockets.append(await session.ws_connect(base + game.replace("/g/", "/ws/"), max_msg_size=0,
-                                                        headers={"Accept-Language": languages[k % len(languages)]}))
+                sockets.append(await session.ws_connect(
+                    base + game.replace("/g/", "/ws/"), max_msg_size=0, compress=deflate,
+                    headers={"Accept-Language": languages[k % len(languages)]}))
             for ws in sockets[1:]:
                 first = await ws.receive_json()
                 assert first["type"] == "game", first
@@ -447,6 +450,8 @@ def main() -> None:
                              "written once a language")
     parser.add_argument("--hold", action="store_true",
                         help="with --tier: hold up the web process's database reads of a second match (2 s each)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the watchers ask for permessage-deflate, as browsers do (each socket compresses its own)")
     parser.add_argument("--bytes", action="store_true",
                         help="only print the bytes the 100th move of a game costs, to a page and through the web tier")
     parser.add_argument("--variant", default="english", help="the game of --bytes")
