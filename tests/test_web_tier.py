@@ -299,3 +299,47 @@ async def test_a_web_process_follows_each_game_on_its_own_so_one_slow_read_holds
         answer.set()  # the database answers: c1's pages catch up with both its moves
         while (await receive(pages[held], "update"))["status"]["ply"] < 2:
             pass
+
+
+async def test_a_web_process_reads_a_game_again_when_the_database_did_not_answer(monkeypatch):
+    """A game read whole after a gap, whose read the database does not answer, is read again a moment later (no
+    event may come to mend it: the person to move may be thinking), and its pages get it."""
+    from bot.store import SaveFailed
+    from bot.tables import Kind, LiveGame, Seat
+    from bot.replies import User
+    from engine import Color, game_type
+
+    seats = {Color.WHITE: Seat(User("1", "ana")), Color.BLACK: Seat(User("2", "ben"))}
+    before = LiveGame(7, "web", "web-x", "web", Kind.PEOPLE, game_type("english").new_game(), seats, 0.0)
+    moved = before.game.copy()
+    moved.play(moved.legal_moves()[0])
+    now = LiveGame(7, "web", "web-x", "web", Kind.PEOPLE, moved, seats, 0.0, told=2)
+
+    class Store:
+        timeout = 1.0
+
+    class Database:
+        store = Store()
+        rows = [(1, {"live": before.to_json()})]
+        failures = 0
+
+        async def news(self, game: int):
+            if self.failures:
+                self.failures -= 1
+                raise SaveFailed("the database is not answering")
+            return self.rows[-1]
+
+    database = Database()
+    monkeypatch.setattr(shared, "READ_AGAIN_SECONDS", 0.05)
+    games = SharedGames(database)  # type: ignore[arg-type]
+    told = []
+    games.show(lambda event, after: told.append(after), lambda game: True, lambda game: None)
+    assert (await games.live_game(7)).game.moves == []
+    database.rows.append((2, {"live": now.to_json()}))
+    database.failures = 2
+    games.heard(shared.NEWS, {"game": 7})  # as after a gap: read whole, which fails twice
+    async with asyncio.timeout(5):
+        while not told:
+            await asyncio.sleep(0.02)
+    assert told[-1].game.moves == moved.moves and (await games.live_game(7)).told == 2
+    await games.close()

@@ -83,6 +83,7 @@ class SharedGames:
         self._games: dict[int, LiveGame] = {}  # the games followed, by id: as their events so far have them
         self._since: dict[int, float] = {}  # by id: when it was read to be followed
         self._seq: dict[int, int] = {}  # by id: the number of the owner's latest publication taken (``Exchange``)
+        self._unread: set[int] = set()  # games whose reading failed, read again every READ_AGAIN_SECONDS
         self._lines: dict[int, deque[dict | _Load]] = {}  # by game: what waits to be taken, in order
         self._working: set[asyncio.Task] = set()
         self._waiting: dict[str, _Waiting] = {}
@@ -182,9 +183,16 @@ class SharedGames:
                 return
         try:  # a gap, or events too long to be announced: the game as it is now
             await self._read(game)
-        except SaveFailed:
+        except SaveFailed as error:  # read again in a moment (said once, not at every try)
+            if game not in self._unread:
+                log.warning("could not read game %d for its pages (%s): trying again every %g s", game, error,
+                            READ_AGAIN_SECONDS)
+                self._unread.add(game)
             asyncio.get_running_loop().call_later(READ_AGAIN_SECONDS, self._queue, game, {"game": game})
-            raise
+            return
+        if game in self._unread:
+            self._unread.discard(game)
+            log.info("game %d is read again for its pages", game)
 
     def _take(self, game: int, event: Event) -> bool:
         """Hand ``event`` to the pages, with the game after it; False once the game has ended (it is followed no
@@ -218,6 +226,7 @@ class SharedGames:
         self._games.pop(game, None)
         self._since.pop(game, None)
         self._seq.pop(game, None)
+        self._unread.discard(game)
         self._dropped(game)
 
     def _answer(self, payload: dict) -> None:
