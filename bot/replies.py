@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from bot.ending import Ending
 from bot.translation import ENGLISH, render
 from engine import GameRecord
 from engine.analysis import Analysis
@@ -116,8 +115,6 @@ class Reply:
     """The game whose record the reply carries (``pdn``, ``replay``, ``analysis``): it names the files."""
     analysis: Analysis | None = None
     """A game's analysis: a front end shows its graph (``renders.render_graph``) with the text."""
-    ending: Ending | None = None
-    """How the game ended, with the message that ends it (``replay`` carries its record)."""
     told: bool = False
     """Its words went to the game's followers with an event (``bot.events``): a page that asked has seen them."""
     update: str | None = None

@@ -70,6 +70,16 @@ class Seat:
         return cls(level=int(data["level"]))
 
 
+def stored_seats(data: dict) -> dict[Color, Seat]:
+    """The seats as the database keeps them (``seats_json``'s)."""
+    return {colour: Seat.from_json(data[colour.name.lower()]) for colour in Color}
+
+
+def seats_json(seats: dict[Color, Seat]) -> dict:
+    """The seats as the database keeps them: ``{"white": ..., "black": ...}``."""
+    return {colour.name.lower(): seats[colour].to_json() for colour in Color}
+
+
 @dataclass(eq=False)
 class GameView:
     """A game on, as a front end may know it, its fields declared once: the table the core plays on (``Table``)
@@ -94,6 +104,10 @@ class GameView:
     after a takeback (it was of a later position)."""
     told: int = 0
     """The events told of the game so far (``bot.events``): its version, as its pages follow it."""
+
+    def names(self) -> dict[Color, str]:
+        """The players' names, by colour."""
+        return {colour: seat.name for colour, seat in self.seats.items()}
 
     @property
     def to_move(self) -> Seat:

@@ -113,7 +113,8 @@ async def _played(s: Plays, table: Table, seat: Seat, before, move, score: int, 
     """A bot move stored and played: announced (saved at last, if the channel heard it could not be), and the game
     ended if the rules or the match's length say so."""
     table.evaluation = Evaluation.of(score, before.turn).white
-    took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
+    now = s.clock()
+    took, table.last_activity, table.reminded = now - table.last_activity, now, False
     await _announce(s, table, before, move, took, late=table.saving, reloaded=reloaded)
     if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
         await finish(s, table, Ending(None, Termination.MOVE_LIMIT))

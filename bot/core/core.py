@@ -238,20 +238,17 @@ class Core:
     def live(self, channel: str) -> LiveGame | None:
         """The game on in ``channel``, as a copy for a front end that shows a game whole (the web page), or None."""
         table = self.state.tables.get(channel)
-        return self._copy(table) if table is not None else None
-
-    def _copy(self, table: Table) -> LiveGame:
-        return LiveGame.of(table, self.state.config.takebacks)
+        return self.state.view(table) if table is not None else None
 
     async def live_game(self, game: int) -> LiveGame | None:
         """The game on with the id ``game``, as a copy, or None. (Awaited: in the web tier, the game may be
         another process's.)"""
         table = self.state.tables.by_id(game)
-        return self._copy(table) if table is not None else None
+        return self.state.view(table) if table is not None else None
 
     async def live_games(self, guild: str | None = None) -> list[LiveGame]:
         """Every game on (of ``guild``, if given), as copies."""
-        return [self._copy(t) for t in self.state.tables.values() if guild is None or t.guild == guild]
+        return [self.state.view(t) for t in self.state.tables.values() if guild is None or t.guild == guild]
 
     async def open(self, msg: Message) -> int | None:
         """Handle ``msg`` (a command that starts a game in a channel of its own), then the id of the game on in

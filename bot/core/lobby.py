@@ -15,7 +15,7 @@ from bot.core.state import DEFAULT_VARIANT, Refusal, player
 from bot.ending import Ending
 from bot.events import Answered, Started
 from bot.replies import Message, User
-from bot.tables import Challenge, ColourChoice, Kind, Seat, Table
+from bot.tables import Challenge, ColourChoice, Kind, Seat, Table, seats_json
 from bot.words import game_name
 from bot.translation import DECIMAL, join, number, plural, tr
 from engine import Color, Termination, game_type
@@ -119,7 +119,7 @@ async def _open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, sea
         await end_for_game(s, msg.channel)
         table.id = await s.store.create_game(
             msg.guild, msg.channel, variant_name, game.type.write_position(game.start), kind.value,
-            {"white": seats[Color.WHITE].to_json(), "black": seats[Color.BLACK].to_json()}, table.settings())
+            seats_json(seats), table.settings())
     finally:
         s.opening.discard(msg.channel)
     s.tables.open(table)

@@ -80,7 +80,8 @@ async def move(s: Needs, msg: Message) -> None:
             table.game.play(played)
         table.unsure = None
         table.draw_offer = table.takeback_offer = None
-        took, table.last_activity, table.reminded = s.clock() - table.last_activity, s.clock(), False
+        now = s.clock()
+        took, table.last_activity, table.reminded = now - table.last_activity, now, False
         text = table.move_said()
         if reloaded:  # (the game whole again, with the move's words)
             s.tell(table, Started, text)

@@ -20,11 +20,11 @@ from bot.pool import SearchPool
 from bot.core.state import Refusal
 from bot.store import Attempt, ServedPuzzle
 from bot.replies import Message
-from bot.tables import Seat
+from bot.tables import stored_seats
 from bot.words import colour_name
 from bot.translation import TWO_PLACES, number, tr
 from bot.worker import Segment
-from engine import Color, game_type
+from engine import game_type
 from engine.analysis import Analysis, Judged, judge
 
 JUDGE_WAIT = 60.0
@@ -90,7 +90,7 @@ async def _spots(s: Needs, msg: Message) -> list[tuple[str, int, Judged]]:
     first, in the order played."""
     spots = []
     for game, seats, data in await s.store.analysed_games(msg.guild, s.config.analysis_nodes):
-        people = {c: Seat.from_json(seats[c.name.lower()]).user for c in Color}
+        people = {c: seat.user for c, seat in stored_seats(seats).items()}
         colours = [c for c, person in people.items() if person is not None and person.id == msg.user.id]
         if not colours:
             continue

@@ -12,8 +12,8 @@ from bot.core.state import Keeps, Tells
 from bot.events import Ended, Started
 from bot.store import StoredGame
 from bot.replies import User
-from bot.tables import Kind, Seat, Table
-from engine import Color, GameRecord, MoveError, game_type
+from bot.tables import Kind, Table, stored_seats
+from engine import GameRecord, MoveError, game_type
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def replayed(s: Needs, stored: StoredGame) -> Table | None:
     if game is None:
         return None
     settings = stored.settings
-    seats = {Color.WHITE: Seat.from_json(stored.seats["white"]), Color.BLACK: Seat.from_json(stored.seats["black"])}
+    seats = stored_seats(stored.seats)
     starter = User(*settings["starter"]) if settings.get("starter") else None
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
                  Kind(stored.kind), game, seats, settings["budget"], starter=starter, rated=settings["rated"],
@@ -62,9 +62,9 @@ async def reload(s: Needs, table: Table) -> None:
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
         if fresh is not None and finished is not None and finished.ending is not None:
-            names = {colour: seat.name for colour, seat in table.seats.items()}
             table.game = fresh.game
-            s.tell(table, Ended, finished.ending.said(names, fresh.game), ending=finished.ending, pdn=finished.pdn)
+            s.tell(table, Ended, finished.ending.said(table.names(), fresh.game), ending=finished.ending,
+                   pdn=finished.pdn)
         return
     table.game = fresh.game
     table.version = fresh.version

@@ -59,7 +59,7 @@ async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = No
     """Record the result, update ratings, and announce it (under the lock)."""
     winner = ending.winner
     pdn = pdn_text(table, table.game.type.score_text(winner) if ending.counts else "*")
-    names = {colour: seat.name for colour, seat in table.seats.items()}
+    names = table.names()
     said = ending.said(names, table.game)
     try:
         changes = await s.store.finish_game(table.id, table.version, ending, str(ending.reason(names, table.game)),
@@ -83,7 +83,7 @@ async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = No
     text = join(parts)
     s.tell(table, Ended, text, ending=ending, pdn=pdn)
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
-                game=table.id, ending=ending, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None,
+                game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None,
                 told=True)
 
 

@@ -142,12 +142,16 @@ class State:
             raise Refusal(tr("No game is on here. `new` starts one."))
         return table
 
+    def view(self, table: Table) -> LiveGame:
+        """``table``'s game as a front end that shows it whole sees it: a copy (``LiveGame.of``)."""
+        return LiveGame.of(table, self.config.takebacks)
+
     def tell(self, table: Table, kind: type[Event], said: str, **fields: Any) -> None:
         """Tell the followers what just happened to ``table``'s game: an event of ``kind`` (with ``fields``; a
         ``Started`` is given the game as it is now), with the chat's words on it, as the game's next version."""
         table.told += 1
         if kind is Started:
-            fields["live"] = LiveGame.of(table, self.config.takebacks)
+            fields["live"] = self.view(table)
         event = kind(table.id, table.told, said, time.time(), **fields)
         for follower in self.followers:
             try:

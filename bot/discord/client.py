@@ -62,7 +62,6 @@ class DraughtsBot(ext.AutoShardedBot):
                          shard_count=config.shard_count or None, allowed_mentions=discord.AllowedMentions.none(),
                          **options)
         self.config = config
-        self.store = store
         self.core = core
         self.pages = pages if config.web_url else None  # without a public address, Discord's people cannot reach it
         self.clock: asyncio.Task | None = None
@@ -267,7 +266,7 @@ class DraughtsBot(ext.AutoShardedBot):
                     if msg.channel != str(answerer.interaction.channel_id) else tr("Done: see this channel."))
             await answerer.send(True, content=render(done, personal(answerer.interaction)))
 
-# ways out
+    # ways out
 
     async def deliver(self, reply: Reply) -> None:
         """Show one of the core's replies (``Delivery.deliver``). Never raises: a reply that cannot be shown is

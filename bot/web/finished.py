@@ -7,7 +7,7 @@ from collections import OrderedDict
 
 from bot.core import Core, Refusal, still_on
 from bot.replies import User
-from bot.tables import Kind, LiveGame, Seat
+from bot.tables import Kind, LiveGame, Seat, stored_seats
 from bot.translation import tr
 from bot.web import views
 from bot.web.seats import SeatKeys
@@ -41,7 +41,7 @@ class FinishedGames:
         record = self.core.record(game)
         if record is None:
             return None
-        seats = {Color.WHITE: Seat.from_json(game.seats["white"]), Color.BLACK: Seat.from_json(game.seats["black"])}
+        seats = stored_seats(game.seats)
         players = {colour: seat.name for colour, seat in seats.items()}
         ending = stored.ending
         if ending is not None:
@@ -59,42 +59,19 @@ class FinishedGames:
         while len(self._kept) > FINISHED_KEPT:
             self._kept.popitem(last=False)
 
-    async def people(self, finished: views.Finished) -> dict[Color, User]:
-        """The people of a finished game these pages saw end without having seen it on (from the database; none
-        while it does not have the game yet)."""
-        try:
-            return (await self.facts(finished))[1]
-        except Refusal:
-            return {}
-
-    async def guild(self, finished: views.Finished) -> str:
-        return finished.guild if finished.guild is not None else (await self.facts(finished))[0]
-
-    async def facts(self, finished: views.Finished) -> tuple[str, dict[Color, User]]:
-        """The server and the people of a finished game, from the database (for one these pages saw end without
-        having seen it on)."""
-        stored = await self.core.finished(finished.id)
-        if stored is None:
-            raise Refusal(tr("Game {game} is not in the database yet: try again in a moment.", game=finished.id))
-        seats = {Color.WHITE: Seat.from_json(stored.game.seats["white"]),
-                 Color.BLACK: Seat.from_json(stored.game.seats["black"])}
-        return stored.game.guild, people_of(seats)
-
     async def analysis(self, found: LiveGame | views.Finished) -> dict:
         """How far the analysis of a finished game is, and the analysis once done, as its page shows it; ``Refusal``
         for a game still on."""
         finished = _analysable(found)
-        return views.analysis(await self.core.analysis(finished.id, await self.guild(finished)), finished.record)
+        return views.analysis(await self.core.analysis(finished.id, finished.guild), finished.record)
 
     async def ask_analysis(self, found: LiveGame | views.Finished, keys: SeatKeys, secret: str, guest: User) -> dict:
         """Start the analysis of a finished game: as the player whose seat ``secret`` is (``keys``), else as
         ``guest``; ``Refusal`` for a game still on, and as `analyse` is refused in chat."""
         finished = _analysable(found)
-        guild, people = ((finished.guild, finished.people) if finished.guild is not None
-                         else await self.facts(finished))
-        asker = next((user for colour, user in people.items()
+        asker = next((user for colour, user in finished.people.items()
                       if secret and keys.check(finished.id, colour, user.id, secret)), guest)
-        return views.analysis(await self.core.ask_analysis(finished.id, guild, asker), finished.record)
+        return views.analysis(await self.core.ask_analysis(finished.id, finished.guild, asker), finished.record)
 
 
 def _analysable(found: LiveGame | views.Finished) -> views.Finished:

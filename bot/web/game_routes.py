@@ -72,7 +72,7 @@ async def _gif(request: web.Request) -> web.Response:
 
 async def _games(request: web.Request) -> web.Response:
     return json_answer(request, {"games": await pages_of(request).listing(), "variants": list(NAMES),
-                           "names": {name: game_name(name) for name in NAMES}})
+                                 "names": {name: game_name(name) for name in NAMES}})
 
 
 async def _new(request: web.Request) -> web.Response:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
 from bot.core import Core, SaveFailed, Send
-from bot.events import Ended, Event, Started
+from bot.events import Ended, Event, Started, applied
 from bot.replies import Message, Reply, User
 from bot.tables import Kind, LiveGame
 from bot.words import colour_name, game_name
@@ -181,13 +181,11 @@ class Pages:
             return
         known = self._live.get(game)
         if after is None:
-            if isinstance(event, Started):
-                after = event.after()
-            elif known is not None and known.told == event.version - 1:
-                after = event.after(known)
-            else:
+            if not isinstance(event, Started) and (known is None or known.told != event.version - 1):
                 self._read_again(game)
                 return
+            event, after = applied(event, known)
+            assert after is not None, "a game on, after an event that follows the one its copy has seen"
         if known is None and self.local_chat:
             self._unannounced.add(game)
         self._live[game] = after
@@ -218,8 +216,7 @@ class Pages:
         if table is None:  # a game these pages did not follow: its pages (if any) read it from the database
             self._read_again(game_id)
             return
-        players = {c: s.name for c, s in table.seats.items()}
-        finished = views.Finished(game_id, table.game, players, table.kind, event.said, event.pdn, guild=table.guild,
+        finished = views.Finished(game_id, table.game, table.names(), table.kind, event.said, event.pdn, guild=table.guild,
                                   people=people_of(table.seats), starter=table.starter, ending=event.ending)
         self.finished.keep(finished)
         if game_id in self._watchers:
@@ -319,11 +316,7 @@ class Pages:
         found = await self.find(watcher.game)
         if found is None:
             return False
-        if isinstance(found, LiveGame):
-            people, starter = people_of(found.seats), found.starter
-        else:
-            people = found.people if found.guild is not None else await self.finished.people(found)
-            starter = found.starter
+        people, starter = people_of(found.seats) if isinstance(found, LiveGame) else found.people, found.starter
         for colour, user in people.items():
             if self.keys.check(found.id, colour, user.id, secret):
                 watcher.seat = (colour, user)

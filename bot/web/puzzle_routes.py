@@ -95,7 +95,8 @@ async def _puzzle_try(request: web.Request) -> web.Response:
         step = pages.core.try_puzzle(found, moves)
     except MoveError as error:
         return json_answer(request, {"error": join([refusal(error, legal=False),
-                                              tr("That move is not legal here, so nothing changed.")])}, status=400)
+                                                   tr("That move is not legal here, so nothing changed.")])},
+                           status=400)
     return json_answer(request, views.puzzle_step(found, len(moves), step.verdict, step.reply, step.right, step.line),
                              headers={"Cache-Control": "no-store"})
 

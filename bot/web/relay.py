@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from bot.core import Core, SaveFailed, Send
-from bot.events import Ended, Event, Started
+from bot.events import Ended, Event
 from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
 from bot.replies import Message, Reply, User
 from bot.translation import text_json
@@ -67,7 +67,6 @@ class Relay:
         self._pending: OrderedDict[int, list[Event]] = OrderedDict()  # by game, in the order they first waited
         """Each game's events not yet published: a game that moves faster than the database takes them has them
         published together, in order."""
-        self._guilds: dict[int, str] = {}  # the server of each game on, from its events
         self._publishing: int | None = None
         self._waiting = asyncio.Event()
         self._published = asyncio.Condition()
@@ -94,8 +93,6 @@ class Relay:
         return deliver
 
     def _told(self, event: Event) -> None:
-        if isinstance(event, Started):
-            self._guilds[event.game] = event.live.guild
         self._pending.setdefault(event.game, []).append(event)  # a game already waiting keeps its place
         self._waiting.set()
 
@@ -164,8 +161,6 @@ class Relay:
                     await asyncio.sleep(RETRY_SECONDS)
                 except Exception:
                     log.exception("could not publish the news of game %d", game)
-                    if any(isinstance(event, Ended) for event in events):
-                        self._guilds.pop(game, None)
                 finally:
                     self._publishing = None
                     async with self._published:
@@ -177,12 +172,11 @@ class Relay:
         web process that finds a gap."""
         live = await self.core.live_game(game)
         ended = next((e for e in events if isinstance(e, Ended)), None)
-        guild = self._guilds.get(game, "") if live is None else live.guild
         state = {"live": live.to_json() if live is not None else None,
                  "ended": ended.to_json() if ended is not None else None}
-        await self.exchange.publish(game, guild, state, [event.to_json() for event in events])
-        if live is None and ended is not None:
-            self._guilds.pop(game, None)
+        # (only a game on is found by its server: an ended one's row keeps none)
+        await self.exchange.publish(game, live.guild if live is not None else "", state,
+                                    [event.to_json() for event in events])
 
     def _heard(self, channel: str, payload: dict) -> None:
         try:

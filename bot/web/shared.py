@@ -122,11 +122,15 @@ class SharedGames:
     async def caught_up(self) -> None:
         """After the listener (re)connects: what its pages show may have moved on meanwhile."""
         for game in list(self._games):
-            if self._watched(game) or time.monotonic() - self._since.get(game, 0.0) <= KEEP_UNWATCHED:
+            if self._wanted(game):
                 self._queue(game, {"game": game})  # (no events: the game is read whole)
             else:
                 self._forget(game)
         self.ready.set()
+
+    def _wanted(self, game: int) -> bool:
+        """Whether game ``game`` is still followed: a page shows it, or one read it lately (``KEEP_UNWATCHED``)."""
+        return self._watched(game) or time.monotonic() - self._since.get(game, 0.0) <= KEEP_UNWATCHED
 
     def _queue(self, game: int, item: dict | _Load) -> None:
         line = self._lines.get(game)
@@ -164,7 +168,7 @@ class SharedGames:
         known = self._games.get(game)
         if known is None:
             return
-        if not self._watched(game) and time.monotonic() - self._since.get(game, 0.0) > KEEP_UNWATCHED:
+        if not self._wanted(game):
             self._forget(game)
             return
         seq = payload.get("seq")

@@ -65,8 +65,8 @@ class Finished:
     """What the chat said at the end: 'Draw (agreed).', 'ana (White) wins: ...'."""
     pdn: str
     """The record the chat gave with it, result included."""
-    guild: str | None = None
-    """The server the game was played on (its analysis is asked for there); None when the pages did not see it."""
+    guild: str
+    """The server the game was played on (its analysis is asked for there)."""
     people: dict[Color, User] = field(default_factory=dict)
     """The players who are people, by colour (a seat link of theirs shows the game from their side and asks for
     the analysis as them)."""
