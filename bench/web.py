@@ -21,9 +21,11 @@ every watcher (p50/p95/p99), the updates seen, and the page server's memory per 
 before and after the watchers connect). All processes share this machine's cores with the search process.
 
 ``--bytes`` plays a game of two people to its 100th ply in this process and prints what its 100th move costs:
-the bytes a watching page is sent, and the bytes each web process of the web tier is sent through the database
-(the NOTIFY payload): the game's events now, against the news of the version before the events (the whole game,
-``GameNews``, rebuilt here from the same game in the same run).
+the bytes a watching page is sent (the move alone; and the page of the player to move, which is also sent their
+legal moves), against the update of the version before (the position after the move and the page's whole status,
+rebuilt here from the same game in the same run); and the bytes each web process of the web tier is sent through
+the database (the NOTIFY payload): the game's events now, against the news of the version before the events (the
+whole game, ``GameNews``, rebuilt the same way).
 """
 
 from __future__ import annotations
@@ -239,7 +241,8 @@ async def move_bytes(args: argparse.Namespace) -> None:
     from bot.pool import SearchPool
     from bot.replies import Message, User
     from bot.store import SqliteStore
-    from bot.translation import text_json
+    from bot.translation import ENGLISH, rendered, text_json
+    from bot.web import views
     from bot.web.pages import Pages
     from bot.web.seats import SeatKeys
 
@@ -258,23 +261,35 @@ async def move_bytes(args: argparse.Namespace) -> None:
         assert game is not None
         watcher = await pages.join(game)
         assert watcher is not None
+        seated = {}  # a page seated as each player: one of them is to move after the 100th move
+        for user in (ana, ben):
+            colour = (await core.live_game(game)).colour_of(user)  # type: ignore[union-attr]
+            seated[colour] = await pages.join(game)
+            assert await pages.take_seat(seated[colour], pages.seat_path(game, colour, user).split("#seat=")[1])
+        pages_here = [watcher, *seated.values()]
         while (live := await core.live_game(game)) is not None and len(live.game.moves) < 100:
             record = live.game
             move = rng.choice(record.legal_moves())
-            player = live.to_move.user
-            while not watcher.queue.empty():
-                watcher.queue.get_nowait()
-            await core.handle(Message("bench", channel, player, record.type.write_move(record.position, move,
-                                                                                       full=True)))
+            for page in pages_here:
+                while not page.queue.empty():
+                    page.queue.get_nowait()
+            await core.handle(Message("bench", channel, live.to_move.user,
+                                      record.type.write_move(record.position, move, full=True)))
         if live is not None:
             break
-        pages.leave(watcher)
+        for page in pages_here:
+            pages.leave(page)
     else:
         raise SystemExit("no game lasted 100 plies")
-    page_message = None
-    while not watcher.queue.empty():
-        page_message = watcher.queue.get_nowait()
-    assert page_message is not None
+
+    def last(page) -> str:
+        message = None
+        while not page.queue.empty():
+            message = page.queue.get_nowait()
+        assert message is not None
+        return message
+
+    page_message, to_move_message = last(watcher), last(seated[live.game.turn])
     event = told[-1]
     compact = {"separators": (",", ":")}
     now = json.dumps({"game": game, "seq": 100, "events": [event.to_json()]}, **compact)
@@ -282,13 +297,16 @@ async def move_bytes(args: argparse.Namespace) -> None:
     news = {"game": game, "said": str(event.said), "said_text": text_json(event.said), "about_game": True,
             "at": event.at, "live": whole, "ended": None}  # bot.web.news.GameNews.to_json, until events
     before = json.dumps({"game": game, "seq": 100, "news": news}, **compact)
-    page = json.loads(page_message)
-    page_before = json.dumps({key: value for key, value in page.items() if key not in ("v", "whole")})
+    page_before = json.dumps({"type": "update", "from": 100, "entries": [views.entry(live.game, 100)],
+                              "status": rendered(views.status(live, event.said), ENGLISH), "at": event.at})
     print(f"the 100th move of a game of {args.variant} between two people ({type(event).__name__}), in bytes:")
     print(f"  to each web process of the web tier (NOTIFY payload): {len(now.encode())} (events) against "
           f"{len(before.encode())} (the whole game as news, before): {len(now.encode()) / len(before.encode()):.2f}")
-    print(f"  to each watching page (WebSocket message): {len(page_message.encode())}, against "
-          f"{len(page_before.encode())} before (the same update, without its version)")
+    print(f"  to each watching page (WebSocket message): {len(page_message.encode())} (the move) against "
+          f"{len(page_before.encode())} (the position and status, before): "
+          f"{len(page_message.encode()) / len(page_before.encode()):.2f}")
+    print(f"  to the page of the player to move, with their legal moves: {len(to_move_message.encode())}: "
+          f"{len(to_move_message.encode()) / len(page_before.encode()):.2f}")
     await core.close()
 
 
@@ -298,7 +316,7 @@ async def drain(ws, delays: list[float], start: list[float]) -> None:
     """Read a socket's messages, noting each update's delay once the measurement began (``start[0]``)."""
     async for message in ws:
         data = json.loads(message.data)
-        if data["type"] == "update" and data.get("at", 0.0) >= start[0]:
+        if data["type"] in ("update", "moved") and data.get("at", 0.0) >= start[0]:
             delays.append(time.time() - data["at"])
 
 
@@ -388,7 +406,7 @@ async def watch(args: argparse.Namespace) -> None:
                     data = json.loads(message.data)
                     # only updates made once the measurement began: those that waited in the sockets while the
                     # watchers connected would time this process's setting up, not the server
-                    if data["type"] == "update" and data.get("at", 0.0) >= start:
+                    if data["type"] in ("update", "moved") and data.get("at", 0.0) >= start:
                         delays.append(now - data["at"])
                         updates[k] += 1
 

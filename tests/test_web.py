@@ -65,6 +65,12 @@ async def receive(ws, kind: str, timeout: float = 10.0) -> dict:
                 return data
 
 
+async def whole(ws) -> dict:
+    """The game whole, as the page asks for it again (after a gap in its updates' versions)."""
+    await ws.send_json({"type": "state"})
+    return await receive(ws, "game")
+
+
 def socket_path(chat: WebChat, game: int) -> str:
     return chat.pages.game_path(game).replace("/g/", "/ws/")
 
@@ -89,18 +95,38 @@ async def open_page(chat: WebChat, client: TestClient, seated: bool = False):
 async def test_a_page_follows_a_game_played_in_chat_move_by_move(site):
     chat, client = site
     await chat.say(ANA, "new english level 1 time 0.05")
-    ws, first = await open_page(chat, client)
+    ws, first = await open_page(chat, client, seated=True)
     assert first["board"]["size"] == 8 and len(first["entries"]) == 1
     assert len(first["entries"][0]["pieces"]) == 24
     assert first["status"]["players"] == {"White": str(chat.table().seats[Color.WHITE].name), "Black": "ana"}
     played = await chat.play_any(ANA)
-    update = await receive(ws, "update")
-    assert update["from"] == 1 and update["entries"][0]["move"]["path"]
-    assert played.split("-")[0] in update["entries"][0]["move"]["text"]
-    reply = await receive(ws, "update")  # the bot's answer arrives by itself
-    assert reply["from"] == 2 and reply["status"]["said"].startswith("I played")
-    assert reply["status"]["legal"] and reply["status"]["turn"] == "Black"
+    update = await receive(ws, "moved")  # the move alone: the page makes the position after it
+    assert update["v"] == first["v"] + 1 and update["move"]["path"]
+    assert played.split("-")[0] in update["move"]["text"]
+    reply = await receive(ws, "moved")  # the bot's answer arrives by itself
+    assert reply["v"] == first["v"] + 2 and reply["said"].startswith("I played")
+    assert reply["legal"]  # (to the page seated as the side to move)
+    again = await whole(ws)
+    assert len(again["entries"]) == 3 and again["status"]["turn"] == "Black" and again["status"]["legal"]
+    assert again["entries"][1]["move"]["path"] == update["move"]["path"]
     await ws.close()
+
+
+async def test_a_move_is_sent_whole_only_to_the_page_of_the_player_to_move(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 time 0.05")
+    seated, _ = await open_page(chat, client, seated=True)
+    watching, _ = await open_page(chat, client)
+    await chat.play_any(ANA)
+    mine, theirs = await receive(seated, "moved"), await receive(watching, "moved")
+    assert "legal" not in mine and "legal" not in theirs  # the bot is to move
+    mine, theirs = await receive(seated, "moved"), await receive(watching, "moved")
+    assert mine["legal"] and "legal" not in theirs and {**mine, "legal": None} == {**theirs, "legal": None}
+    await seated.close()
+    watching, _ = await open_page(chat, client)
+    await watching.send_json({"type": "seat", "secret": seat_secret(chat)})
+    assert (await receive(watching, "seat"))["legal"] == (await whole(watching))["status"]["legal"] != []
+    await watching.close()
 
 
 async def test_a_seat_link_moves_for_its_player_and_the_chat_shows_the_move(site):
@@ -111,8 +137,8 @@ async def test_a_seat_link_moves_for_its_player_and_the_chat_shows_the_move(site
     assert game["seat"]["colour"] == "Black"
     move = game["status"]["legal"][0]
     await ws.send_json({"type": "move", "text": move["text"], "ply": 0})
-    update = await receive(ws, "update")
-    assert update["entries"][0]["move"]["path"] == move["path"]
+    update = await receive(ws, "moved")
+    assert update["move"]["path"] == move["path"]
     assert len(table.game.moves) >= 1
     said = [r for r in chat.replies if r.text.startswith("ana played")]
     assert said and said[0].board is not None and not said[0].private  # the chat saw the move made on the page
@@ -195,8 +221,8 @@ async def test_a_game_started_on_the_page_stays_off_the_chat_and_is_played_from_
     await ws.send_json({"type": "seat", "secret": secret})
     await receive(ws, "seat")
     await ws.send_json({"type": "move", "text": game["status"]["legal"][0]["text"], "ply": 0})
-    assert (await receive(ws, "update"))["from"] == 1
-    assert (await receive(ws, "update"))["status"]["said"].startswith("I played")
+    assert (await receive(ws, "moved"))["v"] == game["v"] + 1
+    assert (await receive(ws, "moved"))["said"].startswith("I played")
     assert not [r for r in chat.replies if r.channel.startswith(CHANNEL_PREFIX)]  # the chat heard nothing of it
     refused = await client.post("/api/new", json={"kind": "bot", "variant": "chess"})
     assert refused.status == 400 and "no game" in (await refused.json())["error"]
@@ -235,8 +261,8 @@ async def test_a_takeback_rewinds_every_page(site):
     ws, _ = await open_page(chat, client)
     await chat.play_any(ANA)
     await chat.core.settle()
-    await receive(ws, "update")
-    await receive(ws, "update")
+    await receive(ws, "moved")
+    await receive(ws, "moved")
     await chat.say(ANA, "takeback")
     rewound = await receive(ws, "update")
     assert rewound["from"] == 1 and rewound["entries"] == [] and rewound["status"]["ply"] == 0

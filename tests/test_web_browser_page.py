@@ -11,6 +11,8 @@ import time
 from aiohttp.test_utils import TestServer
 
 from bot.store import SaveFailed
+from bot.tables import LiveGame
+from bot.web import views
 from bot.web.server import make_app
 from chat import ANA, BEN
 from engine.games import GAMES
@@ -199,3 +201,37 @@ async def test_the_front_page_says_why_a_game_did_not_start_when_the_answer_is_n
         assert "database is not answering" in shown
     finally:
         chat.pages.start = start
+
+
+def _same_order(entry: dict) -> dict:
+    return {**entry, "pieces": sorted(entry["pieces"])}
+
+
+async def test_moves_sent_alone_make_the_same_positions_on_the_page_as_the_game_whole(served):
+    """A move reaches a page alone (``views.moved``), and the page makes the position after it: followed through a
+    bot match of every game, the page's positions, moves and turns are the server's, captures and crowned men too."""
+    chat, base, browser = served
+    b = await browser()
+    captures = crowned = 0
+    for n, variant in enumerate(sorted(GAMES)):
+        await chat.say(ANA, f"watch {variant} 1 1 delay 0.05 time 0.05", channel=f"m{n}")
+        match = chat.table(f"m{n}")
+        await asyncio.to_thread(b.open, base + chat.pages.game_path(match.id))
+        opened = await asyncio.to_thread(b.wait, lambda s: True)
+        state = await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) > 60 or bool(s["status"]["result"]), 60)
+        assert len(state["entries"]) > len(opened["entries"]) + 10, variant  # moves that came one by one
+        found = await chat.pages.find(match.id)
+        record = found.game if isinstance(found, LiveGame) else found.record
+        expected = [views.entry(record, ply) for ply in range(len(state["entries"]))]
+        assert [_same_order(e) for e in state["entries"]] == [_same_order(e) for e in expected], variant
+        if not state["status"]["result"]:
+            status = state["status"]
+            assert status["turn"] == expected[-1]["turn"] and status["ply"] == len(expected) - 1, variant
+            assert status["to_move"] == status["players"][status["turn"]] and status["said"], variant
+            await chat.say(ANA, "stop", channel=f"m{n}")
+        for before, after in zip(expected, expected[1:]):
+            path = after["move"]["path"]
+            captures += bool(after["move"]["captured"])
+            crowned += ({tuple(p[:2]): p[2] for p in before["pieces"]}[tuple(path[0])]
+                        != {tuple(p[:2]): p[2] for p in after["pieces"]}[tuple(path[-1])])
+    assert captures and crowned  # (what the page makes itself was tried)

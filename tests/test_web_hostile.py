@@ -63,7 +63,7 @@ async def test_a_seats_page_cannot_send_chat_commands_as_moves(site):
     assert chat.on("c1") and table.game.moves == []  # not resigned, nothing played
     legal = table.game.type.write_move(table.game.position, table.game.legal_moves()[0], full=True)
     await ws.send_json({"type": "move", "text": legal, "ply": 0})  # a move still moves
-    assert (await receive(ws, "update"))["from"] == 1
+    assert (await receive(ws, "moved"))["move"]["text"] in legal
     await ws.close()
 
 
@@ -82,7 +82,7 @@ async def test_a_move_without_a_whole_number_for_its_position_is_refused_and_cha
     await asyncio.sleep(0.2)
     assert table.game.moves == [] and len(chat.replies) == before  # nothing played, nothing reached the chat
     await ws.send_json({"type": "move", "text": legal, "ply": 0})  # with its position, the move is played
-    assert (await receive(ws, "update"))["from"] == 1
+    assert (await receive(ws, "moved"))["move"]["text"] in legal
     await ws.close()
 
 

@@ -99,14 +99,14 @@ async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_
 
         # a move typed in the chat reaches the page on the other process, and so does the bot's answer
         played = await chat.play_any(ANA)
-        update = await receive(ws, "update")
-        assert update["from"] == 2 and played.split("-")[0] in update["entries"][0]["move"]["text"]
-        answer = await receive(ws, "update")
-        assert answer["from"] == 3 and answer["status"]["said"].startswith("I played")
+        update = await receive(ws, "moved")
+        assert update["v"] == first["v"] + 1 and played.split("-")[0] in update["move"]["text"]
+        answer = await receive(ws, "moved")
+        assert answer["v"] == first["v"] + 2 and answer["said"].startswith("I played")
         # what the chat said travels with what it was made from: a page in Dutch reads it in Dutch
         said = next(r.text for r in reversed(chat.replies) if r.text.startswith("I played"))
-        await receive(dutch, "update")
-        assert (await receive(dutch, "update"))["status"]["said"] == render(said, "nl") != str(said)
+        await receive(dutch, "moved")
+        assert (await receive(dutch, "moved"))["said"] == render(said, "nl") != str(said)
         await dutch.close()
 
         # the seat's link, made by the owner, seats the page on the web process; its move is played by the owner
@@ -119,8 +119,8 @@ async def test_a_page_on_a_web_process_follows_and_plays_a_game_another_process_
         legal = game.type.write_move(game.position, game.legal_moves()[0], full=True)
         before = len(chat.replies)
         await ws.send_json({"type": "move", "text": legal, "ply": 3})
-        update = await receive(ws, "update")
-        assert update["from"] == 4 and update["status"]["said"].startswith("ana played")
+        update = await receive(ws, "moved")
+        assert update["v"] == first["v"] + 3 and update["said"].startswith("ana played")
         assert any(r.text.startswith("ana played") for r in chat.replies[before:])  # the chat shows it too
         await chat.core.settle()
         stored = (await chat.store.active_games())[0].moves
@@ -276,10 +276,10 @@ async def test_a_web_process_follows_each_game_on_its_own_so_one_slow_read_holds
             await chat.say(BEN, "accept", channel=channel)
         held, free = chat.table("c1").id, chat.table("c2").id
         await chat.relay.published()
-        pages = {}
+        pages, firsts = {}, {}
         for game in (held, free):
             pages[game] = await web.client.ws_connect(web.pages.game_path(game).replace("/g/", "/ws/"))
-            await receive(pages[game], "game")
+            firsts[game] = await receive(pages[game], "game")
         answer = asyncio.Event()
         reads = web.games.exchange.news
 
@@ -293,7 +293,7 @@ async def test_a_web_process_follows_each_game_on_its_own_so_one_slow_read_holds
         await chat.relay.published()
         await chat.relay.exchange.notify(NEWS, {"game": held})  # as after a gap: game c1 is read whole
         await chat.play_any(chat.table("c2").to_move.user, "c2")
-        assert (await receive(pages[free], "update"))["status"]["ply"] == 1  # not held up by c1's read
+        assert (await receive(pages[free], "moved"))["v"] == firsts[free]["v"] + 1  # not held up by c1's read
         await chat.play_any(chat.table("c1").to_move.user, "c1")
         await asyncio.sleep(0.5)
         answer.set()  # the database answers: c1's pages catch up with both its moves

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.commands import whole_number
 from bot.core import Core, SaveFailed, Send
-from bot.events import Ended, Event, Started, applied
+from bot.events import Ended, Event, Moved, Started, applied
 from bot.replies import Message, Reply, User
 from bot.tables import Kind, LiveGame
 from bot.words import colour_name, game_name
@@ -72,9 +72,10 @@ def _version(found: LiveGame | views.Finished) -> int | None:
 
 
 class _Sent(NamedTuple):
-    """What a game's open pages were last sent: its moves."""
+    """What a game's open pages were last sent: its moves, and the game's version then."""
 
     moves: list[Any]
+    version: int | None
 
 
 class Pages:
@@ -179,7 +180,7 @@ class Pages:
         if isinstance(event, Ended):
             self._end(event)
             return
-        known = self._live.get(game)
+        known = self._live.get(game)  # (the game just before the event, when these pages have followed it)
         if after is None:
             if not isinstance(event, Started) and (known is None or known.told != event.version - 1):
                 self._read_again(game)
@@ -189,7 +190,12 @@ class Pages:
         if known is None and self.local_chat:
             self._unannounced.add(game)
         self._live[game] = after
-        if game in self._watchers:
+        if game not in self._watchers:
+            return
+        if isinstance(event, Moved) and known and self._sent.get(game) == _Sent(after.game.moves[:-1], known.told):
+            self._sent[game] = _Sent(list(after.game.moves), after.told)  # (they saw the game just before: the move)
+            self._broadcast(game, views.moved(known, after, event.said, event.at), seated=after)
+        else:
             self._broadcast(game, self._update(game, after.game, views.status(after, event.said), after.told,
                                                event.at, whole=isinstance(event, Started)))
 
@@ -243,19 +249,25 @@ class Pages:
             while same < min(len(sent.moves), len(record.moves)) and sent.moves[same] == record.moves[same]:
                 same += 1
             first = same + 1
-        self._sent[game_id] = _Sent(list(record.moves))
+        self._sent[game_id] = _Sent(list(record.moves), version)
         entries = [views.entry(record, ply) for ply in range(first, len(record.moves) + 1)]
         return {"type": "update", "v": version, "whole": whole, "from": first, "entries": entries, "status": status,
                 "at": at or time.time()}
 
-    def _broadcast(self, game_id: int, message: dict) -> None:
-        """Send ``message`` to the game's pages, written once for each language they are shown in."""
-        written: dict[str, str] = {}
+    def _broadcast(self, game_id: int, message: dict, seated: LiveGame | None = None) -> None:
+        """Send ``message`` to the game's pages, written once for each language they are shown in; ``seated``: the
+        game, whose legal moves are added for the pages seated as the side to move."""
+        written: dict[tuple[str, bool], str] = {}
+        legal: list[dict] | None = None
         for watcher in list(self._watchers.get(game_id, ())):
-            language = watcher.language
-            if language not in written:
-                written[language] = views.written(message, language)
-            if not watcher.put(written[language]):
+            to_move = seated is not None and watcher.seat is not None and watcher.seat[0] is seated.game.turn
+            key = (watcher.language, to_move)
+            if key not in written:
+                if to_move:
+                    assert seated is not None
+                    legal = views.legal_moves(seated) if legal is None else legal
+                written[key] = views.written(message | {"legal": legal} if to_move else message, watcher.language)
+            if not watcher.put(written[key]):
                 self.leave(watcher)
                 watcher.drop()
 
@@ -294,7 +306,7 @@ class Pages:
         if game_id in self._watchers and (sent is None or sent.moves != moves):
             # the pages already open get what they missed first, so that every page has seen the same moves
             self._broadcast(game_id, self._whole(found))
-        self._sent[game_id] = _Sent(moves)
+        self._sent[game_id] = _Sent(moves, _version(found))
         watcher.send({"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
                       "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)],
                       "status": views.status(found), "v": _version(found)})
@@ -320,7 +332,9 @@ class Pages:
         for colour, user in people.items():
             if self.keys.check(found.id, colour, user.id, secret):
                 watcher.seat = (colour, user)
-                watcher.send({"type": "seat", "colour": str(colour), "name": user.name})
+                # (the moves it may play now: a page that only watched was not sent them)
+                legal = views.legal_moves(found) if isinstance(found, LiveGame) and found.game.turn is colour else []
+                watcher.send({"type": "seat", "colour": str(colour), "name": user.name, "legal": legal})
                 return True
         if found.kind is Kind.MATCH and starter is not None and self.keys.check(found.id, Color.WHITE, starter.id,
                                                                                   secret):

@@ -3,6 +3,11 @@ a puzzle's start and the answers to its moves.
 
 Plain functions of the core's values (a ``LiveGame``, a finished ``GameRecord``, a ``Puzzle`` and the core's check of
 its moves); the page draws everything itself from these, so nothing a person typed is ever sent as markup.
+
+A game's page is sent, over its socket (``bot.web.pages``): ``game``, the game whole, when it connects and when it
+asks again after a gap in the versions (``v``) of what it was sent; ``update``, the positions from the first that
+changed and the whole status (a takeback, an offer, the end); ``moved``, one move alone (``moved``); ``seat``, the
+seat its link holds; and ``notice``, an answer to the page alone.
 """
 
 from __future__ import annotations
@@ -36,15 +41,39 @@ def layout(game_type: GameType[Any, Any]) -> dict:
 
 def entry(game: GameRecord[Any, Any], ply: int) -> dict:
     """Position ``ply`` of a game: its pieces, the move that led to it (its path and what it took), whose turn."""
-    t = game.type
     position = game.positions[ply]
-    move = None
-    if ply > 0:
-        before, played = game.positions[ply - 1], game.moves[ply - 1]
-        taken = {cell: kind for cell, kind in t.pieces(before)}
-        move = {"text": t.write_move(before, played), "path": [list(c) for c in t.path(played)],
-                "captured": [[*t.cell(sq), taken.get(t.cell(sq), "")] for sq in played.captures]}
-    return {"pieces": [[*cell, kind] for cell, kind in t.pieces(position)], "move": move, "turn": str(position.turn)}
+    return {"pieces": [[*cell, kind] for cell, kind in game.type.pieces(position)],
+            "move": _move(game, ply) if ply > 0 else None, "turn": str(position.turn)}
+
+
+def _move(game: GameRecord[Any, Any], ply: int) -> dict:
+    """The move that led to position ``ply``: as it is written, its path, and what it took (cell and piece)."""
+    t = game.type
+    before, played = game.positions[ply - 1], game.moves[ply - 1]
+    taken = {cell: kind for cell, kind in t.pieces(before)}
+    return {"text": t.write_move(before, played), "path": [list(c) for c in t.path(played)],
+            "captured": [[*t.cell(sq), taken.get(t.cell(sq), "")] for sq in played.captures]}
+
+
+def moved(before: LiveGame, after: LiveGame, said: str, at: float) -> dict:
+    """The update for one move, to a page that has seen the game just before it (``before``): the move (the cells of
+    what it took, if it took anything), the piece it left on its last cell when that is not the one that set out (a man
+    crowned), the chat's words on it, the bot's evaluation when it changed, and when it was played (to the
+    millisecond). The page makes the rest itself: the position after it, whose turn it is and who is to move, no
+    offer waiting. A player's legal moves go only to their own page (``legal_moves``)."""
+    game = after.game
+    t, path = game.type, game.type.path(game.moves[-1])
+    move = _move(game, len(game.moves))
+    if move["captured"]:  # (the page knows which pieces stood there)
+        move["captured"] = [cell[:2] for cell in move["captured"]]
+    else:
+        del move["captured"]
+    message: dict = {"type": "moved", "v": after.told, "move": move, "said": said, "at": round(at, 3)}
+    if dict(t.pieces(game.positions[-1])).get(path[-1]) != dict(t.pieces(game.positions[-2])).get(path[0]):
+        message["piece"] = dict(t.pieces(game.positions[-1])).get(path[-1])
+    if after.evaluation != before.evaluation:
+        message["evaluation"] = evaluation(after)
+    return message
 
 
 def legal(game_type: GameType[Any, Any], position: Any) -> list[dict]:
@@ -96,13 +125,19 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
                 **outcome(table)}
     game = table.game
     seat = table.to_move
-    person_to_move = not seat.is_bot and table.kind is not Kind.MATCH
     bots = [s for s in table.seats.values() if s.is_bot]
     return {"players": {str(c): s.name for c, s in table.seats.items()}, "kind": table.kind.value,
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
-            "legal": legal(game.type, game.position) if person_to_move else [], "offer": offer(table),
+            "legal": legal_moves(table), "offer": offer(table),
             "result": None, "said": said, "evaluation": evaluation(table),
             "seconds": table.budget if bots else None, "takebacks": table.takebacks_left}
+
+
+def legal_moves(table: LiveGame) -> list[dict]:
+    """The legal moves of the person to move (none when the bot is, or in a bot match)."""
+    if table.to_move.is_bot or table.kind is Kind.MATCH:
+        return []
+    return legal(table.game.type, table.game.position)
 
 
 def evaluation(table: LiveGame) -> dict | None:
@@ -132,7 +167,7 @@ def written(message: dict, language: str) -> str:
         for key in ("said", "result", "headline"):
             if isinstance(status.get(key), str):
                 status[key] = status[key].replace("`", "")
-    return json.dumps(shown)
+    return json.dumps(shown, separators=(",", ":"))
 
 
 @functools.cache

@@ -82,7 +82,7 @@ function receive(message) {
     $("notice").textContent = page.unsent ? tr("Connected again. What you clicked while the page was not connected "
       + "was not sent: do it again if you still want to.") : "";
     page.unsent = false;
-  } else if (message.type === "update" && page.game) {
+  } else if ((message.type === "update" || message.type === "moved") && page.game) {
     if (!message.whole && message.v != null && page.game.v != null && message.v !== page.game.v + 1) {
       // a gap in the game's versions (or an update already seen): ask for the game whole
       if (message.v > page.game.v && !page.asked) {
@@ -93,19 +93,46 @@ function receive(message) {
       return;
     }
     page.game.v = message.v;
-    page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
-    page.game.status = message.status;
+    if (message.type === "moved") played(message);
+    else {
+      page.game.entries = page.game.entries.slice(0, message.from).concat(message.entries);
+      page.game.status = message.status;
+    }
     page.clicks = [];
     input.clear();
     if (page.view >= page.game.entries.length) page.view = -1;
     $("notice").textContent = "";
   } else if (message.type === "seat") {
     page.seat = message;
+    if (page.game && !page.game.status.result) page.game.status.legal = message.legal;  // (a watcher is sent none)
   } else if (message.type === "notice") {
     $("notice").textContent = message.text;
   }
   followAnalysis();
   render();
+}
+
+// One move, sent alone to a page that has seen the game just before it (views.moved): the page makes the position
+// after it and the rest of the status itself. Its legal moves come only to the page seated as the side to move.
+function played(message) {
+  const game = page.game, status = game.status, before = game.entries[game.entries.length - 1];
+  const standing = new Map(before.pieces.map(([r, c, kind]) => [`${r},${c}`, kind]));
+  const captured = (message.move.captured || []).map(([r, c]) => [r, c, standing.get(`${r},${c}`)]);
+  const move = { text: message.move.text, path: message.move.path, captured };
+  const [from, to] = [move.path[0], move.path[move.path.length - 1]];
+  const gone = new Set(captured.map(([r, c]) => `${r},${c}`));
+  let piece = message.piece;
+  const pieces = [];
+  for (const [r, c, kind] of before.pieces) {
+    if (r === from[0] && c === from[1]) piece = piece || kind;
+    else if (!gone.has(`${r},${c}`)) pieces.push([r, c, kind]);
+  }
+  pieces.push([to[0], to[1], piece]);
+  const turn = before.turn === "White" ? "Black" : "White";
+  game.entries.push({ pieces, move, turn });
+  Object.assign(status, { ply: game.entries.length - 1, turn, to_move: status.players[turn],
+                          legal: message.legal || [], offer: null, said: message.said });
+  if ("evaluation" in message) status.evaluation = message.evaluation;
 }
 
 function shown() {
