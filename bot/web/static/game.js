@@ -104,7 +104,7 @@ function receive(message) {
     $("notice").textContent = "";
   } else if (message.type === "seat") {
     page.seat = message;
-    if (page.game && !page.game.status.result) page.game.status.legal = message.legal;  // (a watcher is sent none)
+    if (page.game && message.legal) page.game.status.legal = message.legal;  // (a page that only watched had none)
   } else if (message.type === "notice") {
     $("notice").textContent = message.text;
   }
