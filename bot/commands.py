@@ -1,15 +1,17 @@
 """The chat commands: their words, help texts, and how their options are read.
 
 The same words on every front end. Options come in any order:
-``new international level 5 black time 2``, ``challenge @ana russian``,
-``watch brazilian 3 6 delay 1``.
+``new international level 5 black time 2``, ``challenge @ana russian blitz``, ``challenge @ana 2 days``,
+``watch brazilian 3 6 delay 1``, ``new english 5+3``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.clocks import TimeControl, read_control, read_days
 from bot.tables import ColourChoice
 from bot.translation import Text, join, tr
 from bot.user_text import quoted
@@ -24,10 +26,11 @@ _GAME_WORDS = ", ".join(f"{g.name} ({g.aliases[0]})" if g.aliases else g.name fo
 
 # name -> (usage, what it does)
 HELP: dict[str, tuple[str, Text]] = {
-    "new": ("new [variant] [level 1-6] [white|black|random] [time SECONDS] [rated|casual] [@user]",
+    "new": ("new [variant] [level 1-6] [white|black|random] [3+2|blitz|2 days|untimed] [time SECONDS] [rated|casual] "
+            "[@user]",
                tr("Start a game against me here (or challenge @user). Variants: {variants}. Defaults: english, "
                   "level 3, you move first, casual.", variants=_GAME_WORDS)),
-    "challenge": ("challenge [@user] [variant] [white|black|random] [rated|casual]",
+    "challenge": ("challenge [@user] [variant] [white|black|random] [3+2|blitz|2 days|untimed] [rated|casual]",
                tr("Challenge someone (or anyone, without @user) to a game here; rated by default. The challenge "
                   "expires after 5 minutes.")),
     "accept": ("accept",
@@ -75,7 +78,7 @@ HELP: dict[str, tuple[str, Text]] = {
                tr("Ratings on this server, one per variant, and puzzle ratings.")),
     "leaderboard": ("leaderboard [puzzles] [variant]",
                tr("The best rated players on this server (with `puzzles`: the best puzzle solvers).")),
-    "watch": ("watch [variant] [level] [level] [delay SECONDS] [time SECONDS]",
+    "watch": ("watch [variant] [level] [level] [1+1|bullet|...] [delay SECONDS] [time SECONDS]",
                tr("Start a match between two bots here, to watch move by move.")),
     "stop": ("stop",
                tr("End the bot match you started here.")),
@@ -109,6 +112,7 @@ class Options:
     levels: list[int] = field(default_factory=list)
     colour: ColourChoice | None = None
     time: float | None = None
+    control: TimeControl | None = None
     delay: float | None = None
     rated: bool | None = None
     mentioned: bool = False
@@ -147,6 +151,11 @@ def parse_options(command: str, words: list[str]) -> Options:
             options.rated = word == "rated"
         elif _MENTION.match(word) and command != "watch":
             options.mentioned = True
+        elif following is not None and following.lower() in ("day", "days"):
+            options.control = _control(read_days, word, following)
+            i += 1
+        elif (control := _control(read_control, word)) is not None:
+            options.control = control
         elif word in ("level", "time", "delay") and following is not None:
             _number_option(options, word, following)
             i += 1
@@ -160,6 +169,14 @@ def parse_options(command: str, words: list[str]) -> Options:
     if len(options.levels) > (2 if command == "watch" else 1):
         raise CommandError(f"too many levels in `{command}`. Usage: `{HELP[command][0]}`")
     return options
+
+
+def _control(read: Callable[..., TimeControl | None], *words: str) -> TimeControl | None:
+    """A time control read from ``words`` by ``read`` (``bot.clocks``), its refusal a ``CommandError``."""
+    try:
+        return read(*words)
+    except ValueError as error:
+        raise CommandError(error.args[0]) from None
 
 
 def _number_option(options: Options, name: str, text: str) -> None:

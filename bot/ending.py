@@ -51,6 +51,8 @@ class Ending:
             return tr("{name} resigned", name=loser)
         if t is Termination.ABANDONED:
             return tr("{name} abandoned the game", name=loser)
+        if t is Termination.TIME_OUT:
+            return tr("{name} ran out of time", name=loser)
         if t is Termination.NEVER_MOVED:
             return tr("{name} never made a first move", name=names[record.turn])  # (the one left to move)
         if t is Termination.MOVE_LIMIT:

@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from bot.clocks import Clocks
 from bot.ending import Ending
 from bot.tables import LiveGame
 from bot.translation import text_from_json, text_json
@@ -45,9 +46,9 @@ class Event:
         if not self.said_again:
             data["said"] = text_json(self.said)
         for field in dataclasses.fields(self):
-            if field.name not in ("game", "version", "said", "at"):
-                value = getattr(self, field.name)
-                data[field.name] = _json(value)
+            value = getattr(self, field.name)
+            if field.name not in ("game", "version", "said", "at") and not (value is None and field.default is None):
+                data[field.name] = _json(value)  # (a field that is None by default, and is, goes without saying)
         return data
 
     said_again: ClassVar[bool] = False
@@ -59,7 +60,7 @@ def _json(value: object) -> object:
         return round(value, 3)  # (times, in seconds: to the millisecond)
     if isinstance(value, Color):
         return str(value)
-    if isinstance(value, (LiveGame, Ending)):
+    if isinstance(value, (LiveGame, Ending, Clocks)):
         return value.to_json()
     return value
 
@@ -90,6 +91,8 @@ class Moved(Event):
     """The bot's last evaluation after it, for White (``LiveGame.evaluation``)."""
     late: bool
     """A bot's move that the database could not take at first (the chat says it is saved at last)."""
+    clocks: Clocks | None = None
+    """A timed game's clocks just after it."""
 
     kind: ClassVar[str] = "moved"
     said_again: ClassVar[bool] = True
@@ -98,7 +101,7 @@ class Moved(Event):
         game = live.game.copy()
         game.play_text(self.move)
         return dataclasses.replace(live, game=game, draw_offer=None, takeback_offer=None, evaluation=self.evaluation,
-                                   told=self.version)
+                                   clocks=self.clocks, told=self.version)
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ class TakenBack(Event):
 
     plies: int
     takebacks_left: int | None
+    clocks: Clocks | None = None
+    """A timed game's clocks as they were after the move now last, started again."""
 
     kind: ClassVar[str] = "taken_back"
 
@@ -144,7 +149,7 @@ class TakenBack(Event):
         for _ in range(self.plies):
             game.undo()
         return dataclasses.replace(live, game=game, draw_offer=None, takeback_offer=None, evaluation=None,
-                                   takebacks_left=self.takebacks_left, told=self.version)
+                                   takebacks_left=self.takebacks_left, clocks=self.clocks, told=self.version)
 
 
 @dataclass(frozen=True)
@@ -187,13 +192,19 @@ def event_from_json(data: dict, known: LiveGame | None = None) -> Event:
             return Started(**common, live=LiveGame.from_json(data["live"], known.game if known else None))
         if kind is Moved:  # (its words are made again where it is applied: ``applied``)
             return Moved(**common, move=str(data["move"]), mover=_COLOURS[data["mover"]],
-                         seconds=float(data["seconds"]), evaluation=data["evaluation"], late=bool(data["late"]))
+                         seconds=float(data["seconds"]), evaluation=data["evaluation"], late=bool(data["late"]),
+                         clocks=_clocks(data.get("clocks")))
         if kind is Offered:
             return Offered(**common, what=str(data["what"]), by=_COLOURS[data["by"]])
         if kind is Answered:
             return Answered(**common, what=str(data["what"]), by=_COLOURS[data["by"]])
         if kind is TakenBack:
-            return TakenBack(**common, plies=int(data["plies"]), takebacks_left=data["takebacks_left"])
+            return TakenBack(**common, plies=int(data["plies"]), takebacks_left=data["takebacks_left"],
+                             clocks=_clocks(data.get("clocks")))
         return Ended(**common, ending=Ending.from_json(data["ending"]), pdn=str(data["pdn"]))
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"not a game's event: {error!r}") from None
+
+
+def _clocks(data: list | None) -> Clocks | None:
+    return Clocks.from_json(data) if data else None

@@ -105,6 +105,8 @@ class Reply:
     """The message answered, if any."""
     mentions: tuple[User, ...] = ()
     """People to notify (a reminder, a challenge)."""
+    direct: bool = False
+    """Also sent to each person mentioned on their own (a direct message on Discord), as reminders that matter are."""
     pdn: str | None = None
     """The game's PDN (with the final message, and for `pdn`)."""
     replay: GameRecord[Any, Any] | None = None

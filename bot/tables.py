@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
+from bot.clocks import UNTIMED, Clocks, TimeControl
 from bot.evaluation import Evaluation
 from bot.replies import Message, User
 from bot.translation import Text, join, tr
@@ -104,6 +105,9 @@ class GameView:
     after a takeback (it was of a later position)."""
     told: int = 0
     """The events told of the game so far (``bot.events``): its version, as its pages follow it."""
+    control: TimeControl = UNTIMED
+    clocks: Clocks | None = None
+    """A timed game's clocks (``bot.clocks``); None when it is untimed."""
 
     def names(self) -> dict[Color, str]:
         """The players' names, by colour."""
@@ -178,6 +182,18 @@ class Table(GameView):
     """The bot's move is found and waits for the database to take it."""
     unsure: tuple[int, str] | None = None
     """A person's move (ply, full path) whose write failed without an answer: it may have been kept."""
+    clocks_after: list[Clocks | None] = field(default_factory=list)
+    """A timed game's clocks as they were just after each move (a takeback puts them back)."""
+    flag: asyncio.Task | None = None
+    """Waits for the side to move's time to run out (``bot.core.flags``)."""
+
+    def clocks_moved(self, now: float) -> Clocks | None:
+        """The clocks after the side to move moves at ``now`` (None in an untimed game)."""
+        return self.clocks.moved(self.game.turn, now, self.control) if self.clocks else None
+
+    def out_of_time(self, now: float) -> bool:
+        """Whether the side to move's time has run out at ``now``."""
+        return self.clocks is not None and self.clocks.left(self.game.turn, self.game.turn, now) <= 0
 
     @property
     def flipped(self) -> bool:
@@ -186,9 +202,9 @@ class Table(GameView):
         return people == [Color.BLACK]
 
     def settings(self) -> dict:
-        """What the database keeps besides the moves."""
+        """What the database keeps besides the moves (and their clocks)."""
         return {"budget": self.budget, "rated": self.rated, "delay": self.delay, "channel_name": self.channel_name,
-                "takebacks_used": self.takebacks_used,
+                "takebacks_used": self.takebacks_used, "control": self.control.to_json(),
                 "starter": [self.starter.id, self.starter.name] if self.starter else None}
 
 
@@ -214,7 +230,8 @@ class LiveGame(GameView):
                 "seats": {str(c): seat.to_json() for c, seat in self.seats.items()}, "budget": self.budget,
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 "draw_offer": _colour_name(self.draw_offer), "takeback_offer": _colour_name(self.takeback_offer),
-                "evaluation": self.evaluation, "takebacks_left": self.takebacks_left, "told": self.told}
+                "evaluation": self.evaluation, "takebacks_left": self.takebacks_left, "told": self.told,
+                "control": self.control.to_json(), "clocks": self.clocks.to_json() if self.clocks else None}
 
     @classmethod
     def from_json(cls, data: dict, known: GameRecord[Any, Any] | None = None) -> LiveGame:
@@ -233,8 +250,10 @@ class LiveGame(GameView):
                    {colours[name]: Seat.from_json(seat) for name, seat in data["seats"].items()},
                    float(data["budget"]), User(*data["starter"]) if data["starter"] else None,
                    _colour(colours, data["draw_offer"]), _colour(colours, data["takeback_offer"]),
-                   data.get("evaluation"), int(data.get("told", 0)), takebacks_left=data.get("takebacks_left"))
-        # (evaluation, takebacks_left and told are absent from a process of an earlier version)
+                   data.get("evaluation"), int(data.get("told", 0)), TimeControl.from_json(data.get("control")),
+                   Clocks.from_json(data["clocks"]) if data.get("clocks") else None,
+                   takebacks_left=data.get("takebacks_left"))
+        # (evaluation, told, control and clocks are absent from a process of an earlier version)
 
 
 def record_json(game: GameRecord[Any, Any]) -> dict:
@@ -284,3 +303,4 @@ class Challenge:
     rated: bool
     created: float
     origin: Message
+    control: TimeControl = UNTIMED

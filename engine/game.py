@@ -73,6 +73,8 @@ class Termination(Enum):
     """A bot match stopped by the person who started it."""
     MOVE_LIMIT = "move_limit"
     """A bot match played to its length: a draw."""
+    TIME_OUT = "time_out"
+    """The side to move ran out of time on its clock: it loses (lidraughts' rule, whatever is left on the board)."""
 
     @property
     def by_rules(self) -> bool:

@@ -104,8 +104,9 @@ async def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
     db.commit()
     db.close()
     store = SqliteStore(str(path))
-    assert await store.version() == VERSION == 10
+    assert await store.version() == VERSION == 11
     assert (await store.active_games())[0].moves == ["11-15"]
+    assert (await store.active_games())[0].clocks == [None]  # (an untimed move, as every old one was)
     assert await store.add_move(1, 0, 1, "23-19") == 1  # an old game starts counting its writes at version 0
     assert await store.board_message(1) is None  # a game from before v3 has no board on record
     await store.set_board_message(1, "42")

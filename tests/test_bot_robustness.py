@@ -145,8 +145,8 @@ class AnswerLost(SqliteStore):
 
     lose = 0
 
-    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
-        new = await super().add_move(game, version, ply, move)
+    async def add_move(self, game: int, version: int, ply: int, move: str, clocks: list[float] | None = None) -> int:
+        new = await super().add_move(game, version, ply, move, clocks)
         if self.lose:
             self.lose -= 1
             raise SaveFailed("the database did not answer within 5 s")

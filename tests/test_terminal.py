@@ -22,9 +22,9 @@ class SlowStore(SqliteStore):
 
     delay = 3.0
 
-    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+    async def add_move(self, game: int, version: int, ply: int, move: str, clocks: list[float] | None = None) -> int:
         await asyncio.sleep(self.delay)
-        return await super().add_move(game, version, ply, move)
+        return await super().add_move(game, version, ply, move, clocks)
 
 
 class Typed(io.TextIOBase):

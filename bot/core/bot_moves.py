@@ -6,6 +6,8 @@ import asyncio
 import logging
 import random
 
+from bot.clocks import LEAST_THINK, think_time
+from bot.core import flags
 from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
 from bot.core.state import Plays, written
@@ -49,7 +51,7 @@ async def _play_bot_moves(s: Plays, table: Table) -> None:
         assert seat.level is not None
         ply = len(game.moves)
         job = Job(game.type.name, game.type.write_position(game.position), game.history(), seat.level,
-                  table.budget)
+                  _budget(s, table))
         try:
             answer_text, score = await think(s, table, job)
         except PoolBusy:
@@ -61,6 +63,20 @@ async def _play_bot_moves(s: Plays, table: Table) -> None:
             return
         if table.kind is Kind.MATCH and table.delay:
             await asyncio.sleep(table.delay)
+
+
+def _budget(s: Plays, table: Table) -> float:
+    """The seconds the bot may search its move: its level's time a move, or in a timed game a share of its clock
+    (``bot.clocks.think_time``); no time at all for the only legal move. A choice between captures is critical:
+    draughts games are won and lost there."""
+    game, clocks = table.game, table.clocks
+    if clocks is None or table.control.correspondence:
+        return table.budget
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return LEAST_THINK
+    return think_time(clocks.left(game.turn, game.turn, s.clock()), table.control.increment, len(game.moves) // 2,
+                      critical=any(move.captures for move in moves))
 
 
 async def _store_and_play(s: Plays, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
@@ -77,8 +93,13 @@ async def _store_and_play(s: Plays, table: Table, game: GameRecord, ply: int, se
                     return False  # the game ended, changed or was reloaded while the bot was thinking or waiting
                 before = game.position
                 move = game.type.parse_move(before, answer_text)
+                now = s.clock()
+                if await flags.flag(s, table):
+                    return False  # (it never should: the bot keeps time in hand)
+                clocks = table.clocks_moved(now)
                 try:
-                    table.version = await s.store.add_move(table.id, table.version, ply, answer_text)
+                    table.version = await s.store.add_move(table.id, table.version, ply, answer_text,
+                                                           clocks.to_json() if clocks else None)
                 except MoveConflict:
                     await reload(s, table)
                     if table.saving and s.tables.is_on(table) and written(table, ply, answer_text):
@@ -101,6 +122,8 @@ async def _store_and_play(s: Plays, table: Table, game: GameRecord, ply: int, se
                             "play it as soon as it is saved.", name=seat.name))
                 else:
                     game.play(move)
+                    table.clocks = clocks
+                    table.clocks_after.append(clocks)
                     await _played(s, table, seat, before, move, score)
                     return True
             await asyncio.sleep(pause)
@@ -116,8 +139,12 @@ async def _played(s: Plays, table: Table, seat: Seat, before, move, score: int, 
     now = s.clock()
     took, table.last_activity, table.reminded = now - table.last_activity, now, False
     await _announce(s, table, before, move, took, late=table.saving, reloaded=reloaded)
-    if not await finish_by_rules(s, table) and table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
+    if await finish_by_rules(s, table):
+        return
+    if table.kind is Kind.MATCH and len(table.game.moves) >= MATCH_PLY_LIMIT:
         await finish(s, table, Ending(None, Termination.MOVE_LIMIT))
+    else:
+        flags.watch(s, table)
 
 
 async def think(s: Plays, table: Table, job: Job) -> tuple[str, int]:
@@ -141,6 +168,6 @@ async def _announce(s: Plays, table: Table, before, move, took: float, late: boo
         s.tell(table, Started, text)
     else:
         s.tell(table, Moved, text, move=table.game.type.write_move(before, move, full=True), mover=before.turn,
-               seconds=took, evaluation=table.evaluation, late=late)
+               seconds=took, evaluation=table.evaluation, late=late, clocks=table.clocks)
     to_move = table.to_move.user
     await s.show(table, text, before=before, move=move, mentions=(to_move,) if to_move else (), told=True)

@@ -1,14 +1,17 @@
-"""The clock: reminders to idle players, abandoned games, expired challenges, and bot moves to restart."""
+"""The clock: reminders to idle players, abandoned games, expired challenges, and bot moves to restart; timed
+games whose side to move ran out of time (``bot.core.flags`` watches each one too), and correspondence players
+reminded before theirs runs out."""
 
 from __future__ import annotations
 
 import logging
 from typing import Protocol
 
-from bot.core import daily
+from bot.clocks import DAY, clock_words
+from bot.core import daily, flags
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
-from bot.tables import Challenge
+from bot.tables import Challenge, Table
 from bot.core.state import Plays
 from bot.ending import Ending
 from bot.translation import plural, tr
@@ -41,8 +44,15 @@ async def tick(s: Needs) -> None:
                     await finish_by_rules(s, table)
             continue
         seat = table.to_move
+        if table.clocks is not None:
+            async with table.lock:
+                if await flags.flag(s, table):
+                    continue
         if seat.user is None:
             kick(s, table)  # restarts a bot move that could not be saved, say
+            continue
+        if table.clocks is not None:  # the clock ends the game, not the abandoned-game rule
+            await _remind_correspondence(s, table)
             continue
         idle = now - table.last_activity
         async with table.lock:
@@ -66,3 +76,18 @@ async def tick(s: Needs) -> None:
         await daily.tick(s)
     except Exception:  # the games' duties above are done whatever befalls the daily puzzles
         log.exception("the daily puzzles' tick failed")
+
+
+async def _remind_correspondence(s: Needs, table: Table) -> None:
+    """Remind the person to move in a correspondence game, once a move, when a day or half their time is left
+    (whichever comes first): in the channel, and on Discord in a direct message too."""
+    clocks, control = table.clocks, table.control
+    if clocks is None or not control.correspondence or table.reminded:
+        return
+    seat, turn = table.to_move, table.game.turn
+    left = clocks.left(turn, turn, s.clock())
+    if seat.user is None or left > min(DAY, control.start / 2):
+        return
+    table.reminded = True
+    await s.say(table.channel, tr("{name}, it is your move in {title}: {left} left on your clock.", name=seat.name,
+                                  title=table.title(), left=clock_words(left)), mentions=(seat.user,), direct=True)

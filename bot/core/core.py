@@ -111,7 +111,7 @@ class Core:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        tasks = [t.task for t in self.state.tables.values() if t.task]
+        tasks = [task for t in self.state.tables.values() for task in (t.task, t.flag) if task]
         tasks += [a.task for a in self.state.analyses.values() if a.task]
         for task in tasks:
             task.cancel()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot import commands
+from bot.clocks import UNTIMED, Clocks, TimeControl
+from bot.core import flags
 from bot.core.bot_moves import kick
 from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
@@ -40,17 +42,24 @@ async def new(s: Needs, msg: Message, words: list[str]) -> None:
     _check_free(s, msg)
     v = options.variant or DEFAULT_VARIANT
     lvl = options.levels[0] if options.levels else DEFAULT_LEVEL
+    control = _control(options)
     budget = _budget(s, options.time)
     colour = options.colour.colour() if options.colour else game_type(v).first
     seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
-    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated))
-    seconds = number(budget, DECIMAL)
-    opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=seconds)
-              if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
-                                     title=table.title(), seconds=seconds))
+    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated), control=control)
+    if control.timed:
+        opened = (tr("New game, rated, {control}. {title}.", control=control.words(), title=table.title())
+                  if table.rated else tr("New game, casual (hints allowed), {control}. {title}.",
+                                         control=control.words(), title=table.title()))
+    else:
+        seconds = number(budget, DECIMAL)
+        opened = (tr("New game, rated. {title}. I take {seconds} s a move.", title=table.title(), seconds=seconds)
+                  if table.rated else tr("New game, casual (hints allowed). {title}. I take {seconds} s a move.",
+                                         title=table.title(), seconds=seconds))
     text = join([opened, table.whose_turn()])
     s.tell(table, Started, text)
     await s.show(table, text, to=msg, told=True)
+    flags.watch(s, table)
     kick(s, table)
 
 
@@ -58,6 +67,7 @@ async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("challenge", words)
     if options.levels or options.time is not None:
         raise Refusal(tr("A challenge is between people; to play me, use `new` with a level."))
+    control = options.control or UNTIMED
     _check_free(s, msg)
     opponent = msg.mentions[0] if msg.mentions else None
     if opponent is not None and opponent.id == msg.user.id:
@@ -67,8 +77,9 @@ async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
     v = options.variant or DEFAULT_VARIANT
     rated = True if options.rated is None else options.rated
     s.challenges[msg.channel] = Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated,
-                                          s.clock(), msg)
-    values = {"name": msg.user.name, "game": game_name(v), "minutes": number(s.config.challenge_expiry / 60, DECIMAL)}
+                                          s.clock(), msg, control)
+    game = tr("{game}, {control}", game=game_name(v), control=control.words()) if control.timed else game_name(v)
+    values = {"name": msg.user.name, "game": game, "minutes": number(s.config.challenge_expiry / 60, DECIMAL)}
     if opponent is not None:
         text = (tr("{name} challenges {opponent} to a rated game of {game}. {opponent}: `accept` or `decline` (open "
                    "for {minutes} minutes).", opponent=opponent.name, **values) if rated else
@@ -98,6 +109,14 @@ def _check_free(s: Needs, msg: Message, user: User | None = None) -> None:
                          "resign one first.", name=user.name, open=mine, limit=s.config.games_per_user))
 
 
+def _control(options: commands.Options) -> TimeControl:
+    """The time control a command asked for (untimed if none); the bot's ``time`` a move is for untimed games."""
+    control = options.control or UNTIMED
+    if control.timed and options.time is not None:
+        raise Refusal(tr("With a clock I play by my clock: `time` is for untimed games."))
+    return control
+
+
 def _budget(s: Needs, asked: float | None) -> float:
     if asked is None:
         return s.config.move_time
@@ -108,12 +127,15 @@ def _budget(s: Needs, asked: float | None) -> float:
 
 
 async def _open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
-                      budget: float, rated: bool, delay: float = 0.0) -> Table:
-    """A new game in the message's channel, stored, then put on. The channel is held while the database is
-    written, so a second command meanwhile is refused rather than opening another game."""
+                      budget: float, rated: bool, delay: float = 0.0, control: TimeControl = UNTIMED) -> Table:
+    """A new game in the message's channel, stored, then put on (its clocks started, if timed). The channel is
+    held while the database is written, so a second command meanwhile is refused rather than opening another
+    game."""
     game = game_type(variant_name).new_game()
+    now = s.clock()
     table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
-                  starter=msg.user, rated=rated, delay=delay, last_activity=s.clock())
+                  starter=msg.user, control=control, clocks=Clocks.started(control, now) if control.timed else None,
+                  rated=rated, delay=delay, last_activity=now)
     s.opening.add(msg.channel)
     try:
         await end_for_game(s, msg.channel)
@@ -150,12 +172,15 @@ async def accept(s: Needs, msg: Message, words: list[str]) -> None:
     del s.challenges[msg.channel]
     mine = offer.colour.colour()
     seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
-    table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated)
+    table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated,
+                              control=offer.control)
     accepted = (tr("{name} accepts. New rated game: {title}.", name=msg.user.name, title=table.title()) if table.rated
                 else tr("{name} accepts. New casual game: {title}.", name=msg.user.name, title=table.title()))
-    text = join([accepted, table.whose_turn()])
+    clock = [tr("Clocks: {control}.", control=offer.control.words())] if offer.control.timed else []
+    text = join([accepted, *clock, table.whose_turn()])
     s.tell(table, Started, text)
     await s.show(table, text, to=msg, mentions=(offer.challenger,), told=True)
+    flags.watch(s, table)
 
 
 async def decline(s: Needs, msg: Message, words: list[str]) -> None:
@@ -199,18 +224,25 @@ async def watch(s: Needs, msg: Message, words: list[str]) -> None:
                              "limit is {limit}. `stop` one, or wait for one to end.", matches,
                              limit=s.config.matches_per_server))
     levels = options.levels + [6] * (2 - len(options.levels))
-    delay = 2.0 if options.delay is None else options.delay
+    control = _control(options)
+    # (a timed match moves as its clocks let it; a delay asked for is on the clock of the side to move)
+    delay = (0.0 if control.timed else 2.0) if options.delay is None else options.delay
     if not 0 <= delay <= 60:
         raise Refusal(tr("The delay between moves must be between 0 and 60 seconds."))
     first = game_type(options.variant or DEFAULT_VARIANT).first
     seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
     table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
-                        False, delay)
-    text = tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
-              title=table.title(), seconds=number(table.budget, DECIMAL), delay=number(delay, DECIMAL),
-              name=msg.user.name)
+                              False, delay, control)
+    if control.timed:
+        text = tr("Bot match: {title}, {control}, {delay} s between moves. {name} can `stop` it.",
+                  title=table.title(), control=control.words(), delay=number(delay, DECIMAL), name=msg.user.name)
+    else:
+        text = tr("Bot match: {title}, {seconds} s a move, {delay} s between moves. {name} can `stop` it.",
+                  title=table.title(), seconds=number(table.budget, DECIMAL), delay=number(delay, DECIMAL),
+                  name=msg.user.name)
     s.tell(table, Started, text)
     await s.show(table, text, to=msg, told=True)
+    flags.watch(s, table)
     kick(s, table)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Protocol
 
 
-from bot.core import puzzles
+from bot.core import flags, puzzles
 from bot.core.bot_moves import kick, think
 from bot.core.results import finish, finish_by_rules, pdn_text
 from bot.core.state import MOVED_ELSEWHERE, Plays, Refusal, player, written
+from bot.clocks import Clocks
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.events import Moved, Offered, Started, TakenBack
@@ -60,10 +61,15 @@ async def move(s: Needs, msg: Message) -> None:
             raise PoolBusy()
         before = table.game.position
         played = table.game.type.parse_move(before, msg.text)
+        now = s.clock()  # (the move's time: the database's, after, is charged to nobody)
+        if await flags.flag(s, table):
+            return  # too late: the time ran out before the move came
+        clocks = table.clocks_moved(now)
         ply, full = len(table.game.moves), table.game.type.write_move(before, played, full=True)
         reloaded = False  # (the database had it already: the game is reloaded with it)
         try:  # stored before it is played, so nobody sees a move that is not kept
-            table.version = await s.store.add_move(table.id, table.version, ply, full)
+            table.version = await s.store.add_move(table.id, table.version, ply, full,
+                                                   clocks.to_json() if clocks else None)
         except MoveConflict:
             unsure, table.unsure = table.unsure, None
             await reload(s, table)
@@ -78,17 +84,20 @@ async def move(s: Needs, msg: Message) -> None:
             raise
         else:
             table.game.play(played)
+            table.clocks = clocks
+            table.clocks_after.append(clocks)
         table.unsure = None
         table.draw_offer = table.takeback_offer = None
-        now = s.clock()
         took, table.last_activity, table.reminded = now - table.last_activity, now, False
         text = table.move_said()
         if reloaded:  # (the game whole again, with the move's words)
             s.tell(table, Started, text)
         else:
-            s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation, late=False)
+            s.tell(table, Moved, text, move=full, mover=colour, seconds=took, evaluation=table.evaluation, late=False,
+                   clocks=table.clocks)
         await s.show(table, text, to=msg, told=True)
         if not await finish_by_rules(s, table):
+            flags.watch(s, table)
             kick(s, table)
 
 
@@ -188,13 +197,20 @@ async def take_back(s: Needs, table: Table, colour: Color, msg: Message) -> None
     for _ in range(plies):
         game.undo()
     table.draw_offer = table.takeback_offer = table.evaluation = None  # (the bot's evaluation was of a later position)
-    table.last_activity, table.reminded = s.clock(), False
+    now = s.clock()
+    table.last_activity, table.reminded = now, False
+    if table.clocks is not None:  # the clocks go back with the moves, as they were after the move now last
+        del table.clocks_after[from_ply:]
+        earlier = table.clocks_after[-1] if table.clocks_after else None
+        table.clocks = (earlier or Clocks.started(table.control, now)).resumed(now)
     left = s.config.takebacks - table.takebacks_used
     done = (plural("Taken back ({count} takeback left).", "Taken back ({count} takebacks left).", left)
             if table.kind is Kind.BOT else tr("Taken back."))
     text = join([done, table.whose_turn()])
-    s.tell(table, TakenBack, text, plies=plies, takebacks_left=max(0, left) if table.kind is Kind.BOT else None)
+    s.tell(table, TakenBack, text, plies=plies, takebacks_left=max(0, left) if table.kind is Kind.BOT else None,
+           clocks=table.clocks)
     await s.show(table, text, to=msg, told=True)
+    flags.watch(s, table)
 
 
 async def hint(s: Needs, msg: Message, words: list[str]) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from typing import Any, Protocol
 
+from bot.clocks import Clocks, TimeControl
 from bot.core.registry import Registry
 from bot.core.state import Keeps, Tells
 from bot.events import Ended, Started
@@ -44,10 +45,18 @@ def replayed(s: Needs, stored: StoredGame) -> Table | None:
     settings = stored.settings
     seats = stored_seats(stored.seats)
     starter = User(*settings["starter"]) if settings.get("starter") else None
+    control = TimeControl.from_json(settings.get("control"))
+    now = s.clock()
+    clocks_after = [Clocks.from_json(c) if c else None for c in stored.clocks]
+    clocks_after += [None] * (len(stored.moves) - len(clocks_after))
+    last = clocks_after[-1] if clocks_after else None
+    # the clocks as they were after the last move, started again now: the time the game was away is nobody's
+    clocks = (last or Clocks.started(control, now)).resumed(now) if control.timed else None
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
-                 Kind(stored.kind), game, seats, settings["budget"], starter=starter, rated=settings["rated"],
-                 delay=settings.get("delay", 0.0), takebacks_used=settings.get("takebacks_used", 0),
-                 last_activity=s.clock(), version=stored.version)
+                 Kind(stored.kind), game, seats, settings["budget"], starter=starter, control=control, clocks=clocks,
+                 rated=settings["rated"], delay=settings.get("delay", 0.0),
+                 takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
+                 clocks_after=clocks_after)
 
 
 async def reload(s: Needs, table: Table) -> None:
@@ -69,6 +78,7 @@ async def reload(s: Needs, table: Table) -> None:
     table.game = fresh.game
     table.version = fresh.version
     table.takebacks_used = fresh.takebacks_used
+    table.clocks, table.clocks_after = fresh.clocks, fresh.clocks_after
     table.draw_offer = table.takeback_offer = None
     table.last_activity, table.reminded = s.clock(), False  # someone is playing it, elsewhere
     s.tell(table, Started, "")  # its followers get it whole, as it is now

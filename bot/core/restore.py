@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from bot.core import flags
 from bot.core.bot_moves import kick
 from bot.core.results import finish_by_rules
 from bot.core.replay import replayed
@@ -37,5 +38,6 @@ async def restore(s: Plays, owns: Callable[[str], bool]) -> list[Table]:
             async with table.lock:
                 await finish_by_rules(s, table)
         else:
+            flags.watch(s, table)
             kick(s, table)
     return restored

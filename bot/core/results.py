@@ -71,8 +71,9 @@ async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = No
         log.info("game %d changed in the database before it could end here: reloaded", table.id)
         return
     s.tables.close(table)
-    if table.task and table.task is not asyncio.current_task():
-        table.task.cancel()
+    for task in (table.task, table.flag):
+        if task and task is not asyncio.current_task():
+            task.cancel()
     parts = [said]
     if changes:
         parts.append(tr("Ratings: {changes}.", changes=", ".join(

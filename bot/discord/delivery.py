@@ -102,6 +102,9 @@ class Delivery:
             elif isinstance(origin, discord.Message):
                 await self._note(origin, reply.text)
             return
+        if reply.direct:
+            for person in reply.mentions:
+                await self._direct_to(person.id, reply.text)
         updated = self.updates.of(reply)
         if updated is None:
             await self._show(reply, answerer, origin, language)
@@ -281,6 +284,15 @@ class Delivery:
             await message.reply(cut(text), mention_author=False, delete_after=NOTE_SECONDS)
         except discord.Forbidden:
             await self.direct(message.author, text)
+
+    async def _direct_to(self, user: str, text: str) -> None:
+        """A direct message to the Discord user with id ``user`` (a reminder that matters; logged if it fails)."""
+        try:
+            person = self.client.get_user(int(user)) or await self.client.fetch_user(int(user))
+        except (ValueError, discord.HTTPException):
+            log.info("could not find user %s for a direct message", user)
+            return
+        await self.direct(person, text)
 
     async def direct(self, person: discord.User | discord.Member, text: str) -> None:
         try:

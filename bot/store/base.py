@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot import ending
 from bot.ending import Ending
@@ -58,6 +58,8 @@ class StoredGame:
     updated: float
     version: int = 0
     """Writes to the game so far: what a write must name to be accepted."""
+    clocks: list[list[float] | None] = field(default_factory=list)
+    """A timed game's clocks just after each move (``bot.clocks.Clocks.to_json``); None for an untimed move."""
 
 
 @dataclass(frozen=True)
@@ -167,8 +169,9 @@ class Store(ABC):
         """A new active game; its id."""
 
     @abstractmethod
-    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
-        """Write move number ``ply`` (from 0) of ``game``, still at ``version``; the new version."""
+    async def add_move(self, game: int, version: int, ply: int, move: str, clocks: list[float] | None = None) -> int:
+        """Write move number ``ply`` (from 0) of ``game``, still at ``version``, with the clocks just after it in a
+        timed game; the new version."""
 
     @abstractmethod
     async def remove_moves(self, game: int, version: int, from_ply: int, settings: dict) -> int:

@@ -163,12 +163,12 @@ class PostgresStore(Store):
             raise MoveConflict(f"game {game} is no longer at version {version}")
         return version + 1
 
-    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+    async def add_move(self, game: int, version: int, ply: int, move: str, clocks: list[float] | None = None) -> int:
         try:
             async with self.connection(transaction=True) as db:
                 new = await self._claim(db, game, version)
-                await db.execute("INSERT INTO moves (game, ply, move, at) VALUES ($1, $2, $3, $4)",
-                                 game, ply, move, time.time())
+                await db.execute("INSERT INTO moves (game, ply, move, at, clocks) VALUES ($1, $2, $3, $4, $5)",
+                                 game, ply, move, time.time(), json.dumps(clocks) if clocks else None)
         except SaveFailed as error:
             if isinstance(error.__cause__, asyncpg.UniqueViolationError):
                 raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
@@ -210,20 +210,21 @@ class PostgresStore(Store):
             await db.execute("UPDATE games SET board_message = $1 WHERE id = $2", message, game)
 
     @staticmethod
-    async def _stored(db: asyncpg.Connection, row: asyncpg.Record, moves: list[str] | None = None) -> StoredGame:
+    async def _stored(db: asyncpg.Connection, row: asyncpg.Record, moves: list | None = None) -> StoredGame:
         if moves is None:
-            moves = [r["move"] for r in await db.fetch("SELECT move FROM moves WHERE game = $1 ORDER BY ply",
-                                                       row["id"])]
+            moves = await db.fetch("SELECT move, clocks FROM moves WHERE game = $1 ORDER BY ply", row["id"])
         return StoredGame(row["id"], row["guild"], row["channel"], row["variant"], row["start_fen"], row["kind"],
-                          json.loads(row["seats"]), json.loads(row["settings"]), moves, row["updated"], row["version"])
+                          json.loads(row["seats"]), json.loads(row["settings"]), [m["move"] for m in moves],
+                          row["updated"], row["version"], [json.loads(m["clocks"]) if m["clocks"] else None
+                                                           for m in moves])
 
     async def active_games(self) -> list[StoredGame]:
         async with self.connection() as db:
             rows = await db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
-            moves: dict[int, list[str]] = {row["id"]: [] for row in rows}
-            for r in await db.fetch("SELECT game, move FROM moves WHERE game = ANY($1::bigint[])"
+            moves: dict[int, list] = {row["id"]: [] for row in rows}
+            for r in await db.fetch("SELECT game, move, clocks FROM moves WHERE game = ANY($1::bigint[])"
                                     " ORDER BY game, ply", list(moves)):
-                moves[r["game"]].append(r["move"])
+                moves[r["game"]].append(r)
             return [await self._stored(db, row, moves[row["id"]]) for row in rows]
 
     async def game(self, game: int) -> StoredGame | None:

@@ -176,6 +176,10 @@ _TERMINATIONS = """
 """A finished game's end as data: its termination, read once from the English reason the versions before wrote
 (the bot's own, then the rules'; a name is never read, only the words after it). A reason it does not know stays
 NULL, and that game's page shows the reason as it was written."""
+_CLOCKS = """
+    -- JSON: bot.clocks.Clocks just after the move, in a timed game
+    ALTER TABLE moves ADD COLUMN clocks TEXT;
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -198,5 +202,6 @@ MIGRATIONS = (
     Migration("the language each server's administrators chose for the bot", _LANGUAGES, _LANGUAGES),
     Migration("how each finished game ended, as data: its termination beside its winner", _TERMINATIONS,
               _TERMINATIONS),
+    Migration("each move of a timed game with both clocks just after it", _CLOCKS, _CLOCKS),
 )
 VERSION = len(MIGRATIONS)

@@ -113,12 +113,12 @@ class SqliteStore(Store):
             raise MoveConflict(f"game {game} is no longer at version {version}")
         return version + 1
 
-    async def add_move(self, game: int, version: int, ply: int, move: str) -> int:
+    async def add_move(self, game: int, version: int, ply: int, move: str, clocks: list[float] | None = None) -> int:
         try:
             with self._transaction():
                 new = self._claim(game, version)
-                self.db.execute("INSERT INTO moves (game, ply, move, at) VALUES (?, ?, ?, ?)",
-                                (game, ply, move, time.time()))
+                self.db.execute("INSERT INTO moves (game, ply, move, at, clocks) VALUES (?, ?, ?, ?, ?)",
+                                (game, ply, move, time.time(), json.dumps(clocks) if clocks else None))
         except SaveFailed as error:
             if isinstance(error.__cause__, sqlite3.IntegrityError):
                 raise MoveConflict(f"game {game} has a move at ply {ply} already") from error
@@ -161,9 +161,9 @@ class SqliteStore(Store):
 
     def _stored(self, row: tuple) -> StoredGame:
         gid, guild, channel, variant, fen, kind, seats, settings, updated, version = row
-        moves = [m for (m,) in self.db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (gid,))]
-        return StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats), json.loads(settings), moves,
-                          updated, version)
+        rows = self.db.execute("SELECT move, clocks FROM moves WHERE game = ? ORDER BY ply", (gid,)).fetchall()
+        return StoredGame(gid, guild, channel, variant, fen, kind, json.loads(seats), json.loads(settings),
+                          [m for m, _ in rows], updated, version, [json.loads(c) if c else None for _, c in rows])
 
     async def active_games(self) -> list[StoredGame]:
         with self._reading():

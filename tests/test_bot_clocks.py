@@ -1,0 +1,159 @@
+"""Games against the clock, through the core: a side whose time runs out loses, each move's time is taken from
+its mover's clock with the increment added, the clocks come back after a restart and go back with a takeback, and
+a correspondence player is reminded before their time runs out."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.clocks import Clocks, TimeControl, think_time
+from bot.store import SqliteStore
+from chat import ANA, BEN, Chat
+from engine import Color, Termination
+
+
+async def blitz(chat: Chat, control: str = "blitz") -> None:
+    """Ana challenges Ben to a game of English with ``control``; she plays Black, who moves first there."""
+    await chat.say(ANA, f"challenge @ben english black {control}", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+
+
+@pytest.fixture
+def chat(pool):
+    return Chat(SqliteStore(":memory:"), pool)
+
+
+async def test_a_move_is_taken_from_its_movers_clock_with_the_increment_added(chat):
+    await blitz(chat)
+    table = chat.table()
+    assert "3+2 (blitz)" in chat.texts()[-1] and table.control == TimeControl(3, 2)
+    chat.clock.now += 10
+    await chat.play_any(ANA)
+    assert (table.clocks.black, table.clocks.white) == (172, 180)  # ten seconds used, two given back
+    chat.clock.now += 30
+    await chat.play_any(BEN)
+    assert (table.clocks.black, table.clocks.white) == (172, 152)
+    stored = await chat.store.game(table.id)
+    assert [Clocks.from_json(c).white for c in stored.clocks] == [180, 152]  # every move kept with both clocks
+
+
+async def test_the_side_whose_time_runs_out_loses_and_a_late_move_is_not_played(chat):
+    await blitz(chat, "1+0")
+    table = chat.table()
+    await chat.play_any(ANA)
+    chat.clock.now += 61  # Ben thinks too long
+    await chat.core.tick()
+    assert not chat.on()
+    assert "ana (Black) wins: ben ran out of time." in chat.texts()[-1]
+    finished = await chat.store.finished_game(table.id)
+    assert finished.ending.termination is Termination.TIME_OUT and finished.ending.winner is Color.BLACK
+
+    await blitz(chat, "1+0")  # again; this time Ben moves after his time ran out, before anyone noticed
+    await chat.play_any(ANA)
+    chat.clock.now += 61
+    game = chat.table().game
+    await chat.say(BEN, game.type.write_move(game.position, game.legal_moves()[0]))
+    assert not chat.on() and len(game.moves) == 1 and "ben ran out of time" in chat.texts()[-1]
+
+
+async def test_an_untimed_game_has_no_clock_and_the_idle_rule_still_ends_it(chat):
+    await chat.say(ANA, "challenge @ben english black", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    assert chat.table().clocks is None
+    for player in (ANA, BEN, ANA):
+        await chat.play_any(player)
+    chat.clock.now += 10 ** 6
+    await chat.core.tick()
+    assert "abandoned" in chat.texts()[-1]
+
+
+async def test_a_timed_game_is_ended_by_its_clock_not_the_idle_rule(chat):
+    await blitz(chat, "2 days")
+    await chat.play_any(ANA)
+    chat.clock.now += 36 * 3600  # longer than the idle rule allows, within Ben's two days
+    await chat.core.tick()
+    assert chat.on()
+
+
+async def test_a_correspondence_player_is_reminded_once_before_their_time_runs_out(chat):
+    await blitz(chat, "1 day")
+    await chat.play_any(ANA)
+    chat.clock.now += 11 * 3600
+    await chat.core.tick()
+    assert not [r for r in chat.replies if r.direct]
+    chat.clock.now += 2 * 3600  # half his day is gone
+    await chat.core.tick()
+    await chat.core.tick()
+    reminders = [r for r in chat.replies if r.direct]
+    assert len(reminders) == 1 and reminders[0].mentions == (BEN,) and "11:00:00 left" in reminders[0].text
+    chat.clock.now += 12 * 3600
+    await chat.core.tick()
+    assert not chat.on() and "ben ran out of time" in chat.texts()[-1]
+
+
+async def test_a_takeback_puts_the_clocks_back_as_they_were_after_the_move_before(chat):
+    await blitz(chat)
+    table = chat.table()
+    chat.clock.now += 10
+    await chat.play_any(ANA)
+    chat.clock.now += 20
+    await chat.play_any(BEN)
+    chat.clock.now += 30
+    await chat.say(BEN, "takeback")  # his last move goes, and the clocks with it
+    await chat.say(ANA, "accept")
+    assert len(table.game.moves) == 1 and table.game.turn is Color.WHITE
+    assert (table.clocks.black, table.clocks.white, table.clocks.since) == (172, 180, chat.clock.now)
+
+
+async def test_a_restart_gives_back_the_clocks_as_they_were_and_charges_nobody_for_the_time_away(pool, tmp_path):
+    store = SqliteStore(str(tmp_path / "bot.sqlite3"))
+    chat = Chat(store, pool)
+    await blitz(chat)
+    chat.clock.now += 10
+    await chat.play_any(ANA)
+    game_id = chat.table().id
+    await chat.core.close()
+
+    again = Chat(store, pool)  # a new process on the same database, an hour later
+    again.clock.now = chat.clock.now + 3600
+    await again.core.start()
+    table = again.table()
+    assert table.id == game_id and table.game.turn is Color.WHITE
+    assert (table.clocks.black, table.clocks.white, table.clocks.since) == (172, 180, again.clock.now)
+    await again.core.close()
+
+
+async def test_a_time_control_is_read_where_the_games_options_are_and_a_bad_one_says_why(chat):
+    replies = await chat.say(ANA, "new english 3+999")
+    assert replies[0].private and "3+2" in replies[0].text and not chat.on()
+    replies = await chat.say(ANA, "new english 3+2 time 2")
+    assert replies[0].private and "clock" in replies[0].text and not chat.on()
+    await chat.say(ANA, "new english 5+3 level 1")
+    assert chat.table().control == TimeControl(5, 3) and "5+3 (blitz)" in chat.texts()[-1]
+
+
+def test_the_bot_spends_a_share_of_its_clock_more_when_critical_and_never_all_of_it():
+    assert think_time(60, 1, 0, False) < think_time(60, 1, 0, True) < 60 / 5 + 1
+    left = 60.0
+    for move in range(200):  # a long game at 1+1, each move's search and its overhead taken from the clock
+        left += 1 - think_time(left, 1, move, move % 7 == 0) - 0.1
+        assert left > 0.5, move
+
+
+async def test_a_clock_that_runs_out_ends_the_game_by_itself_without_waiting_for_the_tick(chat):
+    import asyncio
+    import time
+
+    from bot.core import flags
+
+    await blitz(chat)
+    await chat.play_any(ANA)
+    table = chat.table()
+    chat.core.state.clock = time.time  # this test's clock is the real one
+    async with table.lock:
+        table.clocks = Clocks(black=100.0, white=0.3, since=time.time())  # Ben (White) has a third of a second
+        flags.watch(chat.core.state, table)
+    await asyncio.sleep(0.2)
+    assert chat.on()
+    await asyncio.sleep(0.4)
+    assert not chat.on() and "ben ran out of time" in chat.texts()[-1]
