@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.clocks import clock_words
 from bot.replies import Board
 from bot.words import JUDGEMENTS, game_name, position_status
 from bot.translation import ENGLISH, render, tr
@@ -16,18 +17,30 @@ REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
 
 def board_png(board: Board, theme: str = "wood", language: str = ENGLISH) -> bytes:
-    """The board as a PNG, its caption and status in ``language``."""
+    """The board as a PNG, its caption and status in ``language`` (the clocks after the status, in a timed
+    game)."""
+    status = render(board.status, language) if board.status else None
+    if board.clocks is not None:
+        status = " · ".join(part for part in (status, render(clock_line(board), language)) if part)
     options = RenderOptions(theme=theme, flipped=board.flipped, caption=render(board.caption, language),
-                            status=render(board.status, language) if board.status else None)
+                            status=status)
     return render_png(game_type(board.game), board.position, options, last_move=board.last_move,
                       before=board.before)
 
 
 def board_text(board: Board, language: str = ENGLISH) -> str:
-    """The board as a text diagram, its last line in ``language``."""
+    """The board as a text diagram, its last lines in ``language`` (the clocks last, in a timed game)."""
     status = render(board.status, language) if board.status and language != ENGLISH else None
-    return text_diagram(game_type(board.game), board.position, last_move=board.last_move, flipped=board.flipped,
-                        status=status)
+    diagram = text_diagram(game_type(board.game), board.position, last_move=board.last_move, flipped=board.flipped,
+                           status=status)
+    return diagram if board.clocks is None else f"{diagram}\n{render(clock_line(board), language)}"
+
+
+def clock_line(board: Board) -> str:
+    """A timed game's clocks as the board shows them: "Clocks: White 4:59, Black 0:07.3"."""
+    assert board.clocks is not None
+    white, black = board.clocks
+    return tr("Clocks: White {white}, Black {black}", white=clock_words(white), black=clock_words(black))
 
 
 def graph_png(analysis: Analysis, language: str = ENGLISH) -> bytes:

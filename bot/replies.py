@@ -91,6 +91,10 @@ class Board:
     caption: str = ""
     status: str = ""
     """Whose turn it is, under the board ("": the game's own words, in English)."""
+    clocks: tuple[float, float] | None = None
+    """In a timed game, White's and Black's seconds left as the board is shown."""
+    runs_out: float | None = None
+    """When the side to move's time runs out (Unix time), while the game is on: a front end may count it down."""
 
 
 @dataclass(frozen=True)

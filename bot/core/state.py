@@ -176,8 +176,8 @@ class State:
                    mentions: tuple[User, ...] = (), told: bool = False) -> None:
         """Say ``text`` with the board (after ``move`` from ``before``, else after the last move) and its controls
         (``told``: the game's followers had the words with an event)."""
-        await self.say(table.channel, text, to=to, board=board(table, before, move), controls=controls(table),
-                       mentions=mentions, told=told)
+        await self.say(table.channel, text, to=to, board=board(table, before, move, self.clock()),
+                       controls=controls(table), mentions=mentions, told=told)
 
 
 def player(table: Table, msg: Message) -> Color:
@@ -195,15 +195,20 @@ def written(table: Table, ply: int, text: str) -> bool:
     return len(game.moves) == ply + 1 and game.type.write_move(game.positions[ply], game.moves[ply], full=True) == text
 
 
-def board(table: Table, before=None, move=None) -> Board:
-    """The table's position to show, with ``move`` (by default the last one) marked."""
+def board(table: Table, before=None, move=None, now: float = 0.0) -> Board:
+    """The table's position to show, with ``move`` (by default the last one) marked, and its clocks at ``now``."""
     game = table.game
     if move is None and game.moves:
         move, before = game.moves[-1], game.positions[-2]
     number = len(game.moves) // 2 + 1
     status = position_status(game.type, game.position)
     caption = tr("{game} · move {number} · {status}", game=game_name(game.type.name), number=number, status=status)
-    return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption, status)
+    clocks, runs_out = None, None
+    if table.clocks is not None:
+        clocks = tuple(table.clocks.left(colour, game.turn, now) for colour in Color)
+        runs_out = table.clocks.deadline(game.turn) if game.result() is None else None
+    return Board(table.id, game.type.name, game.position, move, before, table.flipped, caption, status,
+                 clocks, runs_out)  # type: ignore[arg-type]
 
 
 def controls(table: Table) -> Controls | None:

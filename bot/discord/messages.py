@@ -8,14 +8,16 @@ import io
 
 import discord
 
-from bot.present import board_png, board_text, graph_png, replay_gif
+from bot.present import board_png, board_text, clock_line, graph_png, replay_gif
 from bot.replies import NO_GAME, Reply, User
-from bot.translation import ENGLISH
+from bot.translation import ENGLISH, render, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 
 TEXT_LIMIT = 2000  # Discord's limit on a message's text
 FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
+CLOCKS = tr("Clocks")
+RUNS_OUT = tr("the time of the side to move runs out")
 DIRECT = "direct"  # the "server" of games in direct messages
 
 
@@ -32,6 +34,10 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
             embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
             embed.set_image(url=f"attachment://{name}")
             embed.set_footer(text=board.caption)
+            if board.clocks is not None:  # (Discord counts the side to move's time down in each reader's client)
+                clocks = render(clock_line(board), language)
+                embed.add_field(name=render(CLOCKS, language), value=clocks if board.runs_out is None else
+                                f"{clocks} · {render(RUNS_OUT, language)} <t:{int(board.runs_out)}:R>")
             text = ""
     elif board is not None:
         text += f"\n```\n{board_text(board, language)}\n```"

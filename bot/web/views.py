@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -73,6 +74,8 @@ def moved(before: LiveGame, after: LiveGame, said: str, at: float) -> dict:
         message["piece"] = dict(t.pieces(game.positions[-1])).get(path[-1])
     if after.evaluation != before.evaluation:
         message["evaluation"] = evaluation(after)
+    if after.clocks is not None:
+        message["clocks"] = clocks(after, after.clocks.since)
     return message
 
 
@@ -122,7 +125,7 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
                 "ply": len(game.moves), "turn": str(game.turn), "to_move": None, "legal": [], "offer": None,
                 "result": table.result, "said": said, "evaluation": None, "seconds": None, "takebacks": None,
-                **outcome(table)}
+                "control": None, "clocks": None, **outcome(table)}
     game = table.game
     seat = table.to_move
     bots = [s for s in table.seats.values() if s.is_bot]
@@ -130,7 +133,17 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
             "ply": len(game.moves), "turn": str(game.turn), "to_move": seat.name,
             "legal": legal_moves(table), "offer": offer(table),
             "result": None, "said": said, "evaluation": evaluation(table),
-            "seconds": table.budget if bots else None, "takebacks": table.takebacks_left}
+            "seconds": table.budget if bots and not table.control.timed else None, "takebacks": table.takebacks_left,
+            "control": str(table.control) if table.control.timed else None, "clocks": clocks(table)}
+
+
+def clocks(table: LiveGame, now: float | None = None) -> dict | None:
+    """A timed game's clocks as the page is sent them (``now``, by default the time it is sent): each side's
+    seconds left; the page counts the side to move's down itself, and takes the server's again with each update."""
+    if table.clocks is None:
+        return None
+    now = time.time() if now is None else now
+    return {str(c): round(table.clocks.left(c, table.game.turn, now), 1) for c in Color}
 
 
 def legal_moves(table: LiveGame) -> list[dict]:

@@ -17,7 +17,9 @@ const page = {
   judgements: {},   // ply -> the mark written after that move in the list ("?!", "?", "??"), once judged
   confirming: null, // the command ("resign", "stop") whose button was clicked, asked again before it is sent
   asked: false,     // the game was asked for whole (a gap in its updates' versions), and has not come yet
+  clocksAt: 0,      // when the server's clocks came (performance.now()): the side to move's counts down from it
 };
+const LOW_TIME = 10;  // seconds: a clock with less is shown in red, as lidraughts does
 const $ = (id) => document.getElementById(id);
 
 function connect() {
@@ -102,7 +104,11 @@ function receive(message) {
     input.clear();
     if (page.view >= page.game.entries.length) page.view = -1;
     $("notice").textContent = "";
-  } else if (message.type === "seat") {
+  }
+  if (message.type === "game" || message.type === "update" || message.type === "moved") {
+    page.clocksAt = performance.now();  // the server's clocks are the page's again (views.clocks)
+  }
+  if (message.type === "seat") {
     page.seat = message;
     if (page.game && message.legal) page.game.status.legal = message.legal;  // (a page that only watched had none)
   } else if (message.type === "notice") {
@@ -133,6 +139,7 @@ function played(message) {
   Object.assign(status, { ply: game.entries.length - 1, turn, to_move: status.players[turn],
                           legal: message.legal || [], offer: null, said: message.said });
   if ("evaluation" in message) status.evaluation = message.evaluation;
+  if ("clocks" in message) status.clocks = message.clocks;
 }
 
 function shown() {
@@ -274,6 +281,12 @@ function showPlayers() {
       row.classList.add("to-move");
     }
     row.append(side);
+    if (status.clocks) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.colour = colour;
+      row.append(clock);
+    }
     rows.push(row);
   }
   if (status.seconds) {
@@ -284,6 +297,33 @@ function showPlayers() {
     rows.push(note);
   }
   $("players").replaceChildren(...rows);
+  showClocks();
+}
+
+// A timed game's clocks: the server's, the side to move's counted down since they came (never below nought, and
+// not once the game is over); red under LOW_TIME seconds.
+function showClocks() {
+  const status = page.game && page.game.status;
+  if (!status || !status.clocks) return;
+  const running = status.result ? null : status.turn;
+  for (const el of document.querySelectorAll("#players .clock")) {
+    const colour = el.dataset.colour;
+    const passed = colour === running ? (performance.now() - page.clocksAt) / 1000 : 0;
+    const left = Math.max(0, status.clocks[colour] - passed);
+    el.textContent = formatClock(left);
+    el.classList.toggle("running", colour === running);
+    el.classList.toggle("low", left < LOW_TIME);
+  }
+}
+
+// Seconds as players read a clock (bot.clocks.clock_words): 0:07.3 under ten seconds, 4:59, 1:02:03, 2 d 03:00.
+function formatClock(seconds) {
+  if (seconds < 10) return `0:${seconds.toFixed(1).padStart(4, "0")}`;
+  const whole = Math.floor(seconds), two = (n) => String(n).padStart(2, "0");
+  const days = Math.floor(whole / 86400), hours = Math.floor(whole % 86400 / 3600);
+  const minutes = Math.floor(whole % 3600 / 60), secs = whole % 60;
+  if (days) return `${days} d ${two(hours)}:${two(minutes)}`;
+  return hours ? `${hours}:${two(minutes)}:${two(secs)}` : `${minutes}:${two(secs)}`;
 }
 
 // "won", "lost" or "draw" for a colour, as the server tells the result; "" for a game aborted or stopped.
@@ -411,6 +451,7 @@ function setUp() {
   }
   $("confirm-yes").addEventListener("click", () => confirmed(true));
   $("confirm-no").addEventListener("click", () => confirmed(false));
+  setInterval(showClocks, 100);
   connect();
 }
 
