@@ -428,6 +428,7 @@ class DiscordEmulator:
     def _routes(self) -> list[tuple[str, str, Any]]:
         return [
             ("GET", r"/users/@me", self._me),
+            ("GET", r"/users/(\d+)", self._user),
             ("GET", r"/oauth2/applications/@me", self._application),
             ("GET", r"/gateway/bot", self._gateway_bot),
             ("GET", r"/gateway", self._gateway_plain),
@@ -448,6 +449,10 @@ class DiscordEmulator:
 
     async def _me(self, request: web.Request) -> web.Response:
         return json_response(BOT)
+
+    async def _user(self, request: web.Request, user: str) -> web.Response:
+        person = self.people.get(int(user))
+        return json_response(person) if person is not None else error(404, 10013, "Unknown User")
 
     async def _application(self, request: web.Request) -> web.Response:
         return json_response({"id": str(APP), "name": "Draughts", "icon": None, "description": "", "bot_public": True,

@@ -686,3 +686,51 @@ async def test_the_slash_commands_options_and_choices_are_described_in_each_lang
                for d in o.get("description_localizations", {}).values())
     assert all(1 <= len(n) <= 100 for c in commands.values() for o in c.get("options", [])
                for choice in o.get("choices", []) for n in choice.get("name_localizations", {}).values())
+
+
+async def test_a_blitz_challenge_shows_both_clocks_counting_down_and_the_side_out_of_time_loses(emulator, store, pool):
+    import re
+    import time
+
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        later = [0.0]  # seconds the test moves the bot's clock on
+        bot.core.state.clock = lambda: time.time() + later[0]
+        offer = await emulator.answer(await emulator.slash(ANA, games, "challenge", opponent=BEN, colour="white",
+                                                           clock="1+0"))
+        assert "1+0 (bullet)" in text_of(offer)
+        await emulator.answer(await emulator.press(BEN, offer, "Accept"))
+        board = await latest_board(emulator, games)
+        field = board["embeds"][0]["fields"][0]
+        assert field["name"] == "Clocks" and re.search(r"White 1:00, Black 0:5\d|White 1:00, Black 1:00", field["value"])
+        assert "<t:" in field["value"] and ":R>" in field["value"]  # Discord counts the side to move's time down
+        person = ANA if bot.core.state.tables[str(games)].game.turn == Color.WHITE else BEN
+        await emulator.answer(await emulator.choose(person, board, menu(board)["options"][0]["value"]))
+        later[0] = 61.0  # the other side thinks too long
+        await bot.core.tick()
+        loser = "Ben" if person is ANA else "Ana"
+        ended = await emulator.wait_for(lambda m: f"{loser} ran out of time" in text_of(m), what="the loss on time")
+        assert "wins" in text_of(ended) and str(games) not in bot.core.state.tables
+
+
+async def test_a_correspondence_player_is_reminded_by_direct_message_before_their_time_runs_out(emulator, store,
+                                                                                                 pool):
+    import time
+
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        later = [0.0]
+        bot.core.state.clock = lambda: time.time() + later[0]
+        offer = await emulator.answer(await emulator.slash(ANA, games, "challenge", opponent=BEN, colour="black",
+                                                           clock="1 day"))
+        assert "1 day a move" in text_of(offer)
+        await emulator.answer(await emulator.press(BEN, offer, "Accept"))
+        board = await latest_board(emulator, games)
+        await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][0]["value"]))  # Black first
+        later[0] = 13 * 3600.0  # Ben has eleven hours left
+        await bot.core.tick()
+        direct = await emulator.wait_for(
+            lambda m: emulator.channels[int(m["channel_id"])]["type"] == 1 and "left on your clock" in text_of(m),
+            what="the reminder in a direct message")
+        assert emulator.channels[int(direct["channel_id"])]["recipients"][0]["id"] == BEN["id"]
+        assert "10:59" in text_of(direct) or "11:00" in text_of(direct)

@@ -12,7 +12,7 @@ import pytest
 from bot.config import ConfigError, load
 from bot.core import Core
 from bot.store import SqliteStore
-from bot.terminal import Terminal, chat
+from bot.terminal import CHANNEL, Terminal, chat
 from bot.translation import language_of
 from chat import config
 
@@ -75,3 +75,22 @@ async def test_with_bot_language_ru_the_terminal_answers_a_game_in_russian(pool,
 def test_bot_language_must_be_one_the_bot_speaks():
     with pytest.raises(ConfigError, match="BOT_LANGUAGE must be one of en, nl, fr, ru, pt_BR"):
         load({"BOT_LANGUAGE": "de"}, dotenv=None)
+
+
+async def test_a_blitz_game_in_the_terminal_shows_both_clocks_and_is_lost_by_the_side_whose_time_runs_out(
+        pool, tmp_path):
+    from chat import Clock
+
+    out = io.StringIO()
+    terminal = Terminal(tmp_path, out=out)
+    clock = Clock()
+    core = Core(config(), SqliteStore(":memory:"), pool, terminal.send, clock=clock)
+    await chat(core, terminal, Typed((0, "challenge @ben white 1+0"), (0, "as ben"), (0, "accept"), (0, "9-13")))
+    text = out.getvalue()
+    assert "Clocks: 1+0 (bullet)." in text and "Clocks: White 1:00, Black 1:00" in text  # under the text board
+    assert core.game_in(CHANNEL) is not None
+    clock.now += 61  # you, White, think too long
+    await core.tick()
+    assert "ben (Black) wins: you ran out of time." in out.getvalue()
+    assert core.game_in(CHANNEL) is None
+    await core.close()

@@ -235,3 +235,34 @@ async def test_moves_sent_alone_make_the_same_positions_on_the_page_as_the_game_
             crowned += ({tuple(p[:2]): p[2] for p in before["pieces"]}[tuple(path[0])]
                         != {tuple(p[:2]): p[2] for p in after["pieces"]}[tuple(path[-1])])
     assert captures and crowned  # (what the page makes itself was tried)
+
+
+async def test_a_timed_games_clocks_tick_on_the_page_turn_red_and_its_loss_on_time_shows_there(served):
+    import time as clock
+
+    chat, base, browser = served
+    chat.core.state.clock = clock.time  # this game's clocks run on the real time
+    b = await browser()  # (started before the game: Ana's clock runs from its start)
+    await chat.say(ANA, "challenge @ben english black 0.25+0", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    table = chat.table()
+    await asyncio.to_thread(b.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])  # Ana moves; Ben's 15 s run
+
+    def shown_clock(colour: str) -> tuple[str, str, str]:
+        from selenium.webdriver.common.by import By
+
+        el = b.driver.find_element(By.CSS_SELECTOR, f'#players .clock[data-colour="{colour}"]')
+        return el.text, el.get_attribute("class"), el.value_of_css_property("background-color")
+
+    first, black = await asyncio.to_thread(shown_clock, "White"), await asyncio.to_thread(shown_clock, "Black")
+    await asyncio.sleep(1.2)
+    later, classes, _ = await asyncio.to_thread(shown_clock, "White")
+    assert later < first[0] and "running" in classes  # Ben's clock ticks ("0:13" after "0:14")
+    assert await asyncio.to_thread(shown_clock, "Black") == black and "running" not in black[1]  # Ana's stands
+    await asyncio.sleep(5)
+    text, classes, colour = await asyncio.to_thread(shown_clock, "White")
+    assert text.startswith("0:0") and "low" in classes and colour == "rgba(192, 57, 43, 1)"  # red under ten seconds
+    state = await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]), 20)
+    assert "ran out of time" in state["status"]["headline"]
+    assert "ran out of time" in await asyncio.to_thread(b.text, "connection")

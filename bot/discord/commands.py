@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation, locale_str
 
+from bot.clocks import PRESETS, UNTIMED
 from bot.commands import HELP
 from bot.translation import ENGLISH, LANGUAGES, Text, catalog, join, language_of, render, tr
 from bot.core import PUZZLE_GAMES
@@ -33,6 +34,11 @@ DAILY_ACTIONS = [app_commands.Choice(name=said(name), value=str(name)) for name 
 LEVELS = [app_commands.Choice(name=said(join([str(n), LEVEL_NAMES[n]], ": ")), value=n) for n in range(1, 7)]
 COLOURS = [app_commands.Choice(name=said(c), value=str(c)) for c in (tr("white"), tr("black"), tr("random"))]
 COMMANDS = [app_commands.Choice(name=name, value=name) for name in HELP]
+CONTROLS = [app_commands.Choice(name=said(control.words()), value=str(control))
+            for presets in PRESETS.values() for control in presets] + [
+    app_commands.Choice(name=said(UNTIMED.words()), value=str(UNTIMED))]
+MATCH_CONTROLS = [choice for choice in CONTROLS if "+" in choice.value]  # (bots play no correspondence)
+CLOCK = said(tr("The clock: minutes plus seconds a move, or days a move (default: untimed)"))
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 DESCRIPTION_LIMIT = 100  # letters in a command's description
 NAME = re.compile(r"[-_'\w]{1,32}")
@@ -71,15 +77,16 @@ def _rated(rated: bool | None) -> str | None:
                        level=said(tr("My strength (default: 3)")),
                        colour=said(tr("Your colour (default: you move first)")), time=said(tr("My seconds a move")),
                        rated=said(tr("Rated against my level's rating (default: casual, hints allowed)")),
-                       opponent=said(tr("Play this person instead of me")))
-@app_commands.choices(variant=VARIANTS, level=LEVELS, colour=COLOURS)  # type: ignore[misc]
+                       opponent=said(tr("Play this person instead of me")), clock=CLOCK)
+@app_commands.choices(variant=VARIANTS, level=LEVELS, colour=COLOURS, clock=CONTROLS)  # type: ignore[misc]
 async def new(interaction: discord.Interaction, variant: str | None = None, level: int | None = None,
               colour: str | None = None, time: app_commands.Range[float, 0.05, 60.0] | None = None,
-              rated: bool | None = None, opponent: discord.User | None = None) -> None:
+              rated: bool | None = None, opponent: discord.User | None = None, clock: str | None = None) -> None:
     if opponent is not None:
-        await run(interaction, "challenge", opponent.mention, variant, colour, _rated(rated), mentions=(opponent,))
+        await run(interaction, "challenge", opponent.mention, variant, colour, clock, _rated(rated),
+                  mentions=(opponent,))
     else:
-        await run(interaction, "new", variant, level and f"level {level}", colour, time and f"time {time:g}",
+        await run(interaction, "new", variant, level and f"level {level}", colour, clock, time and f"time {time:g}",
                   _rated(rated))
 
 
@@ -99,24 +106,25 @@ async def move_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 @group.command(name=tr("challenge"), description=tr("Challenge someone (or anyone) to a game here."))
 @app_commands.describe(opponent=said(tr("Who you challenge (default: anyone)")), variant=said(tr("Which draughts")),
-                       colour=said(tr("Your colour")), rated=said(tr("Rated (default) or casual")))
-@app_commands.choices(variant=VARIANTS, colour=COLOURS)
+                       colour=said(tr("Your colour")), rated=said(tr("Rated (default) or casual")), clock=CLOCK)
+@app_commands.choices(variant=VARIANTS, colour=COLOURS, clock=CONTROLS)
 async def challenge(interaction: discord.Interaction, opponent: discord.User | None = None,
-                    variant: str | None = None, colour: str | None = None, rated: bool | None = None) -> None:
-    await run(interaction, "challenge", opponent and opponent.mention, variant, colour, _rated(rated),
+                    variant: str | None = None, colour: str | None = None, rated: bool | None = None,
+                    clock: str | None = None) -> None:
+    await run(interaction, "challenge", opponent and opponent.mention, variant, colour, clock, _rated(rated),
               mentions=(opponent,) if opponent else ())
 
 
 @group.command(name=tr("watch"), description=tr("Start a match between two bots here, to watch move by move."))
 @app_commands.describe(variant=said(tr("Which draughts")), first=said(tr("The first bot's level")),
                        second=said(tr("The second bot's level")), delay=said(tr("Seconds between moves (default 2)")),
-                       time=said(tr("Seconds each bot thinks a move")))
-@app_commands.choices(variant=VARIANTS, first=LEVELS, second=LEVELS)  # type: ignore[misc]
+                       time=said(tr("Seconds each bot thinks a move")), clock=CLOCK)
+@app_commands.choices(variant=VARIANTS, first=LEVELS, second=LEVELS, clock=MATCH_CONTROLS)  # type: ignore[misc]
 async def watch(interaction: discord.Interaction, variant: str | None = None, first: int | None = None,
                 second: int | None = None, delay: app_commands.Range[float, 0.0, 60.0] | None = None,
-                time: app_commands.Range[float, 0.05, 60.0] | None = None) -> None:
+                time: app_commands.Range[float, 0.05, 60.0] | None = None, clock: str | None = None) -> None:
     levels = [n for n in (first, second) if n is not None]
-    await run(interaction, "watch", variant, *levels, delay is not None and f"delay {delay:g}" or None,
+    await run(interaction, "watch", variant, *levels, clock, delay is not None and f"delay {delay:g}" or None,
               time and f"time {time:g}")
 
 
