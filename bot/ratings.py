@@ -91,6 +91,8 @@ class RatedGame:
 
     sides: tuple[Side, Side]
     score: float
+    speed: str = "correspondence"
+    """The speed it was played at (``bot.clocks.Speed``'s value): ratings are kept per speed."""
 
     def people(self) -> list[str]:
         """The ids of the people who played it, sorted (the order their ratings are locked in)."""

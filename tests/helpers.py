@@ -30,18 +30,18 @@ def random_positions(names: list[str], count: int, seed: int, plies: tuple[int, 
     return out
 
 
-async def seed_ratings(store, guild: str, variant: str, rows: list) -> None:
-    """Ratings written straight into a test's database, (user, name, rating) each, one more game each (the bot
-    itself changes ratings only as a rated game ends, inside that game's transaction)."""
+async def seed_ratings(store, guild: str, variant: str, rows: list, speed: str = "correspondence") -> None:
+    """Ratings at ``speed`` written straight into a test's database, (user, name, rating) each, one more game each
+    (the bot itself changes ratings only as a rated game ends, inside that game's transaction)."""
     from bot.store import SqliteStore
 
-    upsert = ('INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
-              ' VALUES ({}, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET name = excluded.name,'
+    upsert = ('INSERT INTO ratings (guild, variant, speed, "user", name, rating, rd, volatility, games)'
+              ' VALUES ({}, 1) ON CONFLICT (guild, variant, speed, "user") DO UPDATE SET name = excluded.name,'
               " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
               " games = ratings.games + 1")
-    values = [(guild, variant, user, name, r.rating, r.rd, r.volatility) for user, name, r in rows]
+    values = [(guild, variant, speed, user, name, r.rating, r.rd, r.volatility) for user, name, r in rows]
     if isinstance(store, SqliteStore):
-        store.db.executemany(upsert.format(", ".join("?" * 7)), values)
+        store.db.executemany(upsert.format(", ".join("?" * 8)), values)
     else:
         async with store.pool.acquire() as db:
-            await db.executemany(upsert.format(", ".join(f"${i}" for i in range(1, 8))), values)
+            await db.executemany(upsert.format(", ".join(f"${i}" for i in range(1, 9))), values)

@@ -157,3 +157,17 @@ async def test_a_clock_that_runs_out_ends_the_game_by_itself_without_waiting_for
     assert chat.on()
     await asyncio.sleep(0.4)
     assert not chat.on() and "ben ran out of time" in chat.texts()[-1]
+
+
+async def test_ratings_are_kept_per_speed_and_rating_and_leaderboard_take_one(chat):
+    await blitz(chat, "3+2")  # rated, as challenges are by default
+    await chat.play_any(ANA)
+    chat.clock.now += 200
+    await chat.core.tick()  # Ben loses on time
+    mine = (await chat.say(ANA, "rating"))[0].text
+    assert "English, blitz: 1" in mine and "correspondence" not in mine
+    assert "English, blitz" in (await chat.say(ANA, "rating blitz"))[0].text
+    assert "no rated games" in (await chat.say(ANA, "rating bullet"))[0].text
+    best = (await chat.say(ANA, "leaderboard english blitz"))[0].text
+    assert best.startswith("Best English players at blitz here:") and best.index("ana") < best.index("ben")
+    assert "No rated English games at correspondence" in (await chat.say(ANA, "leaderboard english"))[0].text

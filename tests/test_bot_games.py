@@ -47,7 +47,7 @@ async def test_a_challenge_accepted_and_played_to_a_result(chat):
     board = await chat.say(ANA, "leaderboard russian")
     assert "ana" in board[0].text and "ben" in board[0].text
     rating = await chat.say(BEN, "rating")
-    assert "Russian:" in rating[0].text and "(1 game)" in rating[0].text
+    assert "Russian, correspondence:" in rating[0].text and "(1 game)" in rating[0].text  # (an untimed game)
 
 
 async def test_a_bot_match_plays_to_the_end(chat):

@@ -207,6 +207,10 @@ async def test_the_last_finished_game_is_the_channels_latest_played_out_one(open
     assert await store.last_finished("g", "c3") is None
 
 
+RATING = ('INSERT INTO ratings (guild, variant, "user", name, rating, rd, volatility, games)'
+          " VALUES ('g', 'english', '1', 'ana', 1700, 80, 0.06, 12)")  # (as the version before ratings per speed)
+
+
 async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its_games(database, opener):
     """Built by the previous version's migrations, with a finished game in it, then opened by this one."""
     previous = VERSION - 1
@@ -219,7 +223,8 @@ async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its
             db.executescript(migration.sqlite)
         db.execute(f"PRAGMA user_version = {previous}")
         db.execute(game)
-        db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
+        db.execute("INSERT INTO moves (game, ply, move, at) VALUES (1, 0, '11-15', 0)")
+        db.execute(RATING)
         db.commit()
         db.close()
     else:
@@ -230,13 +235,17 @@ async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its
                 await db.execute(migration.postgres)
             await db.execute("INSERT INTO schema_version VALUES ($1)", previous)
             await db.execute(game)
-            await db.execute("INSERT INTO moves VALUES (1, 0, '11-15', 0)")
+            await db.execute("INSERT INTO moves (game, ply, move, at) VALUES (1, 0, '11-15', 0)")
+            await db.execute(RATING)
         finally:
             await db.close()
     store = await opener()
     assert await store.version() == VERSION
     assert await store.last_finished("g", "c1") == 1
     assert (await store.finished_game(1)).game.moves == ["11-15"]
+    # ratings from before ratings per speed are their holders' correspondence ratings; the other speeds start anew
+    assert await store.rating("g", "english", "1", "correspondence") == (Rating(1700, 80, 0.06), 12)
+    assert await store.rating("g", "english", "1", "blitz") == (Rating(), 0)
     await store.save_analysis(1, 20000, ANALYSIS)
     assert await store.analysis(1, 20000) == ANALYSIS
 

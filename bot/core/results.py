@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from bot import commands
+from bot.clocks import Speed
 from bot.commands import Options
 from bot.core.replay import reload
 from bot.core.registry import Registry
@@ -25,6 +26,7 @@ from bot.store import MoveConflict, SaveFailed
 from engine import NAMES, Color, MoveError
 
 log = logging.getLogger(__name__)
+SPEEDS = {speed.value for speed in Speed}
 
 
 class Needs(Answers, Keeps, Protocol):
@@ -93,7 +95,8 @@ def rated_game(table: Table, winner: Color | None) -> RatedGame:
     v = table.game.type.name
     sides = tuple(Side(seat.user.id, seat.user.name) if seat.user is not None else Side(fixed=_level(v, seat))
                   for seat in (table.seats[c] for c in Color))
-    return RatedGame((sides[0], sides[1]), 0.5 if winner is None else float(winner == Color.WHITE))
+    return RatedGame((sides[0], sides[1]), 0.5 if winner is None else float(winner == Color.WHITE),
+                     table.control.speed.value)
 
 
 def _level(game: str, seat: Seat) -> Rating:
@@ -126,13 +129,15 @@ def _reading_ratings() -> Iterator[None]:
 
 async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
+    asked = [Speed(word.lower()) for word in words if word.lower() in SPEEDS]
     lines = []
     for name in NAMES:
-        with _reading_ratings():
-            r, played = await s.store.rating(msg.guild, name, user.id)
-        if played:
-            lines.append(plural("{game}: {rating} ({count} game)", "{game}: {rating} ({count} games)", played,
-                                game=game_name(name), rating=str(r)))
+        for speed in asked or list(Speed):
+            with _reading_ratings():
+                r, played = await s.store.rating(msg.guild, name, user.id, speed.value)
+            if played:
+                lines.append(plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} "
+                                    "games)", played, game=game_name(name), speed=speed.words(), rating=str(r)))
     parts = [tr("{name}'s ratings here: {ratings}.", name=user.name, ratings=join(lines, "; ")) if lines else
              tr("{name} has no rated games here yet.", name=user.name)]
     solved = []
@@ -153,14 +158,17 @@ async def leaderboard(s: Needs, msg: Message, words: list[str]) -> None:
         return
     options = commands.parse_options("leaderboard", words) if words else Options()
     v = options.variant or DEFAULT_VARIANT
+    speed = options.control.speed if options.control else Speed.CORRESPONDENCE
     with _reading_ratings():
-        rows = await s.store.leaderboard(msg.guild, v)
+        rows = await s.store.leaderboard(msg.guild, v, speed=speed.value)
     if not rows:
-        await s.say(msg.channel, tr("No rated {game} games on this server yet.", game=game_name(v)), to=msg)
+        await s.say(msg.channel, tr("No rated {game} games at {speed} on this server yet.", game=game_name(v),
+                                    speed=speed.words()), to=msg)
         return
     lines = [plural("{place}. {name}: {rating} ({count} game)", "{place}. {name}: {rating} ({count} games)", row.games,
                     place=i, name=row.name, rating=str(row.rating)) for i, row in enumerate(rows, 1)]
-    await s.say(msg.channel, join([tr("Best {game} players here:", game=game_name(v)), *lines], "\n"), to=msg)
+    await s.say(msg.channel, join([tr("Best {game} players at {speed} here:", game=game_name(v), speed=speed.words()),
+                                   *lines], "\n"), to=msg)
 
 
 async def _puzzle_leaderboard(s: Needs, msg: Message, words: list[str]) -> None:

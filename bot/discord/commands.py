@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation, locale_str
 
-from bot.clocks import PRESETS, UNTIMED
+from bot.clocks import PRESETS, UNTIMED, Speed
 from bot.commands import HELP
 from bot.translation import ENGLISH, LANGUAGES, Text, catalog, join, language_of, render, tr
 from bot.core import PUZZLE_GAMES
@@ -39,6 +39,8 @@ CONTROLS = [app_commands.Choice(name=said(control.words()), value=str(control))
     app_commands.Choice(name=said(UNTIMED.words()), value=str(UNTIMED))]
 MATCH_CONTROLS = [choice for choice in CONTROLS if "+" in choice.value]  # (bots play no correspondence)
 CLOCK = said(tr("The clock: minutes plus seconds a move, or days a move (default: untimed)"))
+SPEEDS = [app_commands.Choice(name=said(speed.words()), value=speed.value) for speed in Speed]
+SPEED = said(tr("Which speed (default: every one; the leaderboard's: correspondence)"))
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 suggestions
 DESCRIPTION_LIMIT = 100  # letters in a command's description
 NAME = re.compile(r"[-_'\w]{1,32}")
@@ -129,18 +131,20 @@ async def watch(interaction: discord.Interaction, variant: str | None = None, fi
 
 
 @group.command(name=tr("rating"), description=tr("Ratings on this server, one per variant."))
-@app_commands.describe(user=said(tr("Whose ratings (default: yours)")))
-async def rating(interaction: discord.Interaction, user: discord.User | None = None) -> None:
-    await run(interaction, "rating", user and user.mention, mentions=(user,) if user else ())
+@app_commands.describe(user=said(tr("Whose ratings (default: yours)")), speed=SPEED)
+@app_commands.choices(speed=SPEEDS)
+async def rating(interaction: discord.Interaction, user: discord.User | None = None, speed: str | None = None) -> None:
+    await run(interaction, "rating", user and user.mention, speed, mentions=(user,) if user else ())
 
 
 @group.command(name=tr("leaderboard"),
                description=tr("The best rated players on this server (or puzzle solvers)."))
 @app_commands.describe(variant=said(tr("Which draughts (default: English)")),
-                       puzzles=said(tr("The best puzzle solvers instead")))
-@app_commands.choices(variant=VARIANTS)
-async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False) -> None:
-    await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant)
+                       puzzles=said(tr("The best puzzle solvers instead")), speed=SPEED)
+@app_commands.choices(variant=VARIANTS, speed=SPEEDS)
+async def leaderboard(interaction: discord.Interaction, variant: str | None = None, puzzles: bool = False,
+                      speed: str | None = None) -> None:
+    await run(interaction, "leaderboard", "puzzles" if puzzles else None, variant, None if puzzles else speed)
 
 
 @group.command(name=tr("analyse"), description=tr("Every move of a finished game judged, with a graph (default: the "

@@ -16,6 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bot import ending
 from bot.ending import Ending
@@ -36,6 +37,25 @@ class SaveFailed(Exception):
 class MoveConflict(SaveFailed):
     """A write to a game was refused: the game has been written since the version the writer read (another
     process moved it, took a move back or ended it), or it is over."""
+
+
+CORRESPONDENCE = "correspondence"
+"""The speed of untimed and correspondence games' ratings (``bot.clocks.Speed``), where every rating from before
+ratings were kept per speed went."""
+
+
+class Ratings(NamedTuple):
+    """A table of people's ratings: its name, the column that counts what each rating is made of, and the columns
+    that name a rating's pool besides the server (a game's variant and speed; a puzzle's variant)."""
+
+    table: str
+    counted: str
+    keys: tuple[str, ...]
+
+    def where(self, mark: str, first: int = 0) -> str:
+        """The pool's columns, each equal to a parameter: ``?`` each (SQLite), or ``$first``, ... (PostgreSQL)."""
+        return " AND ".join(f"{key} = {mark}" if not first else f"{key} = {mark}{first + k}"
+                            for k, key in enumerate(self.keys))
 
 
 NO_RESULT = tuple(sorted(t.value for t in ending.NO_RESULT))
@@ -232,11 +252,13 @@ class Store(ABC):
     # ratings
 
     @abstractmethod
-    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        """A person's rating and rated games played; a new player's rating when there is none."""
+    async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
+        """A person's rating at a speed (``bot.clocks.Speed``'s value) and rated games played at it; a new
+        player's rating when there is none."""
 
     @abstractmethod
-    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]: ...
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10,
+                          speed: str = CORRESPONDENCE) -> list[Standing]: ...
 
     # puzzles
 

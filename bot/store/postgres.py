@@ -15,17 +15,18 @@ import asyncpg
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
-from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
-                            Store, StoreError, StoredGame, read_ending, stored_ending)
+from bot.store.base import (CORRESPONDENCE, NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, Ratings,
+                            SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame, read_ending,
+                            stored_ending)
 from bot.store.postgres_logs import without_password
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
                    " movers")
-_GAMES = "ratings", "games"
+_GAMES = Ratings("ratings", "games", ("variant", "speed"))
 """People's ratings from games: their table, and the column that counts what each rating is made of."""
-_PUZZLES = "puzzle_ratings", "puzzles"
+_PUZZLES = Ratings("puzzle_ratings", "puzzles", ("variant",))
 """People's ratings from puzzles."""
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
 TIMEOUT = 5.0
@@ -191,9 +192,9 @@ class PostgresStore(Store):
                                     pdn, game)
             if rated is None:
                 return []
-            guild, variant = row["guild"], row["variant"]
-            changes = rated.changes(await self._held_ratings(db, _GAMES, guild, variant, rated.people()))
-            await self._save_ratings(db, _GAMES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            guild, pool = row["guild"], (row["variant"], rated.speed)
+            changes = rated.changes(await self._held_ratings(db, _GAMES, guild, pool, rated.people()))
+            await self._save_ratings(db, _GAMES, guild, pool, [(c.user, c.name, c.after) for c in changes])
             return changes
 
     async def shared_key(self, name: str, made: str) -> str:
@@ -272,17 +273,18 @@ class PostgresStore(Store):
 
     # ratings
 
-    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return await self._rating(_GAMES, guild, variant, user)
+    async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
+        return await self._rating(_GAMES, guild, (variant, speed), user)
 
-    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return await self._leaderboard(_GAMES, guild, variant, limit)
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10,
+                          speed: str = CORRESPONDENCE) -> list[Standing]:
+        return await self._leaderboard(_GAMES, guild, (variant, speed), limit)
 
-    async def _rating(self, kept: tuple[str, str], guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        table, count = kept
+    async def _rating(self, kept: Ratings, guild: str, pool: tuple[str, ...], user: str) -> tuple[Rating, int]:
+        n = len(pool)
         async with self.connection() as db:
-            row = await db.fetchrow(f'SELECT rating, rd, volatility, {count} FROM {table} WHERE guild = $1'
-                                    ' AND variant = $2 AND "user" = $3', guild, variant, user)
+            row = await db.fetchrow(f'SELECT rating, rd, volatility, {kept.counted} FROM {kept.table} WHERE guild = $1'
+                                    f' AND {kept.where("$", 2)} AND "user" = ${n + 2}', guild, *pool, user)
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
 
     @staticmethod
@@ -291,38 +293,37 @@ class PostgresStore(Store):
         await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
     @classmethod
-    async def _held_ratings(cls, db: asyncpg.Connection, kept: tuple[str, str], guild: str, variant: str,
+    async def _held_ratings(cls, db: asyncpg.Connection, kept: Ratings, guild: str, pool: tuple[str, ...],
                             users: Sequence[str]) -> dict[str, Rating]:
         """The ratings of ``users`` (sorted) that ``kept`` has, each held until the transaction ends: the rating
         read is the one the transaction's write replaces, whatever other processes end at the same moment."""
-        table, _ = kept
         now = {}
         for user in users:
-            await cls._hold(db, f"{table}:{guild}:{variant}:{user}")
-            row = await db.fetchrow(f'SELECT rating, rd, volatility FROM {table} WHERE guild = $1 AND variant = $2'
-                                    ' AND "user" = $3', guild, variant, user)
+            await cls._hold(db, ":".join((kept.table, guild, *pool, user)))
+            row = await db.fetchrow(f'SELECT rating, rd, volatility FROM {kept.table} WHERE guild = $1'
+                                    f' AND {kept.where("$", 2)} AND "user" = ${len(pool) + 2}', guild, *pool, user)
             if row is not None:
                 now[user] = Rating(*row)
         return now
 
     @staticmethod
-    async def _save_ratings(db: asyncpg.Connection, kept: tuple[str, str], guild: str, variant: str,
+    async def _save_ratings(db: asyncpg.Connection, kept: Ratings, guild: str, pool: tuple[str, ...],
                             changes: Sequence[tuple[str, str, Rating]]) -> None:
-        table, count = kept
+        table, count, keys = kept
+        values = ", ".join(f"${k}" for k in range(1, len(keys) + 7))
         for user, name, r in changes:
             await db.execute(
-                f'INSERT INTO {table} (guild, variant, "user", name, rating, rd, volatility, {count})'
-                ' VALUES ($1, $2, $3, $4, $5, $6, $7, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                f'INSERT INTO {table} (guild, {", ".join(keys)}, "user", name, rating, rd, volatility, {count})'
+                f' VALUES ({values}, 1) ON CONFLICT (guild, {", ".join(keys)}, "user") DO UPDATE SET'
                 " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
                 f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
-                guild, variant, user, name, r.rating, r.rd, r.volatility)
+                guild, *pool, user, name, r.rating, r.rd, r.volatility)
 
-    async def _leaderboard(self, kept: tuple[str, str], guild: str, variant: str, limit: int) -> list[Standing]:
-        table, count = kept
+    async def _leaderboard(self, kept: Ratings, guild: str, pool: tuple[str, ...], limit: int) -> list[Standing]:
         async with self.connection() as db:
-            rows = await db.fetch(f'SELECT "user", name, rating, rd, volatility, {count} FROM {table}'
-                                  " WHERE guild = $1 AND variant = $2 ORDER BY rating DESC LIMIT $3",
-                                  guild, variant, limit)
+            rows = await db.fetch(f'SELECT "user", name, rating, rd, volatility, {kept.counted} FROM {kept.table}'
+                                  f" WHERE guild = $1 AND {kept.where('$', 2)} ORDER BY rating DESC"
+                                  f" LIMIT ${len(pool) + 2}", guild, *pool, limit)
         return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]
 
     # puzzles
@@ -367,9 +368,9 @@ class PostgresStore(Store):
             await self._hold(db, f"puzzle_strengths:{variant}:{puzzle}")
             known = await db.fetchrow("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = $1"
                                       " AND puzzle = $2", variant, puzzle)
-            now = await self._held_ratings(db, _PUZZLES, guild, variant, rated.users())
+            now = await self._held_ratings(db, _PUZZLES, guild, (variant,), rated.users())
             changes, strength = rated.changes(now, Rating(*known) if known else None)
-            await self._save_ratings(db, _PUZZLES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            await self._save_ratings(db, _PUZZLES, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
             await db.execute(
                 "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
                 " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
@@ -386,7 +387,7 @@ class PostgresStore(Store):
                              r["day"], tuple((u, n) for u, n in json.loads(r["movers"]))) for r in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return await self._rating(_PUZZLES, guild, variant, user)
+        return await self._rating(_PUZZLES, guild, (variant,), user)
 
     async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
         async with self.connection() as db:
@@ -401,7 +402,7 @@ class PostgresStore(Store):
         return {r["puzzle"] for r in rows}
 
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return await self._leaderboard(_PUZZLES, guild, variant, limit)
+        return await self._leaderboard(_PUZZLES, guild, (variant,), limit)
 
     # languages
 

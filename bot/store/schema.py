@@ -180,6 +180,24 @@ _CLOCKS = """
     -- JSON: bot.clocks.Clocks just after the move, in a timed game
     ALTER TABLE moves ADD COLUMN clocks TEXT;
 """
+_SPEEDS = """
+    CREATE TABLE ratings_per_speed (
+        guild TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        speed TEXT NOT NULL,          -- bot.clocks.Speed's value
+        "user" TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild, variant, speed, "user")
+    );
+    INSERT INTO ratings_per_speed (guild, variant, speed, "user", name, rating, rd, volatility, games)
+        SELECT guild, variant, 'correspondence', "user", name, rating, rd, volatility, games FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE ratings_per_speed RENAME TO ratings;
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -203,5 +221,7 @@ MIGRATIONS = (
     Migration("how each finished game ended, as data: its termination beside its winner", _TERMINATIONS,
               _TERMINATIONS),
     Migration("each move of a timed game with both clocks just after it", _CLOCKS, _CLOCKS),
+    Migration("ratings per speed (bullet, blitz, rapid, classical, correspondence): every rating from before, all of"
+              " untimed games, becomes its holder's correspondence rating", _SPEEDS, _SPEEDS),
 )
 VERSION = len(MIGRATIONS)

@@ -16,17 +16,18 @@ from pathlib import Path
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
-from bot.store.base import (NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing,
-                            Store, StoreError, StoredGame, read_ending, stored_ending)
+from bot.store.base import (CORRESPONDENCE, NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, Ratings,
+                            SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame, read_ending,
+                            stored_ending)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
                    " movers")
-_GAMES = "ratings", "games"
-"""People's ratings from games: their table, and the column that counts what each rating is made of."""
-_PUZZLES = "puzzle_ratings", "puzzles"
-"""People's ratings from puzzles."""
+_GAMES = Ratings("ratings", "games", ("variant", "speed"))
+"""People's ratings from games: per server, variant and speed."""
+_PUZZLES = Ratings("puzzle_ratings", "puzzles", ("variant",))
+"""People's ratings from puzzles: per server and variant."""
 
 
 class SqliteStore(Store):
@@ -141,8 +142,9 @@ class SqliteStore(Store):
                 " RETURNING guild, variant", (*stored_ending(ending), reason, pdn, game)).fetchone()
             if rated is None:
                 return []
-            changes = rated.changes({user: self._rating(_GAMES, guild, variant, user)[0] for user in rated.people()})
-            self._save_ratings(_GAMES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            pool = (variant, rated.speed)
+            changes = rated.changes({user: self._rating(_GAMES, guild, pool, user)[0] for user in rated.people()})
+            self._save_ratings(_GAMES, guild, pool, [(c.user, c.name, c.after) for c in changes])
             return changes
 
     async def shared_key(self, name: str, made: str) -> str:
@@ -217,36 +219,36 @@ class SqliteStore(Store):
 
     # ratings
 
-    async def rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return self._rating(_GAMES, guild, variant, user)
+    async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
+        return self._rating(_GAMES, guild, (variant, speed), user)
 
-    async def leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return self._leaderboard(_GAMES, guild, variant, limit)
+    async def leaderboard(self, guild: str, variant: str, limit: int = 10,
+                          speed: str = CORRESPONDENCE) -> list[Standing]:
+        return self._leaderboard(_GAMES, guild, (variant, speed), limit)
 
-    def _rating(self, kept: tuple[str, str], guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        table, count = kept
+    def _rating(self, kept: Ratings, guild: str, pool: tuple[str, ...], user: str) -> tuple[Rating, int]:
         with self._reading():
-            row = self.db.execute(f'SELECT rating, rd, volatility, {count} FROM {table} WHERE guild = ?'
-                                  ' AND variant = ? AND "user" = ?', (guild, variant, user)).fetchone()
+            row = self.db.execute(f'SELECT rating, rd, volatility, {kept.counted} FROM {kept.table} WHERE guild = ?'
+                                  f' AND {kept.where("?")} AND "user" = ?', (guild, *pool, user)).fetchone()
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
 
-    def _save_ratings(self, kept: tuple[str, str], guild: str, variant: str,
+    def _save_ratings(self, kept: Ratings, guild: str, pool: tuple[str, ...],
                       changes: Sequence[tuple[str, str, Rating]]) -> None:
-        table, count = kept
+        table, count, keys = kept
         for user, name, r in changes:
             self.db.execute(
-                f'INSERT INTO {table} (guild, variant, "user", name, rating, rd, volatility, {count})'
-                ' VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (guild, variant, "user") DO UPDATE SET'
+                f'INSERT INTO {table} (guild, {", ".join(keys)}, "user", name, rating, rd, volatility, {count})'
+                f' VALUES (?, {", ".join("?" for _ in keys)}, ?, ?, ?, ?, ?, 1)'
+                f' ON CONFLICT (guild, {", ".join(keys)}, "user") DO UPDATE SET'
                 " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
                 f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
-                (guild, variant, user, name, r.rating, r.rd, r.volatility))
+                (guild, *pool, user, name, r.rating, r.rd, r.volatility))
 
-    def _leaderboard(self, kept: tuple[str, str], guild: str, variant: str, limit: int) -> list[Standing]:
-        table, count = kept
+    def _leaderboard(self, kept: Ratings, guild: str, pool: tuple[str, ...], limit: int) -> list[Standing]:
         with self._reading():
-            rows = self.db.execute(f'SELECT "user", name, rating, rd, volatility, {count} FROM {table}'
-                                   " WHERE guild = ? AND variant = ? ORDER BY rating DESC LIMIT ?",
-                                   (guild, variant, limit)).fetchall()
+            rows = self.db.execute(f'SELECT "user", name, rating, rd, volatility, {kept.counted} FROM {kept.table}'
+                                   f" WHERE guild = ? AND {kept.where('?')} ORDER BY rating DESC LIMIT ?",
+                                   (guild, *pool, limit)).fetchall()
         return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]
 
     # puzzles
@@ -289,9 +291,9 @@ class SqliteStore(Store):
             known = self.db.execute("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = ? AND"
                                     " puzzle = ?", (variant, puzzle)).fetchone()
             changes, strength = rated.changes(
-                {user: self._rating(_PUZZLES, guild, variant, user)[0] for user in rated.users()},
+                {user: self._rating(_PUZZLES, guild, (variant,), user)[0] for user in rated.users()},
                 Rating(*known) if known else None)
-            self._save_ratings(_PUZZLES, guild, variant, [(c.user, c.name, c.after) for c in changes])
+            self._save_ratings(_PUZZLES, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
             self.db.execute(
                 "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
                 " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
@@ -310,7 +312,7 @@ class SqliteStore(Store):
                 day, movers in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return self._rating(_PUZZLES, guild, variant, user)
+        return self._rating(_PUZZLES, guild, (variant,), user)
 
     async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
         with self._reading():
@@ -326,7 +328,7 @@ class SqliteStore(Store):
         return {puzzle for (puzzle,) in rows}
 
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return self._leaderboard(_PUZZLES, guild, variant, limit)
+        return self._leaderboard(_PUZZLES, guild, (variant,), limit)
 
     # languages
 
