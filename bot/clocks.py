@@ -109,6 +109,11 @@ PRESETS = {  # by speed, the first of each is what the speed's name alone means
 }
 
 
+WEB_CONTROLS = tuple(control for speed in (Speed.BULLET, Speed.BLITZ, Speed.RAPID, Speed.CLASSICAL)
+                     for control in PRESETS[speed])
+"""The clocks the web page's forms offer (besides untimed): a person on the page plays there and then."""
+
+
 def _minutes(minutes: float) -> str:
     """Minutes as lidraughts writes them: whole, or a quarter, half or three quarters (``0.5``)."""
     return str(int(minutes)) if minutes == int(minutes) else f"{minutes:g}"

@@ -515,3 +515,20 @@ def test_the_pages_colour_menu_names_every_theme_the_boards_have():
     script = (Path(__file__).resolve().parent.parent / "bot/web/static/board.js").read_text()
     [names] = re.findall(r"const THEME_NAMES = \{(.*?)\};", script)
     assert set(re.findall(r"(\w+): \(\) => tr\(", names)) == set(THEMES)
+
+
+async def test_a_game_from_the_page_may_have_a_clock_and_its_page_is_sent_both(site):
+    chat, client = site
+    response = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
+                                                    "colour": "black", "control": "3+2", "name": "Zoë"})
+    data = await response.json()
+    assert response.status == 200, data
+    ws = await client.ws_connect(data["url"].split("#")[0].replace("/g/", "/ws/"))
+    game = await receive(ws, "game")
+    assert game["status"]["control"] == "3+2" and game["status"]["clocks"] == {"White": 180, "Black": 180}
+    assert game["status"]["seconds"] is None  # (against a clock the bot plays by its clock)
+    refused = await client.post("/api/new", json={"kind": "bot", "variant": "english", "control": "1 day"})
+    assert refused.status == 400 and "3+2" in (await refused.json())["error"]  # the page's clocks only
+    page = await (await client.get("/")).text()
+    assert '<option value="3+2">3+2 (blitz)</option>' in page and '<option value="untimed">untimed</option>' in page
+    await ws.close()

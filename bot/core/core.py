@@ -288,6 +288,10 @@ class Core:
         service's setting for it."""
         return self.state.languages.get(guild)
 
+    def now(self) -> float:
+        """The time as the core reads it (Unix time; a test's own clock in tests): the games' clocks run on it."""
+        return self.state.clock()
+
     def game_in(self, channel: str) -> int | None:
         """The id of the game on in ``channel``, or None."""
         table = self.state.tables.get(channel)

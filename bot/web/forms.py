@@ -8,6 +8,7 @@ import math
 import re
 from typing import TypeGuard
 
+from bot.clocks import UNTIMED, WEB_CONTROLS
 from bot.translation import tr
 from engine import NAMES
 
@@ -40,14 +41,23 @@ def command(form: object) -> str:
         if not isinstance(levels, list) or len(levels) != 2:
             raise FormError(tr("A bot match needs two levels."))
         words = " ".join(f"level {_level(x, BAD_LEVELS)}" for x in levels)
-        return f"watch {variant} {words} delay {_seconds(form.get('delay', 1), BAD_DELAY)}"
+        return f"watch {variant} {words} {_control(form)} delay {_seconds(form.get('delay', 1), BAD_DELAY)}"
     if kind != "bot":
         raise FormError(UNREADABLE)
     colour = form.get("colour", "white")
     if colour not in COLOURS:
         raise FormError(tr("The colour is white, black or random."))
-    return (f"new {variant} level {_level(form.get('level', 3), BAD_LEVEL)} {colour} "
-            f"time {_seconds(form.get('time', 1), BAD_TIME)}")
+    control = _control(form)
+    time = f"time {_seconds(form.get('time', 1), BAD_TIME)}" if control == str(UNTIMED) else ""
+    return f"new {variant} level {_level(form.get('level', 3), BAD_LEVEL)} {colour} {control} {time}".rstrip()
+
+
+def _control(form: dict) -> str:
+    """The form's clock as the chat writes it: untimed, or one of the page's presets."""
+    control = form.get("control", str(UNTIMED))
+    if control not in {str(c) for c in (UNTIMED, *WEB_CONTROLS)}:
+        raise FormError(tr("The clock is one of the form's: untimed, or minutes plus seconds a move such as 3+2."))
+    return str(control)
 
 
 def name(form: dict) -> str:

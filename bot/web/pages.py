@@ -196,8 +196,8 @@ class Pages:
             self._sent[game] = _Sent(list(after.game.moves), after.told)  # (they saw the game just before: the move)
             self._broadcast(game, views.moved(known, after, event.said, event.at), seated=after)
         else:
-            self._broadcast(game, self._update(game, after.game, views.status(after, event.said), after.told,
-                                               event.at, whole=isinstance(event, Started)))
+            self._broadcast(game, self._update(game, after.game, views.status(after, event.said, self.core.now()),
+                                               after.told, event.at, whole=isinstance(event, Started)))
 
     def _read_again(self, game: int) -> None:
         """Read game ``game`` whole from where it is played, and bring its pages up to it (its events have a gap
@@ -233,7 +233,7 @@ class Pages:
     def _whole(self, found: LiveGame | views.Finished) -> dict:
         """The update that brings a game's pages up to ``found``, the game as it is now."""
         record = found.record if isinstance(found, views.Finished) else found.game
-        return self._update(found.id, record, views.status(found), _version(found), whole=True)
+        return self._update(found.id, record, views.status(found, now=self.core.now()), _version(found), whole=True)
 
     def _update(self, game_id: int, record: Any, status: dict, version: int | None, at: float = 0.0,
                 whole: bool = False) -> dict:
@@ -309,7 +309,7 @@ class Pages:
         self._sent[game_id] = _Sent(moves, _version(found))
         watcher.send({"type": "game", "id": game_id, "board": views.layout(record.type), "themes": views.themes(),
                       "entries": [views.entry(record, ply) for ply in range(len(moves) + 1)],
-                      "status": views.status(found), "v": _version(found)})
+                      "status": views.status(found, now=self.core.now()), "v": _version(found)})
 
     def leave(self, watcher: Watcher) -> None:
         watchers = self._watchers.get(watcher.game)

@@ -117,9 +117,9 @@ def offer(table: LiveGame) -> dict | None:
     return None
 
 
-def status(table: LiveGame | Finished, said: str = "") -> dict:
+def status(table: LiveGame | Finished, said: str = "", now: float | None = None) -> dict:
     """Who plays, whose turn, the bot's evaluation and time, the legal moves of a person to move, what waits for
-    an answer, the result."""
+    an answer, the clocks (at ``now``), the result."""
     if isinstance(table, Finished):
         game = table.record
         return {"players": {str(c): name for c, name in table.players.items()}, "kind": table.kind.value,
@@ -134,7 +134,7 @@ def status(table: LiveGame | Finished, said: str = "") -> dict:
             "legal": legal_moves(table), "offer": offer(table),
             "result": None, "said": said, "evaluation": evaluation(table),
             "seconds": table.budget if bots and not table.control.timed else None, "takebacks": table.takebacks_left,
-            "control": str(table.control) if table.control.timed else None, "clocks": clocks(table)}
+            "control": str(table.control) if table.control.timed else None, "clocks": clocks(table, now)}
 
 
 def clocks(table: LiveGame, now: float | None = None) -> dict | None:

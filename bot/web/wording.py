@@ -22,7 +22,8 @@ from typing import IO
 
 from aiohttp import web
 
-from bot.translation import ENGLISH, LANGUAGES, accepted, catalog
+from bot.clocks import UNTIMED, WEB_CONTROLS
+from bot.translation import ENGLISH, LANGUAGES, accepted, catalog, render
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
@@ -63,6 +64,9 @@ def page(name: str, language: str) -> str:
         if key == "@languages":
             return "".join(f'<option value="{code}"{" selected" if code == language else ""}>{html.escape(name)}'
                            f"</option>" for code, name in LANGUAGES.items())
+        if key == "@controls":  # the clocks a game on the page may have: untimed, or a preset of a speed
+            return "".join(f'<option value="{control}">{html.escape(render(control.words(), language))}</option>'
+                           for control in (UNTIMED, *WEB_CONTROLS))
         if key == "@texts":  # JSON inside <script type="application/json">: "<" written so that it cannot end it
             return json.dumps(script_texts(language), ensure_ascii=False).replace("<", "\\u003c")
         return html.escape(found.gettext(key))

@@ -75,14 +75,15 @@ async function start(body) {
 $("play").addEventListener("submit", (e) => {
   e.preventDefault();
   const f = e.target.elements;
+  const timed = f.control.value !== "untimed";  // (against a clock the bot plays by its clock, not a time a move)
   start({ kind: "bot", variant: f.variant.value, level: Number(f.level.value), colour: f.colour.value,
-          time: Number(f.time.value), name: f.name.value });
+          control: f.control.value, ...(timed ? {} : { time: Number(f.time.value) }), name: f.name.value });
 });
 $("match").addEventListener("submit", (e) => {
   e.preventDefault();
   const f = e.target.elements;
   start({ kind: "match", variant: f.variant.value, levels: [Number(f.level1.value), Number(f.level2.value)],
-          delay: Number(f.delay.value) });
+          control: f.control.value, delay: Number(f.delay.value) });
 });
 refresh();
 setInterval(refresh, 5000);
