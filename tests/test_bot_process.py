@@ -140,6 +140,31 @@ def test_search_processes_end_when_the_bot_is_killed_mid_search(tmp_path):
         bot.end()
 
 
+def test_a_timed_game_killed_mid_move_comes_back_with_both_clocks_as_they_were(tmp_path):
+    import re
+
+    clocks = re.compile(rb"Clocks: White (\S+), Black (\S+)")
+    bot = BotProcess(tmp_path)
+    try:
+        bot.type(b"challenge @ben white 5+3\nas ben\naccept\n9-13\n")
+        bot.wait_for("ben played 9-13")
+        bot.wait_for("Clocks: White")
+        before = clocks.findall(bytes(bot.out))[-1]
+        time.sleep(2)  # White thinks, then the bot is killed
+        os.kill(bot.proc.pid, signal.SIGKILL)
+        bot.proc.wait(10)
+    finally:
+        bot.end()
+    again = BotProcess(tmp_path)
+    try:
+        again.type(b"board\n")
+        again.wait_for("Clocks: White")
+        after = clocks.findall(bytes(again.out))[-1]
+        assert before[0] in (b"5:00", b"4:59") and after == before, (before, after)  # nothing charged for the time away
+    finally:
+        again.end()
+
+
 def test_an_unreadable_line_is_answered_and_the_chat_goes_on_then_exits_leaving_nothing(tmp_path):
     bot = BotProcess(tmp_path, encoding="utf-8:strict")  # as under a UTF-8 locale
     try:
