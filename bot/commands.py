@@ -79,6 +79,9 @@ HELP: dict[str, tuple[str, Text]] = {
     "leaderboard": ("leaderboard [puzzles] [variant] [bullet|blitz|rapid|classical|correspondence]",
                tr("The best rated players on this server at a speed (default: correspondence, where untimed "
                   "games count; with `puzzles`: the best puzzle solvers).")),
+    "rematch": ("rematch [game]",
+               tr("Play the last game that ended here again (or game NUMBER), colours swapped, with the same clock: "
+                  "against me at once, or as a challenge to your opponent.")),
     "watch": ("watch [variant] [level] [level] [1+1|bullet|...] [delay SECONDS] [time SECONDS]",
                tr("Start a match between two bots here, to watch move by move.")),
     "stop": ("stop",

@@ -25,6 +25,9 @@ class Buttons(Enum):
     """Resign, Offer draw, Takeback, and a menu of ``Controls.moves`` when there are any."""
     ANALYSE = "analyse"
     """Analyse, under the message that ends a game: anyone may press it (it asks `analyse GAME`)."""
+    ENDED = "ended"
+    """Analyse and Rematch, under the message that ends a game a person played: Rematch asks `rematch GAME` as
+    whoever pressed it (the core lets only its players)."""
     PUZZLE = "puzzle"
     """Solution, and a menu of ``Controls.moves`` (the solver's legal moves), under a puzzle's latest board; anyone
     in the channel may use them. ``Controls.game`` is then the served puzzle's number (``Core.may_answer``)."""

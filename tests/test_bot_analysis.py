@@ -50,7 +50,7 @@ async def test_analyse_judges_the_last_finished_game_and_the_end_offers_the_butt
     game = await finished_game(chat)
     end = chat.replies[-1]
     assert "wins" in end.text and "`analyse`" in end.text
-    assert end.controls is not None and end.controls.buttons is Buttons.ANALYSE and end.controls.game == game
+    assert end.controls is not None and end.controls.buttons is Buttons.ENDED and end.controls.game == game
     first = await chat.say(BEN, "analyse")  # anyone in the channel may ask
     assert f"Analysing game {game}: 7 positions" in first[0].text and not first[0].private
     assert first[0].update == progress_key(game)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.clocks import Clocks, TimeControl, think_time
 from bot.store import SqliteStore
-from chat import ANA, BEN, Chat
+from chat import ANA, BEN, EVE, Chat
 from engine import Color, Termination
 
 
@@ -171,3 +171,29 @@ async def test_ratings_are_kept_per_speed_and_rating_and_leaderboard_take_one(ch
     best = (await chat.say(ANA, "leaderboard english blitz"))[0].text
     assert best.startswith("Best English players at blitz here:") and best.index("ana") < best.index("ben")
     assert "No rated English games at correspondence" in (await chat.say(ANA, "leaderboard english"))[0].text
+
+
+async def test_a_rematch_swaps_colours_and_keeps_the_clock_against_the_bot_and_between_people(chat):
+    assert "No game has ended" in (await chat.say(ANA, "rematch"))[0].text
+    await chat.say(ANA, "new english black 5+3 level 1")
+    await chat.play_any(ANA)  # (a game with no move is no game to play again)
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+    await chat.say(ANA, "rematch")
+    table = chat.table()
+    assert table.seats[Color.WHITE].user == ANA and table.seats[Color.BLACK].level == 1  # colours swapped
+    assert table.control == TimeControl(5, 3) and "5+3 (blitz)" in chat.texts()[-1]
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+
+    await blitz(chat)  # Ana Black, Ben White, 3+2, rated
+    await chat.play_any(ANA)
+    await chat.say(BEN, "resign")
+    refused = await chat.say(EVE, "rematch")
+    assert refused[0].private and "Only a player" in refused[0].text
+    asked = await chat.say(BEN, "rematch")
+    assert "Rematch, colours swapped." in asked[0].text and asked[0].mentions == (ANA,)
+    await chat.say(ANA, "accept")
+    table = chat.table()
+    assert table.seats[Color.BLACK].user == BEN and table.seats[Color.WHITE].user == ANA
+    assert table.control == TimeControl(3, 2) and table.rated

@@ -734,3 +734,26 @@ async def test_a_correspondence_player_is_reminded_by_direct_message_before_thei
             what="the reminder in a direct message")
         assert emulator.channels[int(direct["channel_id"])]["recipients"][0]["id"] == BEN["id"]
         assert "10:59" in text_of(direct) or "11:00" in text_of(direct)
+
+
+async def test_a_finished_games_rematch_button_starts_it_again_colours_swapped(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        offer = await emulator.answer(await emulator.slash(ANA, games, "challenge", opponent=BEN, colour="white",
+                                                           clock="3+2"))
+        await emulator.answer(await emulator.press(BEN, offer, "Accept"))
+        table = bot.core.state.tables[str(games)]
+        for _ in range(2):
+            person = ANA if table.game.turn == Color.WHITE else BEN
+            board = await latest_board(emulator, games)
+            await emulator.answer(await emulator.choose(person, board, menu(board)["options"][0]["value"]))
+        board = await latest_board(emulator, games)
+        ended = await emulator.answer(await emulator.press(BEN, board, "Resign"))
+        assert set(buttons(ended)) == {"Analyse", "Rematch"}
+        refused = await emulator.answer(await emulator.press(EVE, ended, "Rematch"))
+        assert refused["flags"] & EPHEMERAL and "Only a player" in text_of(refused)
+        asked = await emulator.answer(await emulator.press(BEN, ended, "Rematch"))
+        assert "Rematch, colours swapped." in text_of(asked) and "3+2 (blitz)" in text_of(asked)
+        await emulator.answer(await emulator.press(ANA, asked, "Accept"))
+        again = bot.core.state.tables[str(games)]
+        assert again.seats[Color.WHITE].user.id == BEN["id"] and str(again.control) == "3+2"

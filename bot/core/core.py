@@ -14,7 +14,7 @@ from typing import Any
 from bot import commands
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, daily, languages, lobby, play, practice, puzzles, results
+from bot.core import analyses, clock, daily, languages, lobby, play, practice, puzzles, rematch, results
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
@@ -46,7 +46,7 @@ async def _help(s: State, msg: Message, words: list[str]) -> None:
 Command = Callable[[State, Message, list[str]], Awaitable[None]]
 COMMANDS: dict[str, Command] = {
     "new": lobby.new, "challenge": lobby.challenge, "accept": lobby.accept, "decline": lobby.decline,
-    "watch": lobby.watch, "stop": lobby.stop, "games": lobby.listing,
+    "watch": lobby.watch, "stop": lobby.stop, "games": lobby.listing, "rematch": rematch.rematch,
     "resign": play.resign, "draw": play.draw, "takeback": play.takeback, "hint": play.hint,
     "moves": play.moves, "board": play.board, "pdn": play.pdn,
     "analyse": analyses.command, "analyze": analyses.command,

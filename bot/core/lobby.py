@@ -39,14 +39,20 @@ async def new(s: Needs, msg: Message, words: list[str]) -> None:
     if options.mentioned:
         await challenge(s, msg, words)
         return
-    _check_free(s, msg)
+    check_free(s, msg)
     v = options.variant or DEFAULT_VARIANT
     lvl = options.levels[0] if options.levels else DEFAULT_LEVEL
     control = _control(options)
     budget = _budget(s, options.time)
     colour = options.colour.colour() if options.colour else game_type(v).first
     seats = {colour: Seat(user=msg.user), colour.opponent: Seat(level=lvl)}
-    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, bool(options.rated), control=control)
+    await against_bot(s, msg, v, seats, budget, bool(options.rated), control)
+
+
+async def against_bot(s: Needs, msg: Message, v: str, seats: dict[Color, Seat], budget: float, rated: bool,
+                      control: TimeControl) -> None:
+    """Open a game of ``v`` between the message's author and the bot, seated as ``seats``, and announce it."""
+    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, rated, control=control)
     if control.timed:
         opened = (tr("New game, rated, {control}. {title}.", control=control.words(), title=table.title())
                   if table.rated else tr("New game, casual (hints allowed), {control}. {title}.",
@@ -68,7 +74,7 @@ async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
     if options.levels or options.time is not None:
         raise Refusal(tr("A challenge is between people; to play me, use `new` with a level."))
     control = options.control or UNTIMED
-    _check_free(s, msg)
+    check_free(s, msg)
     opponent = msg.mentions[0] if msg.mentions else None
     if opponent is not None and opponent.id == msg.user.id:
         raise Refusal(tr("You cannot challenge yourself; `new` plays me."))
@@ -76,8 +82,14 @@ async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
         raise Refusal(tr("A challenge is already waiting for an answer here."))
     v = options.variant or DEFAULT_VARIANT
     rated = True if options.rated is None else options.rated
-    s.challenges[msg.channel] = Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated,
-                                          s.clock(), msg, control)
+    await offer(s, msg, Challenge(msg.user, opponent, v, options.colour or ColourChoice.RANDOM, rated, s.clock(), msg,
+                                  control))
+
+
+async def offer(s: Needs, msg: Message, made: Challenge, lead: str = "") -> None:
+    """Put the challenge ``made`` to the channel (its challenger has been checked free to play), after ``lead``."""
+    opponent, v, rated, control = made.challenged, made.variant, made.rated, made.control
+    s.challenges[msg.channel] = made
     game = tr("{game}, {control}", game=game_name(v), control=control.words()) if control.timed else game_name(v)
     values = {"name": msg.user.name, "game": game, "minutes": number(s.config.challenge_expiry / 60, DECIMAL)}
     if opponent is not None:
@@ -90,10 +102,10 @@ async def challenge(s: Needs, msg: Message, words: list[str]) -> None:
                    "{minutes} minutes).", **values) if rated else
                 tr("{name} challenges anyone to a casual game of {game}. Anyone: `accept` or `decline` (open for "
                    "{minutes} minutes).", **values))
-    await s.ask(msg.channel, text, msg, (opponent,) if opponent else ())
+    await s.ask(msg.channel, join([lead, text]) if lead else text, msg, (opponent,) if opponent else ())
 
 
-def _check_free(s: Needs, msg: Message, user: User | None = None) -> None:
+def check_free(s: Needs, msg: Message, user: User | None = None) -> None:
     """Refuse a new game where one is on (or being opened), or for someone at their limit."""
     if msg.channel in s.opening:
         raise Refusal(tr("A game is being set up in this channel right now."))
@@ -167,8 +179,8 @@ async def accept(s: Needs, msg: Message, words: list[str]) -> None:
         raise Refusal(tr("That is your own challenge; someone else has to accept it."))
     if offer.challenged is not None and offer.challenged.id != msg.user.id:
         raise Refusal(tr("That challenge is for {name}.", name=offer.challenged.name))
-    _check_free(s, msg, offer.challenger)
-    _check_free(s, msg)
+    check_free(s, msg, offer.challenger)
+    check_free(s, msg)
     del s.challenges[msg.channel]
     mine = offer.colour.colour()
     seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
@@ -216,7 +228,7 @@ async def decline(s: Needs, msg: Message, words: list[str]) -> None:
 
 async def watch(s: Needs, msg: Message, words: list[str]) -> None:
     options = commands.parse_options("watch", words)
-    _check_free(s, msg)
+    check_free(s, msg)
     matches = sum(1 for t in s.tables.values() if t.guild == msg.guild and t.kind is Kind.MATCH)
     if matches >= s.config.matches_per_server:
         raise Refusal(plural("{count} bot match is running on this server already; the limit is {limit}. `stop` it, "

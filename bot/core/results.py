@@ -19,7 +19,7 @@ from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.ending import Ending
 from bot.events import Ended
 from bot.replies import Buttons, Controls, Message
-from bot.tables import LiveGame, Seat, Table
+from bot.tables import Kind, LiveGame, Seat, Table
 from bot.words import engine_words, game_name
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
@@ -86,7 +86,8 @@ async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = No
     text = join(parts)
     s.tell(table, Ended, text, ending=ending, pdn=pdn)
     await s.say(table.channel, text, to=to, pdn=pdn, mentions=tuple(table.players()), replay=table.game,
-                game=table.id, controls=Controls(Buttons.ANALYSE, table.id) if analysable else None,
+                game=table.id, controls=Controls(Buttons.ANALYSE if table.kind is Kind.MATCH else Buttons.ENDED,
+                                                 table.id) if analysable else None,
                 told=True)
 
 

@@ -31,8 +31,8 @@ from bot.discord.boards import BoardMessages
 from bot.discord.delivery import Delivery, cannot_write, permissions_in, personal
 from bot.discord.messages import guild_of, in_order, name_of, user_of
 from bot.discord.threads import GameThread
-from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, SeatButton, SolutionButton,
-                               game_view, puzzle_view)
+from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu, RematchButton, SeatButton,
+                               SolutionButton, game_view, puzzle_view)
 from bot.replies import Message, Reply, User
 from bot.translation import render, tr
 from bot.web.pages import Pages, web_shard
@@ -71,7 +71,8 @@ class DraughtsBot(ext.AutoShardedBot):
     # life cycle
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton, PuzzleMenu, SolutionButton)
+        self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton, PuzzleMenu, SolutionButton,
+                               RematchButton)
         self.tree.add_command(slash_commands.group)
         await self.tree.set_translator(slash_commands.Translations())
         await self.tree.sync()
@@ -168,6 +169,11 @@ class DraughtsBot(ext.AutoShardedBot):
         """The Analyse button under a game's end: anyone may press it (the core refuses what it must)."""
         answerer = Answerer(interaction, private=False)
         await self._answer(self._message(interaction, f"analyse {game}", answerer), answerer)
+
+    async def rematch(self, interaction: discord.Interaction, game: int) -> None:
+        """The Rematch button under a game's end: the core lets only the game's players."""
+        answerer = Answerer(interaction, private=False)
+        await self._answer(self._message(interaction, f"rematch {game}", answerer), answerer)
 
     async def answer_puzzle(self, interaction: discord.Interaction, served: int, ply: int, text: str) -> None:
         """A move chosen from a puzzle's menu, or its Solution button: anyone in the channel may use them; an old

@@ -216,8 +216,8 @@ class Delivery:
             return watch_view(watch, language) if watch else None
         if controls.buttons is Buttons.ANSWER:
             return answer_view(controls.game, language)
-        if controls.buttons is Buttons.ANALYSE:
-            return analyse_view(controls.game, language)
+        if controls.buttons in (Buttons.ANALYSE, Buttons.ENDED):
+            return analyse_view(controls.game, language, rematch=controls.buttons is Buttons.ENDED)
         if controls.buttons is Buttons.PUZZLE:
             return puzzle_view(controls.game, controls.ply, list(controls.moves), language=language)
         return game_view(controls.game, controls.ply, list(controls.moves), watch=watch, language=language)

@@ -43,6 +43,9 @@ class Presses(Protocol):
     async def analyse(self, interaction: discord.Interaction, game: int) -> None:
         """Ask for the analysis of finished game ``game``, as whoever pressed (anyone may)."""
 
+    async def rematch(self, interaction: discord.Interaction, game: int) -> None:
+        """Ask for a rematch of finished game ``game``, as whoever pressed."""
+
     async def answer_puzzle(self, interaction: discord.Interaction, served: int, ply: int, text: str) -> None:
         """A move chosen from a puzzle's menu, or its Solution button (``text`` 'solution'): puzzle ``served``, whose
         board was shown at ``ply``."""
@@ -110,6 +113,23 @@ class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREF
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await _client(interaction).analyse(interaction, self.game)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:rematch:(?P<game>\d+)"):
+    """Under the message that ends a game: the game again, colours swapped (the core lets only its players)."""
+
+    def __init__(self, game: int, language: str = ENGLISH) -> None:
+        super().__init__(discord.ui.Button(label=render(tr("Rematch"), language), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"{PREFIX}:rematch:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,  # type: ignore[override]
+                             match: Any) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await _client(interaction).rematch(interaction, self.game)
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select],
@@ -244,10 +264,12 @@ def watch_button(url: str, language: str = ENGLISH) -> discord.ui.Button:
     return discord.ui.Button(label=render(tr("Watch live"), language), style=discord.ButtonStyle.link, url=url)
 
 
-def analyse_view(game: int, language: str = ENGLISH) -> discord.ui.View:
-    """The Analyse button, under the message that ends a game."""
+def analyse_view(game: int, language: str = ENGLISH, rematch: bool = False) -> discord.ui.View:
+    """The Analyse button, under the message that ends a game, and Rematch when a person played it."""
     view = discord.ui.View(timeout=None)
     view.add_item(AnalyseButton(game, language))
+    if rematch:
+        view.add_item(RematchButton(game, language))
     return view
 
 
