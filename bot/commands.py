@@ -72,8 +72,8 @@ HELP: dict[str, tuple[str, Text]] = {
                tr("Where and when this server's daily puzzle is posted, and who solved today's. The server's "
                   "administrators (Manage Server) choose it: `daily here hour 18 international` posts one here "
                   "every day at 18:00 UTC; `daily off` stops it. The same puzzle everywhere that day.")),
-    "games": ("games",
-               tr("The games being played on this server.")),
+    "games": ("games [@user]",
+               tr("The games being played on this server; with @user, their last finished games here.")),
     "rating": ("rating [@user] [bullet|blitz|rapid|classical|correspondence]",
                tr("Ratings on this server, one per variant and speed, and puzzle ratings.")),
     "leaderboard": ("leaderboard [puzzles] [variant] [bullet|blitz|rapid|classical|correspondence]",

@@ -197,3 +197,20 @@ async def test_a_rematch_swaps_colours_and_keeps_the_clock_against_the_bot_and_b
     table = chat.table()
     assert table.seats[Color.BLACK].user == BEN and table.seats[Color.WHITE].user == ANA
     assert table.control == TimeControl(3, 2) and table.rated
+
+
+async def test_a_players_last_games_are_listed_with_their_clock_and_end(chat):
+    assert "ben has no finished games here yet." in (await chat.say(ANA, "games @ben", mentions=(BEN,)))[0].text
+    await blitz(chat)
+    await chat.play_any(ANA)
+    await chat.say(BEN, "resign")
+    await chat.say(ANA, "new english 5+3 level 1")
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+    listed = (await chat.say(BEN, "games @ana", mentions=(ANA,)))[0].text
+    lines = listed.splitlines()
+    assert lines[0].startswith("ana's last games here") and len(lines) == 3
+    assert "5+3 (blitz)" in lines[1] and "ana resigned" in lines[1]  # the latest first
+    assert "3+2 (blitz), ben (White) vs ana (Black): ana (Black) wins: ben resigned." in lines[2]
+    assert "ben resigned" in (await chat.say(ANA, "games @ben", mentions=(BEN,)))[0].text

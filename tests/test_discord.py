@@ -366,7 +366,7 @@ async def test_the_bot_restarted_mid_game_keeps_its_buttons_working_on_the_lates
             gone = await emulator.answer(await emulator.press(ANA, shown, "Resign"))  # still works: resigns
             assert "resigned" in text_of(gone)
             await until(lambda: live() == [gone])  # and at the end no board shows a control that could be pressed:
-            assert set(buttons(gone)) == {"Analyse"}  # only the game's end, its Analyse button, which anyone may use
+            assert set(buttons(gone)) == {"Analyse", "Rematch"}  # only the game's end: Analyse (anyone) and Rematch
             assert all(c["disabled"] for c in components(latest))
     finally:
         await second_store.close()

@@ -321,3 +321,18 @@ async def test_the_migration_keeps_every_finished_games_end_as_data(database, mo
         assert await store.last_finished("g", "c1") == games[-1]
     finally:
         await store.close()
+
+
+async def test_a_players_games_are_those_they_played_to_a_result_on_the_server_latest_first(opener):
+    store = await opener()
+    assert await store.player_games("g", "1") == []
+    first = await finished(store, "c1", ["11-15"])  # ana ("1") plays Black in every game of ``finished``
+    await finished(store, "c2", ["11-15"], "*")  # stopped: no result
+    second = await finished(store, "c3", ["9-13"], "1-1")
+    await finished(store, "c1", ["11-15"], guild="other")  # another server
+    other = await store.create_game("g", "c4", "english", START, "people",
+                                    {"white": {"user": ["2", "ben"]}, "black": {"user": ["3", "eve"]}}, SETTINGS)
+    await store.finish_game(other, 0, Ending(Color.WHITE, Termination.RESIGNED), "reason", "")
+    assert await store.player_games("g", "1") == [second, first]
+    assert await store.player_games("g", "1", limit=1) == [second]
+    assert await store.player_games("g", "2") == [other] and await store.player_games("g", "9") == []

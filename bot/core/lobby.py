@@ -7,7 +7,7 @@ from typing import Protocol
 
 from bot import commands
 from bot.clocks import UNTIMED, Clocks, TimeControl
-from bot.core import flags
+from bot.core import flags, history
 from bot.core.bot_moves import kick
 from bot.core.play import take_back
 from bot.core.puzzles import end_for_game
@@ -269,7 +269,10 @@ async def stop(s: Needs, msg: Message, words: list[str]) -> None:
 
 
 async def listing(s: Needs, msg: Message, words: list[str]) -> None:
-    """The `games` command: the games on the message's server."""
+    """The `games` command: the games on the message's server; with a mention, that person's last games."""
+    if msg.mentions:
+        await history.player_games(s, msg)
+        return
     here = [t for t in s.tables.values() if t.guild == msg.guild]
     if not here:
         await s.say(msg.channel, tr("No games are being played on this server."), to=msg)

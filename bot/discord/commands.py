@@ -137,6 +137,13 @@ async def rating(interaction: discord.Interaction, user: discord.User | None = N
     await run(interaction, "rating", user and user.mention, speed, mentions=(user,) if user else ())
 
 
+@group.command(name=tr("history"), description=tr("Someone's last finished games on this server."))
+@app_commands.describe(user=said(tr("Whose games (default: yours)")))
+async def history(interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    person = user or interaction.user
+    await run(interaction, "games", person.mention, mentions=(person,))
+
+
 @group.command(name=tr("leaderboard"),
                description=tr("The best rated players on this server (or puzzle solvers)."))
 @app_commands.describe(variant=said(tr("Which draughts (default: English)")),

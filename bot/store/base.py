@@ -224,6 +224,11 @@ class Store(ABC):
         """A finished game by its id (for its replay), or None if there is none."""
 
     @abstractmethod
+    async def player_games(self, guild: str, user: str, limit: int = 10) -> list[int]:
+        """The ids of the games ``user`` played on server ``guild`` to a result, the latest to end first, at most
+        ``limit``."""
+
+    @abstractmethod
     async def last_finished(self, guild: str, channel: str) -> int | None:
         """The id of the channel's most recently finished game (the latest to end) that was played out: it has a
         move, and it ended with a result (by the rules, a resignation, a draw, a player abandoning it), not aborted

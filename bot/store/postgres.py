@@ -242,6 +242,16 @@ class PostgresStore(Store):
             return FinishedGame(await self._stored(db, row), read_ending(row["winner"], row["termination"]),
                                 row["reason"] or "", row["pdn"] or "")
 
+    async def player_games(self, guild: str, user: str, limit: int = 10) -> list[int]:
+        results = ", ".join(f"${k}" for k in range(4, 4 + len(NO_RESULT)))
+        async with self.connection() as db:
+            rows = await db.fetch(
+                "SELECT id FROM games WHERE guild = $1 AND status = 'finished'"
+                f" AND coalesce(termination, '') NOT IN ({results})"
+                " AND ((seats::jsonb #>> '{white,user,0}') = $2 OR (seats::jsonb #>> '{black,user,0}') = $2)"
+                " ORDER BY updated DESC, id DESC LIMIT $3", guild, user, limit, *NO_RESULT)
+        return [row["id"] for row in rows]
+
     async def last_finished(self, guild: str, channel: str) -> int | None:
         async with self.connection() as db:
             return await db.fetchval(

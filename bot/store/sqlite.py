@@ -185,6 +185,15 @@ class SqliteStore(Store):
                 return None
             return FinishedGame(self._stored(row[:10]), read_ending(row[10], row[11]), row[12] or "", row[13] or "")
 
+    async def player_games(self, guild: str, user: str, limit: int = 10) -> list[int]:
+        with self._reading():
+            rows = self.db.execute(
+                "SELECT id FROM games WHERE guild = ? AND status = 'finished'"
+                f" AND coalesce(termination, '') NOT IN ({', '.join('?' * len(NO_RESULT))})"
+                " AND (json_extract(seats, '$.white.user[0]') = ? OR json_extract(seats, '$.black.user[0]') = ?)"
+                " ORDER BY updated DESC, id DESC LIMIT ?", (guild, *NO_RESULT, user, user, limit)).fetchall()
+        return [row[0] for row in rows]
+
     async def last_finished(self, guild: str, channel: str) -> int | None:
         with self._reading():
             row = self.db.execute(
