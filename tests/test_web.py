@@ -532,3 +532,22 @@ async def test_a_game_from_the_page_may_have_a_clock_and_its_page_is_sent_both(s
     page = await (await client.get("/")).text()
     assert '<option value="3+2">3+2 (blitz)</option>' in page and '<option value="untimed">untimed</option>' in page
     await ws.close()
+
+
+async def test_a_rematch_from_the_page_needs_the_players_seat_and_a_game_against_the_bot(site):
+    chat, client = site
+    await chat.say(ANA, "new english level 1 black 3+2 rated")
+    game, secret = chat.table().id, seat_secret(chat)
+    await chat.play_any(ANA)
+    await chat.core.settle()
+    await chat.say(ANA, "resign")
+    ref = chat.pages.game_path(game).split("/g/")[1]
+    stranger = await client.post(f"/api/rematch/{ref}", json={"seat": "not the secret"})
+    assert stranger.status == 403 and "seat link" in (await stranger.json())["error"]
+    answer = await client.post(f"/api/rematch/{ref}", json={"seat": secret})
+    data = await answer.json()
+    assert answer.status == 200, data
+    again = await chat.pages.find(data["game"])
+    assert again.seats[Color.WHITE].user == ANA and str(again.control) == "3+2" and again.kind.value == "bot"
+    assert data["url"] == chat.pages.seat_path(data["game"], Color.WHITE, ANA)
+    await chat.core.settle()

@@ -266,3 +266,30 @@ async def test_a_timed_games_clocks_tick_on_the_page_turn_red_and_its_loss_on_ti
     state = await asyncio.to_thread(b.wait, lambda s: bool(s["status"]["result"]), 20)
     assert "ran out of time" in state["status"]["headline"]
     assert "ran out of time" in await asyncio.to_thread(b.text, "connection")
+
+
+async def test_a_finished_game_offers_a_new_game_and_its_player_a_rematch_colours_swapped(served):
+    chat, base, browser = served
+    await chat.say(ANA, "new english level 1 black 5+3")
+    table = chat.table()
+    player, watcher = await browser(), await browser()
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(watcher.open, base + chat.pages.game_path(table.id))
+    await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
+    await asyncio.to_thread(player.wait, my_turn)
+    assert not await asyncio.to_thread(shown, player, "after-game")  # (while the game is on)
+    await asyncio.to_thread(click_control, player, RESIGN)
+    await asyncio.to_thread(confirm, player)
+    await asyncio.to_thread(player.wait, lambda s: bool(s["status"]["result"]))
+    await asyncio.to_thread(watcher.wait, lambda s: bool(s["status"]["result"]))
+    assert await asyncio.to_thread(shown, watcher, "new-game") and not await asyncio.to_thread(shown, watcher, "rematch")
+    assert await asyncio.to_thread(shown, player, "rematch")
+    await asyncio.to_thread(lambda: player.driver.find_element("id", "rematch").click())
+    state = await asyncio.to_thread(player.wait, lambda s: s["seat"] is not None and len(s["entries"]) >= 1
+                                    and s["status"]["control"] == "5+3" and not s["status"]["result"])
+    assert state["seat"]["colour"] == "White" and state["status"]["players"]["White"] == "ana"  # colours swapped
+    assert int(player.driver.current_url.split("/g/")[1].split("-")[0]) != table.id  # a new game's page
+
+
+def shown(b: Browser, element_id: str) -> bool:
+    return b.driver.find_element("id", element_id).is_displayed()

@@ -13,9 +13,11 @@ from aiohttp import web
 from bot.core import Refusal, SaveFailed
 from bot.present import replay_gif
 from bot.replies import User
-from bot.tables import LiveGame
+from bot.tables import LiveGame, stored_seats
 from bot.translation import join, tr
 from bot.web import forms, views, wording
+from bot.web.finished import people_of
+from bot.web.rematches import rematch_command
 from bot.web.site import (GUEST_COOKIE, NO_GAME, REF, SITE, client, guest_of, html_answer, json_answer, not_found,
                           pages_of, recent_times, requested_game, same_origin)
 from bot.words import game_name
@@ -114,6 +116,37 @@ async def _new(request: web.Request) -> web.Response:
     return response
 
 
+async def _rematch(request: web.Request) -> web.Response:
+    """A finished game against the bot played again on the page, colours swapped, for the player whose seat secret
+    the body carries (``{"seat": ...}``): the new game's seat link; as a new game from the form, counted alike."""
+    if not same_origin(request):
+        return json_answer(request, {"error": tr("Games are started from this site's own page.")}, status=403)
+    site, game = request.app[SITE], requested_game(request)
+    now, address = time.monotonic(), client(request)
+    recent = recent_times(site.starts, address, now)
+    if len(recent) >= NEW_GAMES_PER_MINUTE:
+        return json_answer(request, {"error": tr("That is many new games at once: wait a minute.")}, status=429)
+    try:
+        body = json.loads(await request.text() or "{}")
+        finished = await site.pages.core.finished(game)
+    except (ValueError, RecursionError):
+        return json_answer(request, {"error": forms.UNREADABLE}, status=400)
+    secret = body.get("seat") if isinstance(body, dict) else None
+    people = people_of(stored_seats(finished.game.seats)) if finished is not None else {}
+    seat = next(((c, u) for c, u in people.items() if isinstance(secret, str) and
+                 site.pages.keys.check(game, c, u.id, secret[:64])), None)
+    command = rematch_command(finished.game, seat[0]) if finished is not None and seat is not None else None
+    if command is None or seat is None:
+        return json_answer(request, {"error": tr("Only the player of a finished game against the bot, from their "
+                                                 "seat link, can play it again here.")}, status=403)
+    colour, user = seat
+    game_id, notes = await site.pages.start(user, command)
+    if game_id is None:
+        return json_answer(request, {"error": join(notes) if notes else tr("The game did not start.")}, status=400)
+    site.starts[address] = recent + [now]
+    return json_answer(request, {"game": game_id, "url": site.pages.seat_path(game_id, colour.opponent, user)})
+
+
 async def _analysis(request: web.Request) -> web.Response:
     """How far a finished game's analysis is, and the analysis once done (``views.analysis``)."""
     return await _analysis_answer(request, pages_of(request).analysis(requested_game(request)))
@@ -165,5 +198,6 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get(f"/g/{REF}.gif", _gif)
     app.router.add_get("/api/games", _games)
     app.router.add_post("/api/new", _new)
+    app.router.add_post(f"/api/rematch/{REF}", _rematch)
     app.router.add_get(f"/api/analysis/{REF}", _analysis)
     app.router.add_post(f"/api/analysis/{REF}", _ask_analysis)

@@ -387,6 +387,25 @@ function showControls() {
     $("confirm-yes").textContent = yes;
   }
   $("seat-controls").hidden = usable.size === 0;
+  // Once the game is over: New game for everyone, and Rematch for the person who played the bot, from their seat
+  const over = Boolean(page.game.status.result);
+  $("after-game").hidden = !over;
+  $("rematch").hidden = !(over && page.seat && !page.seat.starter && page.game.status.kind === "bot");
+}
+
+// The game again, colours swapped, started on this page: the server answers with the new game's seat link.
+async function rematch() {
+  $("rematch").disabled = true;
+  try {
+    const response = await fetch(`/api/rematch/${gameRef}`, { method: "POST", headers: { "Content-Type":
+      "application/json" }, body: JSON.stringify({ seat: seatSecret }) });
+    const data = await response.json();
+    if (data.url) { location.href = data.url; return; }
+    $("notice").textContent = data.error || tr("The game did not start.");
+  } catch (error) {
+    $("notice").textContent = tr("Not connected, so that was not sent. Reconnecting…");
+  }
+  $("rematch").disabled = false;
 }
 const CONFIRMATIONS = {  // each command asked again: the question, and the button that confirms it
   resign: () => [tr("Resign this game?"), tr("Yes, resign")],
@@ -450,6 +469,7 @@ function setUp() {
     });
   }
   $("confirm-yes").addEventListener("click", () => confirmed(true));
+  $("rematch").addEventListener("click", rematch);
   $("confirm-no").addEventListener("click", () => confirmed(false));
   setInterval(showClocks, 100);
   connect();
