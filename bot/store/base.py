@@ -57,6 +57,15 @@ class Ratings(NamedTuple):
         return " AND ".join(f"{key} = {mark}" if not first else f"{key} = {mark}{first + k}"
                             for k, key in enumerate(self.keys))
 
+    def upsert(self, marks: Sequence[str]) -> str:
+        """The statement that counts one more rated game (or puzzle) for a person: their new rating, from the
+        parameters ``marks`` (guild, the pool's keys, user, name, rating, rd, volatility)."""
+        keys, table, counted = ", ".join(self.keys), self.table, self.counted
+        return (f'INSERT INTO {table} (guild, {keys}, "user", name, rating, rd, volatility, {counted})'
+                f' VALUES ({", ".join(marks)}, 1) ON CONFLICT (guild, {keys}, "user") DO UPDATE SET'
+                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
+                f" volatility = excluded.volatility, {counted} = {table}.{counted} + 1")
+
 
 NO_RESULT = tuple(sorted(t.value for t in ending.NO_RESULT))
 """``bot.ending.NO_RESULT`` as the ``termination`` column writes it: the ends of a game without a result."""

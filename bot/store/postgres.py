@@ -243,13 +243,12 @@ class PostgresStore(Store):
                                 row["reason"] or "", row["pdn"] or "")
 
     async def player_games(self, guild: str, user: str, limit: int = 10) -> list[int]:
-        results = ", ".join(f"${k}" for k in range(4, 4 + len(NO_RESULT)))
         async with self.connection() as db:
             rows = await db.fetch(
                 "SELECT id FROM games WHERE guild = $1 AND status = 'finished'"
-                f" AND coalesce(termination, '') NOT IN ({results})"
+                " AND coalesce(termination, '') <> ALL($4::text[])"
                 " AND ((seats::jsonb #>> '{white,user,0}') = $2 OR (seats::jsonb #>> '{black,user,0}') = $2)"
-                " ORDER BY updated DESC, id DESC LIMIT $3", guild, user, limit, *NO_RESULT)
+                " ORDER BY updated DESC, id DESC LIMIT $3", guild, user, limit, list(NO_RESULT))
         return [row["id"] for row in rows]
 
     async def last_finished(self, guild: str, channel: str) -> int | None:
@@ -291,10 +290,9 @@ class PostgresStore(Store):
         return await self._leaderboard(_GAMES, guild, (variant, speed), limit)
 
     async def _rating(self, kept: Ratings, guild: str, pool: tuple[str, ...], user: str) -> tuple[Rating, int]:
-        n = len(pool)
         async with self.connection() as db:
             row = await db.fetchrow(f'SELECT rating, rd, volatility, {kept.counted} FROM {kept.table} WHERE guild = $1'
-                                    f' AND {kept.where("$", 2)} AND "user" = ${n + 2}', guild, *pool, user)
+                                    f' AND {kept.where("$", 2)} AND "user" = ${len(pool) + 2}', guild, *pool, user)
         return (Rating(row[0], row[1], row[2]), row[3]) if row else (Rating(), 0)
 
     @staticmethod
@@ -319,15 +317,9 @@ class PostgresStore(Store):
     @staticmethod
     async def _save_ratings(db: asyncpg.Connection, kept: Ratings, guild: str, pool: tuple[str, ...],
                             changes: Sequence[tuple[str, str, Rating]]) -> None:
-        table, count, keys = kept
-        values = ", ".join(f"${k}" for k in range(1, len(keys) + 7))
+        upsert = kept.upsert([f"${k}" for k in range(1, len(kept.keys) + 7)])
         for user, name, r in changes:
-            await db.execute(
-                f'INSERT INTO {table} (guild, {", ".join(keys)}, "user", name, rating, rd, volatility, {count})'
-                f' VALUES ({values}, 1) ON CONFLICT (guild, {", ".join(keys)}, "user") DO UPDATE SET'
-                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
-                f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
-                guild, *pool, user, name, r.rating, r.rd, r.volatility)
+            await db.execute(upsert, guild, *pool, user, name, r.rating, r.rd, r.volatility)
 
     async def _leaderboard(self, kept: Ratings, guild: str, pool: tuple[str, ...], limit: int) -> list[Standing]:
         async with self.connection() as db:

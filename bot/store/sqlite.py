@@ -243,15 +243,9 @@ class SqliteStore(Store):
 
     def _save_ratings(self, kept: Ratings, guild: str, pool: tuple[str, ...],
                       changes: Sequence[tuple[str, str, Rating]]) -> None:
-        table, count, keys = kept
+        upsert = kept.upsert(["?"] * (len(kept.keys) + 6))
         for user, name, r in changes:
-            self.db.execute(
-                f'INSERT INTO {table} (guild, {", ".join(keys)}, "user", name, rating, rd, volatility, {count})'
-                f' VALUES (?, {", ".join("?" for _ in keys)}, ?, ?, ?, ?, ?, 1)'
-                f' ON CONFLICT (guild, {", ".join(keys)}, "user") DO UPDATE SET'
-                " name = excluded.name, rating = excluded.rating, rd = excluded.rd,"
-                f" volatility = excluded.volatility, {count} = {table}.{count} + 1",
-                (guild, *pool, user, name, r.rating, r.rd, r.volatility))
+            self.db.execute(upsert, (guild, *pool, user, name, r.rating, r.rd, r.volatility))
 
     def _leaderboard(self, kept: Ratings, guild: str, pool: tuple[str, ...], limit: int) -> list[Standing]:
         with self._reading():
