@@ -18,6 +18,13 @@ async def blitz(chat: Chat, control: str = "blitz") -> None:
     await chat.say(BEN, "accept")
 
 
+async def opening(chat: Chat) -> None:
+    """Ana and Ben each make a first move, and Ana a second: Ben, who has moved, is to move (a side that never
+    moved and runs out aborts the game instead of losing it)."""
+    for player in (ANA, BEN, ANA):
+        await chat.play_any(player)
+
+
 @pytest.fixture
 def chat(pool):
     return Chat(SqliteStore(":memory:"), pool)
@@ -40,7 +47,7 @@ async def test_a_move_is_taken_from_its_movers_clock_with_the_increment_added(ch
 async def test_the_side_whose_time_runs_out_loses_and_a_late_move_is_not_played(chat):
     await blitz(chat, "1+0")
     table = chat.table()
-    await chat.play_any(ANA)
+    await opening(chat)
     chat.clock.now += 61  # Ben thinks too long
     await chat.core.tick()
     assert not chat.on()
@@ -49,11 +56,11 @@ async def test_the_side_whose_time_runs_out_loses_and_a_late_move_is_not_played(
     assert finished.ending.termination is Termination.TIME_OUT and finished.ending.winner is Color.BLACK
 
     await blitz(chat, "1+0")  # again; this time Ben moves after his time ran out, before anyone noticed
-    await chat.play_any(ANA)
+    await opening(chat)
     chat.clock.now += 61
     game = chat.table().game
     await chat.say(BEN, game.type.write_move(game.position, game.legal_moves()[0]))
-    assert not chat.on() and len(game.moves) == 1 and "ben ran out of time" in chat.texts()[-1]
+    assert not chat.on() and len(game.moves) == 3 and "ben ran out of time" in chat.texts()[-1]
 
 
 async def test_an_untimed_game_has_no_clock_and_the_idle_rule_still_ends_it(chat):
@@ -77,7 +84,7 @@ async def test_a_timed_game_is_ended_by_its_clock_not_the_idle_rule(chat):
 
 async def test_a_correspondence_player_is_reminded_once_before_their_time_runs_out(chat):
     await blitz(chat, "1 day")
-    await chat.play_any(ANA)
+    await opening(chat)
     chat.clock.now += 11 * 3600
     await chat.core.tick()
     assert not [r for r in chat.replies if r.direct]
@@ -147,7 +154,7 @@ async def test_a_clock_that_runs_out_ends_the_game_by_itself_without_waiting_for
     from bot.core import flags
 
     await blitz(chat)
-    await chat.play_any(ANA)
+    await opening(chat)
     table = chat.table()
     chat.core.state.clock = time.time  # this test's clock is the real one
     async with table.lock:
@@ -161,7 +168,7 @@ async def test_a_clock_that_runs_out_ends_the_game_by_itself_without_waiting_for
 
 async def test_ratings_are_kept_per_speed_and_rating_and_leaderboard_take_one(chat):
     await blitz(chat, "3+2")  # rated, as challenges are by default
-    await chat.play_any(ANA)
+    await opening(chat)
     chat.clock.now += 200
     await chat.core.tick()  # Ben loses on time
     mine = (await chat.say(ANA, "rating"))[0].text
@@ -214,3 +221,42 @@ async def test_a_players_last_games_are_listed_with_their_clock_and_end(chat):
     assert "5+3 (blitz)" in lines[1] and "ana resigned" in lines[1]  # the latest first
     assert "3+2 (blitz), ben (White) vs ana (Black): ana (Black) wins: ben resigned." in lines[2]
     assert "ben resigned" in (await chat.say(ANA, "games @ben", mentions=(BEN,)))[0].text
+
+
+async def test_a_side_that_never_moves_in_time_aborts_the_game_and_a_late_takeback_or_draw_loses(chat):
+    await blitz(chat, "1+0")  # rated
+    chat.clock.now += 61  # Ana (Black, to move first) never moves
+    await chat.core.tick()
+    assert not chat.on() and "Game aborted: ana never made a first move. It does not count." in chat.texts()[-1]
+    assert "no rated games" in (await chat.say(ANA, "rating"))[0].text
+
+    await blitz(chat, "1+0")
+    await chat.play_any(ANA)
+    await chat.play_any(BEN)
+    await chat.say(BEN, "draw")  # Ben offers a draw; Ana's time runs out before she accepts it
+    chat.clock.now += 61
+    await chat.say(ANA, "accept")
+    assert not chat.on() and "ben (White) wins: ana ran out of time." in chat.texts()[-1]
+
+    await blitz(chat, "1+0")
+    await chat.play_any(ANA)
+    await chat.play_any(BEN)
+    chat.clock.now += 61  # Ana's time runs out; a takeback would bring back earlier clocks
+    await chat.say(BEN, "takeback")
+    assert not chat.on() and "ana ran out of time" in chat.texts()[-1]
+
+
+async def test_a_correspondence_deadline_stays_a_date_through_a_restart(pool, tmp_path):
+    store = SqliteStore(str(tmp_path / "bot.sqlite3"))
+    chat = Chat(store, pool)
+    await blitz(chat, "1 day")
+    await opening(chat)
+    deadline = chat.table().clocks.deadline(Color.WHITE)
+    await chat.core.close()
+    again = Chat(store, pool)  # restarted half a day later
+    again.clock.now = chat.clock.now + 12 * 3600
+    await again.core.start()
+    assert again.table().clocks.deadline(Color.WHITE) == deadline  # not a new day from the restart
+    again.clock.now = deadline + 1
+    await again.core.tick()
+    assert not again.on() and "ben ran out of time" in again.texts()[-1]

@@ -704,8 +704,10 @@ async def test_a_blitz_challenge_shows_both_clocks_counting_down_and_the_side_ou
         field = board["embeds"][0]["fields"][0]
         assert field["name"] == "Clocks" and re.search(r"White 1:00, Black 0:5\d|White 1:00, Black 1:00", field["value"])
         assert "<t:" in field["value"] and ":R>" in field["value"]  # Discord counts the side to move's time down
-        person = ANA if bot.core.state.tables[str(games)].game.turn == Color.WHITE else BEN
-        await emulator.answer(await emulator.choose(person, board, menu(board)["options"][0]["value"]))
+        table = bot.core.state.tables[str(games)]
+        for _ in range(3):  # each side moves (a side that never moved and runs out aborts the game)
+            person = ANA if table.game.turn == Color.WHITE else BEN
+            board = await emulator.answer(await emulator.choose(person, board, menu(board)["options"][0]["value"]))
         later[0] = 61.0  # the other side thinks too long
         await bot.core.tick()
         loser = "Ben" if person is ANA else "Ana"

@@ -85,12 +85,13 @@ async def test_a_blitz_game_in_the_terminal_shows_both_clocks_and_is_lost_by_the
     terminal = Terminal(tmp_path, out=out)
     clock = Clock()
     core = Core(config(), SqliteStore(":memory:"), pool, terminal.send, clock=clock)
-    await chat(core, terminal, Typed((0, "challenge @ben white 1+0"), (0, "as ben"), (0, "accept"), (0, "9-13")))
+    await chat(core, terminal, Typed((0, "challenge @ben white 1+0"), (0, "as ben"), (0, "accept"), (0, "9-13"),
+                                     (0, "as you"), (0, "22-18")))
     text = out.getvalue()
     assert "Clocks: 1+0 (bullet)." in text and "Clocks: White 1:00, Black 1:00" in text  # under the text board
     assert core.game_in(CHANNEL) is not None
-    clock.now += 61  # you, White, think too long
+    clock.now += 61  # ben, Black, thinks too long
     await core.tick()
-    assert "ben (Black) wins: you ran out of time." in out.getvalue()
+    assert "you (White) wins: ben ran out of time." in out.getvalue()
     assert core.game_in(CHANNEL) is None
     await core.close()

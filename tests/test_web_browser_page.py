@@ -247,7 +247,9 @@ async def test_a_timed_games_clocks_tick_on_the_page_turn_red_and_its_loss_on_ti
     await chat.say(BEN, "accept")
     table = chat.table()
     await asyncio.to_thread(b.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
-    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])  # Ana moves; Ben's 15 s run
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])  # Ana moves,
+    await chat.play_any(BEN)  # Ben too (a side that never moved and runs out aborts the game),
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])  # and Ana again: Ben's clock runs
 
     def shown_clock(colour: str) -> tuple[str, str, str]:
         from selenium.webdriver.common.by import By

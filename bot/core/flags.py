@@ -37,8 +37,13 @@ async def _wait(s: Needs, table: Table, seconds: float) -> None:
 
 
 async def flag(s: Needs, table: Table) -> bool:
-    """End the game (under its lock) if its side to move has run out of time: it loses. Whether it did."""
+    """End the game (under its lock) if its side to move has run out of time: it loses, or, if it never made a
+    first move, the game is aborted and counts for nothing (as lidraughts aborts it). Whether it ended."""
     if not s.tables.is_on(table) or not table.out_of_time(s.clock()):
         return False
-    await finish(s, table, Ending(table.game.turn.opponent, Termination.TIME_OUT))
+    colour = table.game.turn
+    if any(position.turn is colour for position in table.game.positions[:-1]):
+        await finish(s, table, Ending(colour.opponent, Termination.TIME_OUT))
+    else:
+        await finish(s, table, Ending(None, Termination.NEVER_MOVED))
     return True

@@ -165,6 +165,8 @@ async def accept(s: Needs, msg: Message, words: list[str]) -> None:
     if table is not None:
         async with table.lock:
             colour = player(table, msg)
+            if await flags.flag(s, table):
+                return  # (a time that ran out is not undone by a draw or a takeback accepted)
             if table.draw_offer == colour.opponent:
                 await finish(s, table, Ending(None, Termination.AGREED), to=msg)
                 return

@@ -124,6 +124,8 @@ async def draw(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
+        if await flags.flag(s, table):
+            return  # (a time that ran out is not undone by an offer or its answer)
         if table.draw_offer == colour.opponent:
             await finish(s, table, Ending(None, Termination.AGREED), to=msg)
             return
@@ -154,6 +156,8 @@ async def takeback(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     async with table.lock:
         colour = player(table, msg)
+        if await flags.flag(s, table):
+            return  # (nor by a takeback, which would bring back earlier clocks)
         if not any(table.game.positions[i].turn == colour for i in range(len(table.game.moves))):
             raise Refusal(tr("You have no move to take back."))
         if table.kind is Kind.BOT:

@@ -37,8 +37,10 @@ def replayed_record(stored: StoredGame) -> GameRecord[Any, Any] | None:
     return game
 
 
-def replayed(s: Needs, stored: StoredGame) -> Table | None:
-    """The table of a stored game, its moves replayed; None (and logged) if they cannot be."""
+def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | None:
+    """The table of a stored game, its moves replayed; None (and logged) if they cannot be. Its clocks are as they
+    were after its last move; at a ``restart`` a real-time game's start again then (the time the bot was away is
+    charged to nobody), while a correspondence move's deadline stays the date it was."""
     game = replayed_record(stored)
     if game is None:
         return None
@@ -49,11 +51,12 @@ def replayed(s: Needs, stored: StoredGame) -> Table | None:
     now = s.clock()
     clocks_after = [Clocks.from_json(c) if c else None for c in stored.clocks]
     clocks_after += [None] * (len(stored.moves) - len(clocks_after))
-    last = clocks_after[-1] if clocks_after else None
-    # the clocks as they were after the last move, started again now: the time the game was away is nobody's
-    clocks = (last or Clocks.started(control, now)).resumed(now) if control.timed else None
+    clocks = (clocks_after[-1] if clocks_after else None) or Clocks.started(control, now)
+    if restart and not control.correspondence:
+        clocks = clocks.resumed(now)
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
-                 Kind(stored.kind), game, seats, settings["budget"], starter=starter, control=control, clocks=clocks,
+                 Kind(stored.kind), game, seats, settings["budget"], starter=starter, control=control,
+                 clocks=clocks if control.timed else None,
                  rated=settings["rated"], delay=settings.get("delay", 0.0),
                  takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
                  clocks_after=clocks_after)
@@ -68,8 +71,9 @@ async def reload(s: Needs, table: Table) -> None:
     finished = await s.store.finished_game(table.id) if fresh is not None else None
     if fresh is None or finished is not None:
         s.tables.close(table)
-        if table.task is not None and table.task is not asyncio.current_task():
-            table.task.cancel()
+        for task in (table.task, table.flag):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if fresh is not None and finished is not None and finished.ending is not None:
             table.game = fresh.game
             s.tell(table, Ended, finished.ending.said(table.names(), fresh.game), ending=finished.ending,

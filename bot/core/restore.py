@@ -28,7 +28,7 @@ async def restore(s: Plays, owns: Callable[[str], bool]) -> list[Table]:
     for stored in unfinished:
         if not owns(stored.guild):
             continue
-        table = replayed(s, stored)
+        table = replayed(s, stored, restart=True)
         if table is None:
             continue
         s.tables.open(table)

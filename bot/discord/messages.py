@@ -17,7 +17,6 @@ TEXT_LIMIT = 2000  # Discord's limit on a message's text
 FILE_LIMIT = 8 * 1024 * 1024  # bytes; a replay larger than this (a very long game) is left out
 COLOUR = 0x8B5A2B
 CLOCKS = tr("Clocks")
-RUNS_OUT = tr("the time of the side to move runs out")
 DIRECT = "direct"  # the "server" of games in direct messages
 
 
@@ -36,8 +35,10 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
             embed.set_footer(text=board.caption)
             if board.clocks is not None:  # (Discord counts the side to move's time down in each reader's client)
                 clocks = render(clock_line(board), language)
-                embed.add_field(name=render(CLOCKS, language), value=clocks if board.runs_out is None else
-                                f"{clocks} · {render(RUNS_OUT, language)} <t:{int(board.runs_out)}:R>")
+                if board.runs_out is not None:
+                    runs_out = tr("the time of the side to move runs out {when}", when=f"<t:{int(board.runs_out)}:R>")
+                    clocks = f"{clocks} · {render(runs_out, language)}"
+                embed.add_field(name=render(CLOCKS, language), value=clocks)
             text = ""
     elif board is not None:
         text += f"\n```\n{board_text(board, language)}\n```"

@@ -17,6 +17,7 @@ from bot.tables import LiveGame, stored_seats
 from bot.translation import join, tr
 from bot.web import forms, views, wording
 from bot.web.finished import people_of
+from bot.web.guilds import is_page_guild
 from bot.web.rematches import rematch_command
 from bot.web.site import (GUEST_COOKIE, NO_GAME, REF, SITE, client, guest_of, html_answer, json_answer, not_found,
                           pages_of, recent_times, requested_game, same_origin)
@@ -126,6 +127,10 @@ async def _rematch(request: web.Request) -> web.Response:
     recent = recent_times(site.starts, address, now)
     if len(recent) >= NEW_GAMES_PER_MINUTE:
         return json_answer(request, {"error": tr("That is many new games at once: wait a minute.")}, status=429)
+    if await site.pages.web_games() >= WEB_GAMES_LIMIT:
+        busy = tr("Too many games are on from this page right now: try again later.")
+        return json_answer(request, {"error": busy}, status=503)
+    site.starts[address] = recent + [now]  # (counted whether it starts or not: each try reads a game)
     try:
         body = json.loads(await request.text() or "{}")
         finished = await site.pages.core.finished(game)
@@ -135,7 +140,8 @@ async def _rematch(request: web.Request) -> web.Response:
     people = people_of(stored_seats(finished.game.seats)) if finished is not None else {}
     seat = next(((c, u) for c, u in people.items() if isinstance(secret, str) and
                  site.pages.keys.check(game, c, u.id, secret[:64])), None)
-    command = rematch_command(finished.game, seat[0]) if finished is not None and seat is not None else None
+    ours = finished is not None and is_page_guild(finished.game.guild)  # (a chat's game is played again there)
+    command = rematch_command(finished.game, seat[0]) if ours and finished is not None and seat is not None else None
     if command is None or seat is None:
         return json_answer(request, {"error": tr("Only the player of a finished game against the bot, from their "
                                                  "seat link, can play it again here.")}, status=403)
@@ -143,7 +149,6 @@ async def _rematch(request: web.Request) -> web.Response:
     game_id, notes = await site.pages.start(user, command)
     if game_id is None:
         return json_answer(request, {"error": join(notes) if notes else tr("The game did not start.")}, status=400)
-    site.starts[address] = recent + [now]
     return json_answer(request, {"game": game_id, "url": site.pages.seat_path(game_id, colour.opponent, user)})
 
 

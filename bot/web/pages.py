@@ -28,29 +28,16 @@ from bot.words import colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
 from bot.web.finished import FinishedGames, people_of
+from bot.web.guilds import CHANNEL_PREFIX, GUILD, is_page_guild
 from bot.web.seats import SeatKeys
 from bot.web.watchers import Watcher, WebOrigin
 from engine import Color
 
 log = logging.getLogger(__name__)
 
-GUILD = "web"  # the server name of games started on the page; with shards, "web:N" names the shard that owns them
-CHANNEL_PREFIX = "web-"  # the channels of games started on the page
 COMMANDS = ("resign", "draw", "takeback", "accept", "decline", "stop")
 OUT_OF_DATE = tr("That board is out of date: the game has moved on.")
 NOT_A_MOVE = tr("That is not a move of this game, so nothing was done: the board sends moves only.")
-
-
-def web_guild(shards: tuple[int, ...]) -> str:
-    """The server name the page's games are kept under: ``web``, or ``web:N`` on the process whose first shard is
-    N, which takes them back after a restart."""
-    return f"{GUILD}:{shards[0]}" if shards else GUILD
-
-
-def web_shard(guild: str) -> int | None:
-    """The shard that owns the page's games kept under ``guild`` (``web_guild``'s), or None for other servers."""
-    name, _, shard = guild.partition(":")
-    return int(shard) if name == GUILD and shard.isdigit() else None
 
 
 class LiveGames(Protocol):
@@ -332,9 +319,11 @@ class Pages:
         for colour, user in people.items():
             if self.keys.check(found.id, colour, user.id, secret):
                 watcher.seat = (colour, user)
-                # (the moves it may play now: a page that only watched was not sent them)
+                # with the moves it may play now (a page that only watched had none), and whether it may play the
+                # game again here (the page's own games against the bot: a chat's game is played again in its chat)
                 legal = views.legal_moves(found) if isinstance(found, LiveGame) and found.game.turn is colour else []
-                watcher.send({"type": "seat", "colour": str(colour), "name": user.name, "legal": legal})
+                watcher.send({"type": "seat", "colour": str(colour), "name": user.name, "legal": legal,
+                              "rematch": found.kind is Kind.BOT and is_page_guild(found.guild)})
                 return True
         if found.kind is Kind.MATCH and starter is not None and self.keys.check(found.id, Color.WHITE, starter.id,
                                                                                   secret):

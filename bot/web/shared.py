@@ -27,7 +27,8 @@ from bot.events import Ended, Event, Started, applied, event_from_json
 from bot.replies import Message
 from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
-from bot.web.pages import GUILD, Pages, web_shard
+from bot.web.guilds import GUILD, is_page_guild
+from bot.web.pages import Pages
 from bot.web.watchers import WebOrigin
 from bot.web.relay import BEAT_SECONDS, process_name
 
@@ -46,10 +47,6 @@ NO_ANSWER = tr("The game's server did not answer in time (it may be starting aga
                "it in a moment, it was not played: try again then.")
 NO_OWNER = tr("No game server is running just now, so no game can start. Try again in a moment.")
 NOT_SENT = tr("I could not pass that on: the database is not answering. Please try again in a moment.")
-
-
-def _is_page_guild(guild: str) -> bool:
-    return guild == GUILD or web_shard(guild) is not None
 
 
 async def _notice(origin: WebOrigin, text: str) -> None:
@@ -287,7 +284,7 @@ class SharedGames:
         games = []
         for data in await self.exchange.live_news(prefix):
             live = data.get("live")
-            if live is None or (guild == GUILD and not _is_page_guild(live["guild"])) or (
+            if live is None or (guild == GUILD and not is_page_guild(live["guild"])) or (
                     guild not in (None, GUILD) and live["guild"] != guild):
                 continue
             known = self._games.get(int(live["id"]))

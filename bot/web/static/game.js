@@ -390,7 +390,7 @@ function showControls() {
   // Once the game is over: New game for everyone, and Rematch for the person who played the bot, from their seat
   const over = Boolean(page.game.status.result);
   $("after-game").hidden = !over;
-  $("rematch").hidden = !(over && page.seat && !page.seat.starter && page.game.status.kind === "bot");
+  $("rematch").hidden = !(over && page.seat && page.seat.rematch);  // (the page's own games against the bot)
 }
 
 // The game again, colours swapped, started on this page: the server answers with the new game's seat link.
