@@ -535,20 +535,33 @@ async def test_a_game_from_the_page_may_have_a_clock_and_its_page_is_sent_both(s
     await ws.close()
 
 
-async def test_a_rematch_from_the_page_needs_the_players_seat_and_a_game_against_the_bot(site):
+async def test_a_rematch_from_the_page_needs_the_players_seat_and_one_of_the_pages_games_against_the_bot(site):
     chat, client = site
-    await chat.say(ANA, "new english level 1 black 3+2 rated")
-    game, secret = chat.table().id, seat_secret(chat)
-    await chat.play_any(ANA)
-    await chat.core.settle()
+    await chat.say(ANA, "new english level 1 black 3+2 rated")  # a chat's game: played again in its chat
+    chat_game, chat_secret = chat.table().id, seat_secret(chat)
     await chat.say(ANA, "resign")
-    ref = chat.pages.game_path(game).split("/g/")[1]
+    chat_ref = chat.pages.game_path(chat_game).split("/g/")[1]
+    assert (await client.post(f"/api/rematch/{chat_ref}", json={"seat": chat_secret})).status == 403
+
+    started = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
+                                                   "colour": "black", "control": "3+2", "name": "Zoë"})
+    path, secret = (await started.json())["url"].split("#seat=")
+    ws = await client.ws_connect(path.replace("/g/", "/ws/"))
+    await receive(ws, "game")
+    await ws.send_json({"type": "seat", "secret": secret})
+    assert (await receive(ws, "seat"))["rematch"] is True  # (so the page offers it once the game is over)
+    await ws.send_json({"type": "command", "name": "resign"})
+    while not (await receive(ws, "update"))["status"]["result"]:
+        pass
+    ref = path.split("/g/")[1]
     stranger = await client.post(f"/api/rematch/{ref}", json={"seat": "not the secret"})
     assert stranger.status == 403 and "seat link" in (await stranger.json())["error"]
     answer = await client.post(f"/api/rematch/{ref}", json={"seat": secret})
     data = await answer.json()
     assert answer.status == 200, data
     again = await chat.pages.find(data["game"])
-    assert again.seats[Color.WHITE].user == ANA and str(again.control) == "3+2" and again.kind.value == "bot"
-    assert data["url"] == chat.pages.seat_path(data["game"], Color.WHITE, ANA)
+    zoe = again.seats[Color.WHITE].user
+    assert zoe is not None and zoe.name == "Zoë" and str(again.control) == "3+2" and again.kind.value == "bot"
+    assert data["url"] == chat.pages.seat_path(data["game"], Color.WHITE, zoe)  # colours swapped
+    await ws.close()
     await chat.core.settle()

@@ -11,7 +11,9 @@ import time
 from aiohttp.test_utils import TestServer
 
 from bot.store import SaveFailed
+from bot.replies import User
 from bot.tables import LiveGame
+from engine import Color
 from bot.web import views
 from bot.web.server import make_app
 from chat import ANA, BEN
@@ -272,10 +274,12 @@ async def test_a_timed_games_clocks_tick_on_the_page_turn_red_and_its_loss_on_ti
 
 async def test_a_finished_game_offers_a_new_game_and_its_player_a_rematch_colours_swapped(served):
     chat, base, browser = served
-    await chat.say(ANA, "new english level 1 black 5+3")
-    table = chat.table()
+    guest = User("web:guest", "ana")  # a game started on the page (a chat's game is played again in its chat)
+    game, _ = await chat.pages.start(guest, "new english level 1 black 5+3")
+    assert game is not None
+    table = await chat.pages.find(game)
     player, watcher = await browser(), await browser()
-    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, table.colour_of(ANA), ANA))
+    await asyncio.to_thread(player.open, base + chat.pages.seat_path(table.id, Color.BLACK, guest))
     await asyncio.to_thread(watcher.open, base + chat.pages.game_path(table.id))
     await asyncio.to_thread(play_by_clicking, player, lambda legal: legal[0])
     await asyncio.to_thread(player.wait, my_turn)
