@@ -78,19 +78,32 @@ async def _games(request: web.Request) -> web.Response:
                                  "names": {name: game_name(name) for name in NAMES}})
 
 
-async def _new(request: web.Request) -> web.Response:
-    """Start a game against the bot (``kind`` 'bot') or a bot match ('match') from the front page's form."""
+async def _refused_start(request: web.Request) -> web.Response | None:
+    """Why the page may not start a game now (asked from another site, too many from this address in a minute, too
+    many on), as the answer; None if it may."""
     if not same_origin(request):
         return json_answer(request, {"error": tr("Games are started from this site's own page.")}, status=403)
     site = request.app[SITE]
-    now = time.monotonic()
-    address = client(request)
-    recent = recent_times(site.starts, address, now)
-    if len(recent) >= NEW_GAMES_PER_MINUTE:
+    if len(recent_times(site.starts, client(request), time.monotonic())) >= NEW_GAMES_PER_MINUTE:
         return json_answer(request, {"error": tr("That is many new games at once: wait a minute.")}, status=429)
     if await site.pages.web_games() >= WEB_GAMES_LIMIT:
         busy = tr("Too many games are on from this page right now: try again later.")
         return json_answer(request, {"error": busy}, status=503)
+    return None
+
+
+def _count_start(request: web.Request) -> None:
+    """Count a game started (or tried) from this address, for the limit a minute."""
+    site, now, address = request.app[SITE], time.monotonic(), client(request)
+    site.starts[address] = recent_times(site.starts, address, now) + [now]
+
+
+async def _new(request: web.Request) -> web.Response:
+    """Start a game against the bot (``kind`` 'bot') or a bot match ('match') from the front page's form."""
+    refused = await _refused_start(request)
+    if refused is not None:
+        return refused
+    site = request.app[SITE]
     try:
         form = json.loads(await request.text())
     except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to read
@@ -104,10 +117,9 @@ async def _new(request: web.Request) -> web.Response:
     pages = site.pages
     game_id, notes = await pages.start(user, command)
     if game_id is None:
-        refused = join(notes) if notes else tr("The game did not start.")
-        response = json_answer(request, {"error": refused}, status=400)
+        response = json_answer(request, {"error": join(notes) if notes else tr("The game did not start.")}, status=400)
     else:
-        site.starts[address] = recent + [now]
+        _count_start(request)
         found = await pages.find(game_id)
         seats = found.seats.items() if isinstance(found, LiveGame) else ()
         seat = next((c for c, s in seats if s.user == user), None)
@@ -120,17 +132,11 @@ async def _new(request: web.Request) -> web.Response:
 async def _rematch(request: web.Request) -> web.Response:
     """A finished game against the bot played again on the page, colours swapped, for the player whose seat secret
     the body carries (``{"seat": ...}``): the new game's seat link; as a new game from the form, counted alike."""
-    if not same_origin(request):
-        return json_answer(request, {"error": tr("Games are started from this site's own page.")}, status=403)
+    refused = await _refused_start(request)
+    if refused is not None:
+        return refused
     site, game = request.app[SITE], requested_game(request)
-    now, address = time.monotonic(), client(request)
-    recent = recent_times(site.starts, address, now)
-    if len(recent) >= NEW_GAMES_PER_MINUTE:
-        return json_answer(request, {"error": tr("That is many new games at once: wait a minute.")}, status=429)
-    if await site.pages.web_games() >= WEB_GAMES_LIMIT:
-        busy = tr("Too many games are on from this page right now: try again later.")
-        return json_answer(request, {"error": busy}, status=503)
-    site.starts[address] = recent + [now]  # (counted whether it starts or not: each try reads a game)
+    _count_start(request)  # (whether it starts or not: each try reads a game)
     try:
         body = json.loads(await request.text() or "{}")
         finished = await site.pages.core.finished(game)
