@@ -565,3 +565,31 @@ async def test_a_rematch_from_the_page_needs_the_players_seat_and_one_of_the_pag
     assert data["url"] == chat.pages.seat_path(data["game"], Color.WHITE, zoe)  # colours swapped
     await ws.close()
     await chat.core.settle()
+
+
+async def test_my_games_page_lists_the_guests_games_on_and_finished_and_their_ratings(site):
+    chat, client = site
+    assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": []}
+    started = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
+                                                   "colour": "black", "control": "3+2", "name": "Zoë"})
+    path, secret = (await started.json())["url"].split("#seat=")
+    mine = await (await client.get("/api/me")).json()
+    assert [g["path"] for g in mine["on"]] == [path] and mine["on"][0]["control"] == "3+2 (blitz)"
+    ws = await client.ws_connect(path.replace("/g/", "/ws/"))
+    await receive(ws, "game")
+    await ws.send_json({"type": "seat", "secret": secret})
+    await receive(ws, "seat")
+    await ws.send_json({"type": "move", "text": (await whole(ws))["status"]["legal"][0]["text"], "ply": 0})
+    await receive(ws, "moved")
+    await chat.core.settle()
+    await ws.send_json({"type": "command", "name": "resign"})
+    while not (await receive(ws, "update"))["status"]["result"]:
+        pass
+    mine = await (await client.get("/api/me")).json()
+    assert mine["on"] == [] and [g["path"] for g in mine["games"]] == [path]
+    assert mine["games"][0]["result"] == "White wins (Zoë resigned)." and mine["games"][0]["players"]["Black"] == "Zoë"
+    client.session.cookie_jar.clear()  # another browser: nothing of Zoë's
+    assert (await (await client.get("/api/me")).json())["games"] == []
+    page = await client.get("/me")
+    assert page.status == 200 and "My games" in await page.text()
+    await ws.close()

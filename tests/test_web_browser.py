@@ -92,6 +92,15 @@ class Browser:
             return
         ActionChains(self.driver).move_to_element(rect).click().perform()
 
+    def wait_text(self, element_id: str, part: str, timeout: float = 15.0) -> str:
+        """The element's text once it shows ``part`` (waiting for it)."""
+        deadline = time.monotonic() + timeout
+        while part not in (shown := self.text(element_id)):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"#{element_id} did not show {part!r}; it shows {shown!r}")
+            time.sleep(0.05)
+        return shown
+
     def text(self, element_id: str) -> str:
         from selenium.webdriver.common.by import By
 

@@ -299,3 +299,24 @@ async def test_a_finished_game_offers_a_new_game_and_its_player_a_rematch_colour
 
 def shown(b: Browser, element_id: str) -> bool:
     return b.driver.find_element("id", element_id).is_displayed()
+
+
+async def test_my_games_shows_the_games_started_on_this_browser_and_not_anothers(served):
+    chat, base, browser = served
+    mine, other = await browser(), await browser()
+    for b in (mine, other):
+        await asyncio.to_thread(b.open, base + "/me")
+        await asyncio.to_thread(b.wait_text, "my-live", "No game on.")
+    await asyncio.to_thread(mine.open, base + "/")
+    url = await asyncio.to_thread(mine.js, (
+        "return fetch('/api/new', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify("
+        "{kind: 'bot', variant: 'english', level: 1, colour: 'black', control: '3+2', name: 'Zoë'})})"
+        ".then(r => r.json()).then(d => d.url)"))
+    await asyncio.to_thread(mine.open, base + "/me")
+    shown = await asyncio.to_thread(mine.wait_text, "my-live", "3+2 (blitz): Bot level 1 (White) vs Zoë (Black)")
+    game = url.split("/g/")[1].split("-")[0]
+    assert shown.startswith(f"#{game} English") and url.split("#")[0] in await asyncio.to_thread(
+        mine.js, "return document.querySelector('#my-live a').href")
+    await asyncio.to_thread(other.open, base + "/me")
+    assert await asyncio.to_thread(other.wait_text, "my-live", "No game on.")
+    await chat.core.settle()

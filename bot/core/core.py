@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import commands
+from bot.clocks import Speed
 from bot.commands import CommandError
 from bot.config import Config
 from bot.core import analyses, clock, daily, languages, lobby, play, practice, puzzles, rematch, results
@@ -20,13 +21,14 @@ from bot.core.replay import replayed_record
 from bot.core.restore import restore
 from bot.core.state import Follower, Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
+from bot.ratings import Rating
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.replies import Controls, Message, NO_GAME, Reply, User
 from bot.tables import Kind, LiveGame, Table
 from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
-from engine import GameRecord, MoveError
+from engine import NAMES, GameRecord, MoveError
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +271,22 @@ class Core:
     async def finished(self, game: int) -> FinishedGame | None:
         """A finished game from the database (for its replay), or None."""
         return await self.state.store.finished_game(game)
+
+    async def player_games(self, guild: str, user: str, limit: int = 20) -> list[FinishedGame]:
+        """The games ``user`` played on server ``guild`` to a result, the latest to end first."""
+        found = [await self.state.store.finished_game(game) for game in
+                 await self.state.store.player_games(guild, user, limit)]
+        return [game for game in found if game is not None]
+
+    async def player_ratings(self, guild: str, user: str) -> list[tuple[str, Speed, Rating, int]]:
+        """``user``'s ratings on server ``guild``: (variant, speed, rating, rated games) for each they played."""
+        found = []
+        for variant in NAMES:
+            for speed in Speed:
+                rating, played = await self.state.store.rating(guild, variant, user, speed.value)
+                if played:
+                    found.append((variant, speed, rating, played))
+        return found
 
     def record(self, game: StoredGame) -> GameRecord[Any, Any] | None:
         """A stored game's record, its moves played again (None if they no longer read as moves)."""

@@ -5,7 +5,9 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/g/REF``: a game's page, to watch it live, replay it, and play it from a seat link (``#seat=...``);
 - ``/ws/REF``: the page's WebSocket (JSON both ways; see ``bot.web.pages``);
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
-- ``/api/games`` and ``/api/new``: the front page's list and its forms;
+- ``/api/games`` and ``/api/new``: the front page's list and its forms; ``/api/rematch/REF``: a finished game of
+  the page against the bot played again, colours swapped, for the player whose seat secret the body carries;
+- ``/me`` and ``/api/me``: the games and ratings of the person on this browser (the page's guest cookie);
 - ``/favicon.ico``: the pages' icon (``/static/favicon.svg``);
 - ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
   it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest);
@@ -33,7 +35,7 @@ import sys
 from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.web import game_routes, puzzle_routes, websocket, wording
+from bot.web import game_routes, player_routes, puzzle_routes, websocket, wording
 from bot.web.pages import Pages
 from bot.web.site import SERVER_NAME, SITE, Site, guard
 
@@ -45,7 +47,7 @@ def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Applica
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
-    for routes in (game_routes, websocket, puzzle_routes):
+    for routes in (game_routes, websocket, puzzle_routes, player_routes):
         routes.add_routes(app)
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_static("/static/", wording.STATIC)
