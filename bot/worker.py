@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import random
 import signal
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 import threading
@@ -53,6 +54,12 @@ class Job:
     """A seed makes levels 1-5 repeat their choice."""
     threads: int = 1
     """Threads the search may use (the pool gives more to a search running alone)."""
+    due: float | None = None
+    """When the move must be found at the latest (Unix time; a bot on its clock): a job that waited in the pool's
+    queue searches only what is left until then (never less than ``LEAST``)."""
+
+
+LEAST = 0.02  # seconds a job whose time went waiting still searches
 
 
 @dataclass(frozen=True)
@@ -137,7 +144,8 @@ def think(job: Job) -> Answer:
     rng = random.Random(job.seed)
     s = searcher(job.game)
     s.threads = job.threads
-    result = choose_move(s, position, level(job.level), job.budget, job.history, rng)
+    budget = job.budget if job.due is None else max(LEAST, min(job.budget, job.due - time.time()))
+    result = choose_move(s, position, level(job.level), budget, job.history, rng)
     return Answer(game.write_move(position, result.move, full=True), result.score, result.depth, result.nodes,
                   result.time, os.getpid(), job.threads)
 

@@ -260,3 +260,16 @@ async def test_a_correspondence_deadline_stays_a_date_through_a_restart(pool, tm
     again.clock.now = deadline + 1
     await again.core.tick()
     assert not again.on() and "ben ran out of time" in again.texts()[-1]
+
+
+def test_a_bot_move_that_waited_in_the_queue_past_its_due_time_searches_only_briefly():
+    import time
+
+    from bot.worker import Job, think
+    from engine import game_type
+
+    record = game_type("english").new_game()
+    position = record.type.write_position(record.position)
+    late = think(Job("english", position, record.history(), 6, 3.0, due=time.time() - 1))
+    on_time = think(Job("english", position, record.history(), 6, 0.3, due=time.time() + 10))
+    assert late.time < 0.2 and late.move and 0.2 < on_time.time < 1.0  # (the due time only shortens a search)

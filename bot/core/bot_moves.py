@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 from bot.clocks import LEAST_THINK, think_time
 from bot.core import flags
@@ -50,8 +51,10 @@ async def _play_bot_moves(s: Plays, table: Table) -> None:
         seat = table.to_move
         assert seat.level is not None
         ply = len(game.moves)
-        job = Job(game.type.name, game.type.write_position(game.position), game.history(), seat.level,
-                  _budget(s, table))
+        budget = _budget(s, table)
+        timed = table.clocks is not None and not table.control.correspondence
+        job = Job(game.type.name, game.type.write_position(game.position), game.history(), seat.level, budget,
+                  due=time.time() + budget if timed else None)  # (a wait in the pool's queue, real time, comes off)
         try:
             answer_text, score = await think(s, table, job)
         except PoolBusy:
