@@ -57,8 +57,8 @@ async def move(s: Needs, msg: Message) -> None:
             else:
                 waiting = tr("I am thinking")
             raise Refusal(tr("Not your turn: {waiting}.", waiting=waiting))
-        if table.kind is Kind.BOT and not s.pool.has_room():
-            raise PoolBusy()
+        if table.kind is Kind.BOT and table.clocks is None and not s.pool.has_room():
+            raise PoolBusy()  # (against a clock the move is taken: the bot's answer waits on the bot's own time)
         before = table.game.position
         played = table.game.type.parse_move(before, msg.text)
         now = s.clock()  # (the move's time: the database's, after, is charged to nobody)
