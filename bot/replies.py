@@ -126,6 +126,8 @@ class Reply:
     """A game's analysis: a front end shows its graph (``renders.render_graph``) with the text."""
     told: bool = False
     """Its words went to the game's followers with an event (``bot.events``): a page that asked has seen them."""
+    player: tuple[str, str] | None = None
+    """The person whose games the reply lists (server, user id): a front end with a web page links their page."""
     update: str | None = None
     """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
     a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""

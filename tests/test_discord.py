@@ -759,3 +759,22 @@ async def test_a_finished_games_rematch_button_starts_it_again_colours_swapped(e
         await emulator.answer(await emulator.press(ANA, asked, "Accept"))
         again = bot.core.state.tables[str(games)]
         assert again.seats[Color.WHITE].user.id == BEN["id"] and str(again.control) == "3+2"
+
+
+async def test_a_players_history_links_their_page_when_the_bot_has_a_public_one(emulator, store, pool):
+    games = emulator.channel("games")
+
+    def web_page(core):
+        return Pages(SeatKeys(b"k" * 32), "https://draughts.example", core)
+
+    async with running(emulator, store, pool, pages=web_page, web_url="https://draughts.example") as bot:
+        await emulator.answer(await emulator.slash(ANA, games, "new", level=1, time=0.05))
+        board = await latest_board(emulator, games)
+        await emulator.answer(await emulator.choose(ANA, board, menu(board)["options"][0]["value"]))
+        await bot_to_answer(bot)
+        board = await latest_board(emulator, games)
+        await emulator.answer(await emulator.press(ANA, board, "Resign"))
+        listed = await emulator.answer(await emulator.slash(BEN, games, "history", user=ANA))
+        assert "Ana's last games here" in text_of(listed) and "Ana resigned" in text_of(listed)
+        link = buttons(listed)["Their page"]["url"]
+        assert link == f"https://draughts.example/p/{bot.pages.keys.player_ref(str(GUILD), str(ANA['id']))}"

@@ -21,7 +21,7 @@ from bot.web.pages import OUT_OF_DATE, Pages
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app
 from bot.web.websocket import MESSAGE_LIMIT
-from chat import ANA, BEN, CONFIG, Chat
+from chat import ANA, BEN, CONFIG, EVE, Chat
 from engine import Color
 from engine.games import GAMES
 
@@ -569,7 +569,7 @@ async def test_a_rematch_from_the_page_needs_the_players_seat_and_one_of_the_pag
 
 async def test_my_games_page_lists_the_guests_games_on_and_finished_and_their_ratings(site):
     chat, client = site
-    assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": []}
+    assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": [], "name": None}
     started = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
                                                    "colour": "black", "control": "3+2", "name": "Zoë"})
     path, secret = (await started.json())["url"].split("#seat=")
@@ -593,3 +593,23 @@ async def test_my_games_page_lists_the_guests_games_on_and_finished_and_their_ra
     page = await client.get("/me")
     assert page.status == 200 and "My games" in await page.text()
     await ws.close()
+
+
+async def test_a_chat_players_page_lists_their_games_behind_a_key_and_the_chat_links_it(site):
+    chat, client = site
+    await chat.say(ANA, "challenge @ben english black 3+2", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    game = chat.table().id
+    await chat.play_any(ANA)
+    await chat.say(BEN, "resign")
+    replies = await chat.say(EVE, "games @ana", mentions=(ANA,))
+    ref = chat.pages.keys.player_ref("g", ANA.id)
+    assert replies[-1].text == f"Their games on the web page: http://bot.example/p/{ref}"  # (the terminal's chat)
+    theirs = await (await client.get(f"/api/p/{ref}")).json()
+    assert theirs["name"] == "ana" and [g["id"] for g in theirs["games"]] == [game]
+    assert theirs["games"][0]["result"] == "Black wins (ben resigned)." and theirs["games"][0]["control"] == "3+2 (blitz)"
+    assert [(r["game"], r["speed"]) for r in theirs["ratings"]] == [("English", "blitz")]
+    assert (await client.get(f"/p/{ref}")).status == 200
+    for wrong in (ref[:-1] + ("A" if ref[-1] != "A" else "B"), chat.pages.keys.player_ref("other", ANA.id)[:-2] + ref[-2:],
+                  "nothing"):
+        assert (await client.get(f"/api/p/{wrong}")).status == 404 and (await client.get(f"/p/{wrong}")).status == 404

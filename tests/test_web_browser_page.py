@@ -320,3 +320,18 @@ async def test_my_games_shows_the_games_started_on_this_browser_and_not_anothers
     await asyncio.to_thread(other.open, base + "/me")
     assert await asyncio.to_thread(other.wait_text, "my-live", "No game on.")
     await chat.core.settle()
+
+
+async def test_a_chat_players_page_shows_their_name_games_and_ratings(served):
+    chat, base, browser = served
+    await chat.say(ANA, "challenge @ben english black blitz", mentions=(BEN,))
+    await chat.say(BEN, "accept")
+    await chat.play_any(ANA)
+    await chat.say(BEN, "resign")
+    b = await browser()
+    await asyncio.to_thread(b.open, base + f"/p/{chat.pages.keys.player_ref('g', ANA.id)}")
+    games = await asyncio.to_thread(b.wait_text, "my-games", "Black wins (ben resigned).")
+    assert "3+2 (blitz): ben (White) vs ana (Black)" in games
+    assert await asyncio.to_thread(b.wait_text, "my-ratings", "English, blitz: ")
+    assert await asyncio.to_thread(b.text, "my-live") == "No game on."
+    assert await asyncio.to_thread(lambda: b.driver.find_element("css selector", "h1").text) == "ana's games"

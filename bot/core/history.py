@@ -41,4 +41,5 @@ async def player_games(s: Needs, msg: Message) -> None:
         await s.say(msg.channel, tr("{name} has no finished games here yet.", name=user.name), to=msg)
         return
     await s.say(msg.channel, join([tr("{name}'s last games here (`analyse NUMBER` judges one, `rematch NUMBER` plays "
-                                      "it again):", name=user.name), *lines], "\n"), to=msg)
+                                      "it again):", name=user.name), *lines], "\n"), to=msg,
+                player=(msg.guild, user.id))

@@ -30,7 +30,7 @@ from bot.discord.answers import Answerer
 from bot.discord.boards import BoardMessages
 from bot.discord.messages import compose, cut, name_of
 from bot.discord.updates import Updates
-from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, watch_view
+from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, link_view
 from bot.replies import NO_GAME, Buttons, Controls, Reply
 from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages
@@ -212,8 +212,10 @@ class Delivery:
         controls = reply.controls
         board = reply.board
         watch = self.watch(board.game_id) if board is not None and board.game_id != NO_GAME else None  # a puzzle: none
+        if reply.player is not None and self.pages is not None:  # a player's games: their page
+            return link_view(self.pages.player_url(*reply.player), tr("Their page"), language)
         if controls is None:
-            return watch_view(watch, language) if watch else None
+            return link_view(watch, tr("Watch live"), language) if watch else None
         if controls.buttons is Buttons.ANSWER:
             return answer_view(controls.game, language)
         if controls.buttons in (Buttons.ANALYSE, Buttons.ENDED):

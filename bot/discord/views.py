@@ -253,10 +253,10 @@ def puzzle_view(served: int, ply: int, moves: list[str], page: int = 0, language
     return view
 
 
-def watch_view(watch: str, language: str = ENGLISH) -> discord.ui.View:
-    """Only the Watch live link (under a bot match's boards)."""
+def link_view(url: str, label: str, language: str = ENGLISH) -> discord.ui.View:
+    """Only a link to the web page, ``label`` on it: Watch live (under a bot match's boards), a player's page."""
     view = discord.ui.View(timeout=None)
-    view.add_item(watch_button(watch, language))
+    view.add_item(discord.ui.Button(label=render(label, language), style=discord.ButtonStyle.link, url=url))
     return view
 
 

@@ -127,6 +127,10 @@ class Pages:
             return None
         return game
 
+    def player_url(self, guild: str, user: str) -> str:
+        """The page of a chat's player: their games and ratings on server ``guild``."""
+        return f"{self.base_url}/p/{self.keys.player_ref(guild, user)}"
+
     def seat_url(self, game: int, colour: Color, user: User) -> str:
         return self.base_url + self.seat_path(game, colour, user)
 
@@ -141,6 +145,9 @@ class Pages:
             await self._chat(replace(reply, to=None) if isinstance(origin, WebOrigin) else reply)
             if self.local_chat:
                 await self._announce(reply)
+                if reply.player is not None:  # (Discord gives it with a button)
+                    await self._chat(Reply(reply.channel, tr("Their games on the web page: {url}",
+                                                             url=self.player_url(*reply.player))))
         if isinstance(origin, WebOrigin) and not reply.told:
             await origin.notice(reply.text)  # an answer no event told the game's pages: the page that asked sees it
 

@@ -64,6 +64,22 @@ class SeatKeys:
     def check(self, game: int, colour: Color, user_id: str, secret: str) -> bool:
         return hmac.compare_digest(self.secret(game, colour, user_id).encode(), secret.encode("utf-8", "replace"))
 
+    def player_ref(self, guild: str, user_id: str) -> str:
+        """A player's page's reference (``/p/REF``): their server and id, and a key without which it is not found
+        (the page lists their games' watching addresses)."""
+        who = base64.urlsafe_b64encode(f"{guild}\n{user_id}".encode()).decode().rstrip("=")
+        return f"{who}.{self._digest(f'player:{guild}:{user_id}', 9)}"
+
+    def read_player(self, ref: str) -> tuple[str, str] | None:
+        """The (server, user id) of a player's page reference, or None if it is not one of this bot's."""
+        who, _, key = ref.partition(".")
+        try:
+            guild, _, user_id = base64.urlsafe_b64decode(who + "=" * (-len(who) % 4)).decode().partition("\n")
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return (guild, user_id) if user_id and hmac.compare_digest(self.player_ref(guild, user_id).encode(),
+                                                                   ref.encode("utf-8", "replace")) else None
+
     def watch_key(self, game: int) -> str:
         return self._digest(f"watch:{game}", 9)
 

@@ -19,10 +19,14 @@ function players(game) {
 async function show() {
   let data;
   try {
-    data = await (await fetch("/api/me")).json();
+    data = await (await fetch(location.pathname === "/me" ? "/api/me" : `/api${location.pathname}`)).json();
   } catch (error) {
     document.getElementById("error").textContent = tr("The server is not answering. Reload the page to try again.");
     return;
+  }
+  if (location.pathname !== "/me" && data.name) {  // a chat player's page: their name, not "My games"
+    document.querySelector("h1").textContent = tr("{name}'s games", { name: data.name });
+    document.querySelector(".intro p").textContent = tr("Their games on their chat server, and their ratings there.");
   }
   const none = (text) => [item(text)];
   const live = data.on.map((g) => item(`#${g.id} ${g.game}, ${g.control}: ${players(g)}`, g.path));
