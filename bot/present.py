@@ -36,11 +36,14 @@ def board_text(board: Board, language: str = ENGLISH) -> str:
     return diagram if board.clocks is None else f"{diagram}\n{render(clock_line(board), language)}"
 
 
-def clock_line(board: Board) -> str:
-    """A timed game's clocks as the board shows them: "Clocks: White 4:59, Black 0:07.3"."""
+def clock_line(board: Board, named: bool = True) -> str:
+    """A timed game's clocks as the board shows them: "Clocks: White 4:59, Black 0:07.3" (without "Clocks:" where
+    they are ``named`` otherwise, as a field of their own)."""
     assert board.clocks is not None
-    white, black = board.clocks
-    return tr("Clocks: White {white}, Black {black}", white=clock_words(white), black=clock_words(black))
+    white, black = (clock_words(seconds) for seconds in board.clocks)
+    if not named:
+        return tr("White {white}, Black {black}", white=white, black=black)
+    return tr("Clocks: White {white}, Black {black}", white=white, black=black)
 
 
 def graph_png(analysis: Analysis, language: str = ENGLISH) -> bytes:

@@ -34,7 +34,7 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
             embed.set_image(url=f"attachment://{name}")
             embed.set_footer(text=board.caption)
             if board.clocks is not None:  # (Discord counts the side to move's time down in each reader's client)
-                clocks = render(clock_line(board), language)
+                clocks = render(clock_line(board, named=False), language)  # (under the field's name, Clocks)
                 if board.runs_out is not None:
                     runs_out = tr("the time of the side to move runs out {when}", when=f"<t:{int(board.runs_out)}:R>")
                     clocks = f"{clocks} · {render(runs_out, language)}"
