@@ -613,3 +613,18 @@ async def test_a_chat_players_page_lists_their_games_behind_a_key_and_the_chat_l
     for wrong in (ref[:-1] + ("A" if ref[-1] != "A" else "B"), chat.pages.keys.player_ref("other", ANA.id)[:-2] + ref[-2:],
                   "nothing"):
         assert (await client.get(f"/api/p/{wrong}")).status == 404 and (await client.get(f"/p/{wrong}")).status == 404
+
+
+async def test_a_players_page_says_so_when_the_database_does_not_answer(site, monkeypatch):
+    from bot.store import SaveFailed
+
+    chat, client = site
+
+    async def down(*args, **kwargs):
+        raise SaveFailed("the database did not answer within 5 s")
+
+    monkeypatch.setattr(chat.core, "player_games", down)
+    answer = await client.get("/api/me")
+    assert answer.status == 503 and "not answering" in (await answer.json())["error"]
+    ref = chat.pages.keys.player_ref("g", ANA.id)
+    assert (await client.get(f"/api/p/{ref}")).status == 503

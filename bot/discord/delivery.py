@@ -28,7 +28,7 @@ import discord
 from bot.core import Core
 from bot.discord.answers import Answerer
 from bot.discord.boards import BoardMessages
-from bot.discord.messages import compose, cut, name_of
+from bot.discord.messages import DIRECT, compose, cut, name_of
 from bot.discord.updates import Updates
 from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, link_view
 from bot.replies import NO_GAME, Buttons, Controls, Reply
@@ -212,7 +212,7 @@ class Delivery:
         controls = reply.controls
         board = reply.board
         watch = self.watch(board.game_id) if board is not None and board.game_id != NO_GAME else None  # a puzzle: none
-        if reply.player is not None and self.pages is not None:  # a player's games: their page
+        if reply.player is not None and reply.player[0] != DIRECT and self.pages is not None:  # a player's page
             return link_view(self.pages.player_url(*reply.player), tr("Their page"), language)
         if controls is None:
             return link_view(watch, tr("Watch live"), language) if watch else None

@@ -142,6 +142,10 @@ async def _rematch(request: web.Request) -> web.Response:
         finished = await site.pages.core.finished(game)
     except (ValueError, RecursionError):
         return json_answer(request, {"error": forms.UNREADABLE}, status=400)
+    except SaveFailed as error:
+        log.warning("a finished game could not be read for its rematch: %s", error)
+        return json_answer(request, {"error": tr("The games' database is not answering right now. Please try again "
+                                                 "in a minute.")}, status=503, headers={"Retry-After": "30"})
     secret = body.get("seat") if isinstance(body, dict) else None
     people = people_of(stored_seats(finished.game.seats)) if finished is not None else {}
     seat = next(((c, u) for c, u in people.items() if isinstance(secret, str) and

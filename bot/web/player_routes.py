@@ -1,20 +1,30 @@
 """The web server's pages of a player: ``/me``, the person on this browser (their guest id is the page's cookie),
 and ``/p/REF``, a chat's player, whose link the chat gives with their games (``REF`` names their server and id,
-with a key: the page lists their games' watching addresses). Each lists the games played on that server (on, and
-finished with their clocks and ends) and the player's ratings per game and speed."""
+with a key). ``/me`` lists the games played on the page (on, and finished with their clocks and ends); a chat
+player's page lists their finished games only (a game on in a private channel is not shown to whoever has the
+link); both give the player's ratings per game and speed."""
 
 from __future__ import annotations
+
+import logging
+import time
 
 from aiohttp import web
 
 from bot.clocks import TimeControl
+from bot.core import SaveFailed
 from bot.replies import User
 from bot.tables import stored_seats
-from bot.translation import rendered
+from bot.translation import rendered, tr
 from bot.web import wording
 from bot.web.pages import Pages
-from bot.web.site import GUEST_COOKIE, NO_GAME, guest_of, html_answer, json_answer, not_found, pages_of
+from bot.web.site import (GUEST_COOKIE, NO_GAME, SITE, client, guest_of, html_answer, json_answer, not_found,
+                          pages_of, recent_times)
 from bot.words import game_name
+
+log = logging.getLogger(__name__)
+
+LOOKS_PER_MINUTE = 30  # players' pages one address may read (each reads many games from the database)
 
 
 async def _page(request: web.Request) -> web.Response:
@@ -24,29 +34,45 @@ async def _page(request: web.Request) -> web.Response:
 
 
 def _player(request: web.Request) -> tuple[str, str] | None:
-    return pages_of(request).keys.read_player(request.match_info["ref"])
+    return pages_of(request).keys.read_player(request.match_info["ref"][:200])
 
 
 async def _mine(request: web.Request) -> web.Response:
     """The guest's games and ratings, in the page's language."""
-    pages, guest = pages_of(request), guest_of(request)
-    answer = json_answer(request, rendered(await _games_of(pages, pages.guild, f"web:{guest}"),
-                                           wording.language(request)))
+    guest = guest_of(request)
+    answer = await _answer(request, pages_of(request).guild, f"web:{guest}", live=True)
     answer.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
     return answer
 
 
 async def _theirs(request: web.Request) -> web.Response:
-    """A chat player's games and ratings on their server."""
+    """A chat player's finished games and ratings on their server."""
     player = _player(request)
     if player is None:
         raise not_found(request, NO_GAME)
-    return json_answer(request, rendered(await _games_of(pages_of(request), *player), wording.language(request)))
+    return await _answer(request, *player, live=False)
 
 
-async def _games_of(pages: Pages, guild: str, user: str) -> dict:
-    """A player's games on ``guild`` (on, and finished: number, page, game, clock, players, end), ratings, and
-    name (as their latest game has it; None without one)."""
+async def _answer(request: web.Request, guild: str, user: str, live: bool) -> web.Response:
+    """The JSON answer with a player's games: refused in words when asked too often or when the database does not
+    answer."""
+    site, now, address = request.app[SITE], time.monotonic(), client(request)
+    recent = recent_times(site.looks, address, now)
+    if len(recent) >= LOOKS_PER_MINUTE:
+        return json_answer(request, {"error": tr("That is many pages at once: wait a minute.")}, status=429)
+    site.looks[address] = recent + [now]
+    try:
+        found = await _games_of(site.pages, guild, user, live)
+    except SaveFailed as error:
+        log.warning("a player's games could not be read from the database: %s", error)
+        return json_answer(request, {"error": tr("The games' database is not answering right now. Please try again "
+                                                 "in a minute.")}, status=503, headers={"Retry-After": "30"})
+    return json_answer(request, rendered(found, wording.language(request)), headers={"Cache-Control": "no-store"})
+
+
+async def _games_of(pages: Pages, guild: str, user: str, live: bool) -> dict:
+    """A player's games on ``guild`` (on, if ``live``, and finished: number, page, game, clock, players, end),
+    ratings, and name (as their games have it; None without one)."""
     games, name = [], None
     for finished in await pages.core.player_games(guild, user):
         stored = finished.game
@@ -58,13 +84,15 @@ async def _games_of(pages: Pages, guild: str, user: str) -> dict:
             continue
         games.append({"id": stored.id, "path": pages.game_path(stored.id), "game": game_name(stored.variant),
                       "control": TimeControl.from_json(stored.settings.get("control")).words(),
-                      "players": {str(c): name for c, name in names.items()},
-                      "result": finished.ending.headline(names, record) if finished.ending else finished.reason})
+                      "players": {str(c): player for c, player in names.items()},
+                      "result": finished.ending.headline(names, record) if finished.ending
+                      else tr("Game over ({reason}).", reason=finished.reason)})
     ratings = [{"game": game_name(variant), "speed": speed.words(), "rating": str(rating), "games": played}
                for variant, speed, rating, played in await pages.core.player_ratings(guild, user)]
-    on = [{"id": live.id, "path": pages.game_path(live.id), "game": game_name(live.game.type.name),
-           "control": live.control.words(), "players": {str(c): s.name for c, s in live.seats.items()}}
-          for live in await pages.games.live_games(guild) if live.colour_of(User(user, "")) is not None]
+    on = [{"id": game.id, "path": pages.game_path(game.id), "game": game_name(game.game.type.name),
+           "control": game.control.words(), "players": {str(c): s.name for c, s in game.seats.items()}}
+          for game in (await pages.games.live_games(guild) if live else [])
+          if game.colour_of(User(user, "")) is not None]
     return {"games": games, "on": on, "ratings": ratings, "name": name}
 
 

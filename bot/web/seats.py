@@ -68,7 +68,7 @@ class SeatKeys:
         """A player's page's reference (``/p/REF``): their server and id, and a key without which it is not found
         (the page lists their games' watching addresses)."""
         who = base64.urlsafe_b64encode(f"{guild}\n{user_id}".encode()).decode().rstrip("=")
-        return f"{who}.{self._digest(f'player:{guild}:{user_id}', 9)}"
+        return f"{who}.{self._digest(f'player:{who}', 9)}"  # (the encoded pair signed: one way to read it)
 
     def read_player(self, ref: str) -> tuple[str, str] | None:
         """The (server, user id) of a player's page reference, or None if it is not one of this bot's."""

@@ -39,6 +39,7 @@ class Site:
     """The proxies in front of the server, whose X-Forwarded-For is believed."""
     starts: dict[str, list[float]] = field(default_factory=dict)  # address -> when it started games, last minute
     asks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it asked for analyses, last minute
+    looks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it read players' games, last minute
     gifs: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)  # by game and language
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
 

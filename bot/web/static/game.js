@@ -399,7 +399,9 @@ async function rematch() {
   try {
     const response = await fetch(`/api/rematch/${gameRef}`, { method: "POST", headers: { "Content-Type":
       "application/json" }, body: JSON.stringify({ seat: seatSecret }) });
-    const data = await response.json();
+    const text = await response.text();
+    let data;
+    try { data = JSON.parse(text); } catch (error) { data = { error: text }; }  // a plain answer, as a 503 is
     if (data.url) { location.href = data.url; return; }
     $("notice").textContent = data.error || tr("The game did not start.");
   } catch (error) {

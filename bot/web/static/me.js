@@ -17,20 +17,33 @@ function players(game) {
 }
 
 async function show() {
+  const error = document.getElementById("error");
   let data;
   try {
-    data = await (await fetch(location.pathname === "/me" ? "/api/me" : `/api${location.pathname}`)).json();
-  } catch (error) {
-    document.getElementById("error").textContent = tr("The server is not answering. Reload the page to try again.");
+    const response = await fetch(location.pathname === "/me" ? "/api/me" : `/api${location.pathname}`);
+    const text = await response.text();
+    try { data = JSON.parse(text); } catch (e) { data = { error: text }; }  // a plain answer, as a 503 is
+  } catch (e) {
+    error.textContent = tr("The server is not answering. Reload the page to try again.");
     return;
   }
-  if (location.pathname !== "/me" && data.name) {  // a chat player's page: their name, not "My games"
-    document.querySelector("h1").textContent = tr("{name}'s games", { name: data.name });
-    document.querySelector(".intro p").textContent = tr("Their games on their chat server, and their ratings there.");
+  if (data.error) {
+    error.textContent = data.error;
+    return;
+  }
+  if (location.pathname !== "/me") {  // a chat player's page: theirs, not "My games"
+    const title = data.name ? tr("{name}'s games", { name: data.name }) : tr("A player's games");
+    document.querySelector("h1").textContent = title;
+    document.title = tr("Draughts bot: {title}", { title });
+    document.querySelector(".intro p").textContent = tr("Their finished games on their chat server, and their "
+      + "ratings there.");
+    document.getElementById("on-card").hidden = true;  // (a game on in a private channel is not shown here)
   }
   const none = (text) => [item(text)];
-  const live = data.on.map((g) => item(`#${g.id} ${g.game}, ${g.control}: ${players(g)}`, g.path));
-  const games = data.games.map((g) => item(`#${g.id} ${g.game}, ${g.control}: ${players(g)}. ${g.result}`, g.path));
+  const live = data.on.map((g) => item(tr("#{number} {game}, {control}: {players}", { number: g.id, game: g.game,
+    control: g.control, players: players(g) }), g.path));
+  const games = data.games.map((g) => item(tr("#{number} {game}, {control}: {players}. {result}", { number: g.id,
+    game: g.game, control: g.control, players: players(g), result: g.result }), g.path));
   const ratings = data.ratings.map((r) => item(tr("{game}, {speed}: {rating} (rated games: {count})",
     { game: r.game, speed: r.speed, rating: r.rating, count: formatNumber(r.games) })));
   document.getElementById("my-live").replaceChildren(...(live.length ? live : none(tr("No game on."))));
