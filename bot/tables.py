@@ -117,6 +117,10 @@ class GameView:
     def to_move(self) -> Seat:
         return self.seats[self.game.turn]
 
+    def has_moved(self, colour: Color) -> bool:
+        """Whether ``colour`` has made a move in the game."""
+        return any(position.turn is colour for position in self.game.positions[:-1])
+
     def colour_of(self, user: User) -> Color | None:
         for colour, seat in self.seats.items():
             if seat.user is not None and seat.user.id == user.id:

@@ -60,8 +60,7 @@ async def tick(s: Needs) -> None:
                 continue
             if idle >= s.config.abandon_after:
                 colour = table.game.turn
-                moved = any(p.turn == colour for p in table.game.positions[:-1])
-                if moved:
+                if table.has_moved(colour):
                     await finish(s, table, Ending(colour.opponent, Termination.ABANDONED))
                 else:
                     await finish(s, table, Ending(None, Termination.NEVER_MOVED))

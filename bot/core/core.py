@@ -28,7 +28,7 @@ from bot.tables import Kind, LiveGame, Table
 from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
-from engine import NAMES, GameRecord, MoveError
+from engine import GameRecord, MoveError
 
 log = logging.getLogger(__name__)
 
@@ -280,13 +280,7 @@ class Core:
 
     async def player_ratings(self, guild: str, user: str) -> list[tuple[str, Speed, Rating, int]]:
         """``user``'s ratings on server ``guild``: (variant, speed, rating, rated games) for each they played."""
-        found = []
-        for variant in NAMES:
-            for speed in Speed:
-                rating, played = await self.state.store.rating(guild, variant, user, speed.value)
-                if played:
-                    found.append((variant, speed, rating, played))
-        return found
+        return await results.ratings_of(self.state, guild, user, list(Speed))
 
     def record(self, game: StoredGame) -> GameRecord[Any, Any] | None:
         """A stored game's record, its moves played again (None if they no longer read as moves)."""

@@ -42,7 +42,7 @@ async def flag(s: Needs, table: Table) -> bool:
     if not s.tables.is_on(table) or not table.out_of_time(s.clock()):
         return False
     colour = table.game.turn
-    if any(position.turn is colour for position in table.game.positions[:-1]):
+    if table.has_moved(colour):
         await finish(s, table, Ending(colour.opponent, Termination.TIME_OUT))
     else:
         await finish(s, table, Ending(None, Termination.NEVER_MOVED))

@@ -158,7 +158,7 @@ async def takeback(s: Needs, msg: Message, words: list[str]) -> None:
         colour = player(table, msg)
         if await flags.flag(s, table):
             return  # (nor by a takeback, which would bring back earlier clocks)
-        if not any(table.game.positions[i].turn == colour for i in range(len(table.game.moves))):
+        if not table.has_moved(colour):
             raise Refusal(tr("You have no move to take back."))
         if table.kind is Kind.BOT:
             if table.game.turn != colour:

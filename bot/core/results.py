@@ -131,14 +131,10 @@ def _reading_ratings() -> Iterator[None]:
 async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     asked = [Speed(word.lower()) for word in words if word.lower() in SPEEDS]
-    lines = []
-    for name in NAMES:
-        for speed in asked or list(Speed):
-            with _reading_ratings():
-                r, played = await s.store.rating(msg.guild, name, user.id, speed.value)
-            if played:
-                lines.append(plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} "
-                                    "games)", played, game=game_name(name), speed=speed.words(), rating=str(r)))
+    with _reading_ratings():
+        found = await ratings_of(s, msg.guild, user.id, asked or list(Speed))
+    lines = [plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} games)", played,
+                    game=game_name(name), speed=speed.words(), rating=str(r)) for name, speed, r, played in found]
     parts = [tr("{name}'s ratings here: {ratings}.", name=user.name, ratings=join(lines, "; ")) if lines else
              tr("{name} has no rated games here yet.", name=user.name)]
     solved = []
@@ -151,6 +147,17 @@ async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     if solved:
         parts.append(tr("Puzzle ratings: {ratings}.", ratings=join(solved, "; ")))
     await s.say(msg.channel, join(parts), to=msg)
+
+
+async def ratings_of(s: Keeps, guild: str, user: str, speeds: list[Speed]) -> list[tuple[str, Speed, Rating, int]]:
+    """``user``'s ratings on ``guild`` at ``speeds``: (variant, speed, rating, rated games) for each they played."""
+    found = []
+    for variant in NAMES:
+        for speed in speeds:
+            rating, played = await s.store.rating(guild, variant, user, speed.value)
+            if played:
+                found.append((variant, speed, rating, played))
+    return found
 
 
 async def leaderboard(s: Needs, msg: Message, words: list[str]) -> None:
