@@ -15,7 +15,7 @@ from bot import commands
 from bot.clocks import Speed
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, daily, languages, lobby, play, practice, puzzles, rematch, results
+from bot.core import analyses, clock, daily, history, languages, lobby, play, practice, puzzles, rematch, results
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
@@ -272,11 +272,9 @@ class Core:
         """A finished game from the database (for its replay), or None."""
         return await self.state.store.finished_game(game)
 
-    async def player_games(self, guild: str, user: str, limit: int = 20) -> list[FinishedGame]:
+    async def player_games(self, guild: str, user: str, limit: int = 20) -> list[history.Played]:
         """The games ``user`` played on server ``guild`` to a result, the latest to end first."""
-        found = [await self.state.store.finished_game(game) for game in
-                 await self.state.store.player_games(guild, user, limit)]
-        return [game for game in found if game is not None]
+        return await history.played(self.state.store, guild, user, limit)
 
     async def player_ratings(self, guild: str, user: str) -> list[tuple[str, Speed, Rating, int]]:
         """``user``'s ratings on server ``guild``: (variant, speed, rating, rated games) for each they played."""

@@ -151,13 +151,9 @@ async def rating(s: Needs, msg: Message, words: list[str]) -> None:
 
 async def ratings_of(s: Keeps, guild: str, user: str, speeds: list[Speed]) -> list[tuple[str, Speed, Rating, int]]:
     """``user``'s ratings on ``guild`` at ``speeds``: (variant, speed, rating, rated games) for each they played."""
-    found = []
-    for variant in NAMES:
-        for speed in speeds:
-            rating, played = await s.store.rating(guild, variant, user, speed.value)
-            if played:
-                found.append((variant, speed, rating, played))
-    return found
+    kept = await s.store.ratings(guild, user)
+    return [(variant, speed, *kept[variant, speed.value]) for variant in NAMES for speed in speeds
+            if (variant, speed.value) in kept and kept[variant, speed.value][1]]
 
 
 async def leaderboard(s: Needs, msg: Message, words: list[str]) -> None:

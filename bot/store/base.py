@@ -67,6 +67,12 @@ class Ratings(NamedTuple):
                 f" volatility = excluded.volatility, {counted} = {table}.{counted} + 1")
 
 
+GAME_RATINGS = Ratings("ratings", "games", ("variant", "speed"))
+"""People's ratings from games: per server, variant and speed."""
+PUZZLE_RATINGS = Ratings("puzzle_ratings", "puzzles", ("variant",))
+"""People's ratings from puzzles: per server and variant."""
+
+
 NO_RESULT = tuple(sorted(t.value for t in ending.NO_RESULT))
 """``bot.ending.NO_RESULT`` as the ``termination`` column writes it: the ends of a game without a result."""
 
@@ -266,9 +272,14 @@ class Store(ABC):
     # ratings
 
     @abstractmethod
+    async def ratings(self, guild: str, user: str) -> dict[tuple[str, str], tuple[Rating, int]]:
+        """A person's ratings on ``guild``, by (variant, speed: ``bot.clocks.Speed``'s value), each with the rated
+        games played at it: one read for all of them."""
+
     async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
-        """A person's rating at a speed (``bot.clocks.Speed``'s value) and rated games played at it; a new
-        player's rating when there is none."""
+        """A person's rating for one game at a speed and rated games played at it; a new player's rating when
+        there is none."""
+        return (await self.ratings(guild, user)).get((variant, speed), (Rating(), 0))
 
     @abstractmethod
     async def leaderboard(self, guild: str, variant: str, limit: int = 10,

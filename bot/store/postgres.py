@@ -15,19 +15,15 @@ import asyncpg
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
-from bot.store.base import (CORRESPONDENCE, NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, Ratings,
-                            SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame, read_ending,
-                            stored_ending)
+from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATINGS, Attempt, Daily, FinishedGame,
+                            MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
+                            read_ending, stored_ending)
 from bot.store.postgres_logs import without_password
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
                    " movers")
-_GAMES = Ratings("ratings", "games", ("variant", "speed"))
-"""People's ratings from games: their table, and the column that counts what each rating is made of."""
-_PUZZLES = Ratings("puzzle_ratings", "puzzles", ("variant",))
-"""People's ratings from puzzles."""
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
 TIMEOUT = 5.0
 """Seconds a store call may take in all (a connection, its statements, its transaction) before it fails with
@@ -193,8 +189,8 @@ class PostgresStore(Store):
             if rated is None:
                 return []
             guild, pool = row["guild"], (row["variant"], rated.speed)
-            changes = rated.changes(await self._held_ratings(db, _GAMES, guild, pool, rated.people()))
-            await self._save_ratings(db, _GAMES, guild, pool, [(c.user, c.name, c.after) for c in changes])
+            changes = rated.changes(await self._held_ratings(db, GAME_RATINGS, guild, pool, rated.people()))
+            await self._save_ratings(db, GAME_RATINGS, guild, pool, [(c.user, c.name, c.after) for c in changes])
             return changes
 
     async def shared_key(self, name: str, made: str) -> str:
@@ -282,12 +278,15 @@ class PostgresStore(Store):
 
     # ratings
 
-    async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
-        return await self._rating(_GAMES, guild, (variant, speed), user)
+    async def ratings(self, guild: str, user: str) -> dict[tuple[str, str], tuple[Rating, int]]:
+        async with self.connection() as db:
+            rows = await db.fetch('SELECT variant, speed, rating, rd, volatility, games FROM ratings'
+                                  ' WHERE guild = $1 AND "user" = $2', guild, user)
+        return {(v, s): (Rating(r, rd, vol), g) for v, s, r, rd, vol, g in rows}
 
     async def leaderboard(self, guild: str, variant: str, limit: int = 10,
                           speed: str = CORRESPONDENCE) -> list[Standing]:
-        return await self._leaderboard(_GAMES, guild, (variant, speed), limit)
+        return await self._leaderboard(GAME_RATINGS, guild, (variant, speed), limit)
 
     async def _rating(self, kept: Ratings, guild: str, pool: tuple[str, ...], user: str) -> tuple[Rating, int]:
         async with self.connection() as db:
@@ -370,9 +369,9 @@ class PostgresStore(Store):
             await self._hold(db, f"puzzle_strengths:{variant}:{puzzle}")
             known = await db.fetchrow("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = $1"
                                       " AND puzzle = $2", variant, puzzle)
-            now = await self._held_ratings(db, _PUZZLES, guild, (variant,), rated.users())
+            now = await self._held_ratings(db, PUZZLE_RATINGS, guild, (variant,), rated.users())
             changes, strength = rated.changes(now, Rating(*known) if known else None)
-            await self._save_ratings(db, _PUZZLES, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
+            await self._save_ratings(db, PUZZLE_RATINGS, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
             await db.execute(
                 "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
                 " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
@@ -389,7 +388,7 @@ class PostgresStore(Store):
                              r["day"], tuple((u, n) for u, n in json.loads(r["movers"]))) for r in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return await self._rating(_PUZZLES, guild, (variant,), user)
+        return await self._rating(PUZZLE_RATINGS, guild, (variant,), user)
 
     async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
         async with self.connection() as db:
@@ -404,7 +403,7 @@ class PostgresStore(Store):
         return {r["puzzle"] for r in rows}
 
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return await self._leaderboard(_PUZZLES, guild, (variant,), limit)
+        return await self._leaderboard(PUZZLE_RATINGS, guild, (variant,), limit)
 
     # languages
 

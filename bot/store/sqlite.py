@@ -16,18 +16,14 @@ from pathlib import Path
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
-from bot.store.base import (CORRESPONDENCE, NO_RESULT, Attempt, Daily, FinishedGame, MoveConflict, Ratings,
-                            SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame, read_ending,
-                            stored_ending)
+from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATINGS, Attempt, Daily, FinishedGame,
+                            MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
+                            read_ending, stored_ending)
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
 _SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
                    " movers")
-_GAMES = Ratings("ratings", "games", ("variant", "speed"))
-"""People's ratings from games: per server, variant and speed."""
-_PUZZLES = Ratings("puzzle_ratings", "puzzles", ("variant",))
-"""People's ratings from puzzles: per server and variant."""
 
 
 class SqliteStore(Store):
@@ -143,8 +139,9 @@ class SqliteStore(Store):
             if rated is None:
                 return []
             pool = (variant, rated.speed)
-            changes = rated.changes({user: self._rating(_GAMES, guild, pool, user)[0] for user in rated.people()})
-            self._save_ratings(_GAMES, guild, pool, [(c.user, c.name, c.after) for c in changes])
+            changes = rated.changes({user: self._rating(GAME_RATINGS, guild, pool, user)[0]
+                                     for user in rated.people()})
+            self._save_ratings(GAME_RATINGS, guild, pool, [(c.user, c.name, c.after) for c in changes])
             return changes
 
     async def shared_key(self, name: str, made: str) -> str:
@@ -228,12 +225,15 @@ class SqliteStore(Store):
 
     # ratings
 
-    async def rating(self, guild: str, variant: str, user: str, speed: str = CORRESPONDENCE) -> tuple[Rating, int]:
-        return self._rating(_GAMES, guild, (variant, speed), user)
+    async def ratings(self, guild: str, user: str) -> dict[tuple[str, str], tuple[Rating, int]]:
+        with self._reading():
+            rows = self.db.execute('SELECT variant, speed, rating, rd, volatility, games FROM ratings'
+                                   ' WHERE guild = ? AND "user" = ?', (guild, user)).fetchall()
+        return {(v, s): (Rating(r, rd, vol), g) for v, s, r, rd, vol, g in rows}
 
     async def leaderboard(self, guild: str, variant: str, limit: int = 10,
                           speed: str = CORRESPONDENCE) -> list[Standing]:
-        return self._leaderboard(_GAMES, guild, (variant, speed), limit)
+        return self._leaderboard(GAME_RATINGS, guild, (variant, speed), limit)
 
     def _rating(self, kept: Ratings, guild: str, pool: tuple[str, ...], user: str) -> tuple[Rating, int]:
         with self._reading():
@@ -294,9 +294,9 @@ class SqliteStore(Store):
             known = self.db.execute("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = ? AND"
                                     " puzzle = ?", (variant, puzzle)).fetchone()
             changes, strength = rated.changes(
-                {user: self._rating(_PUZZLES, guild, (variant,), user)[0] for user in rated.users()},
+                {user: self._rating(PUZZLE_RATINGS, guild, (variant,), user)[0] for user in rated.users()},
                 Rating(*known) if known else None)
-            self._save_ratings(_PUZZLES, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
+            self._save_ratings(PUZZLE_RATINGS, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
             self.db.execute(
                 "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
                 " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
@@ -315,7 +315,7 @@ class SqliteStore(Store):
                 day, movers in rows]
 
     async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return self._rating(_PUZZLES, guild, (variant,), user)
+        return self._rating(PUZZLE_RATINGS, guild, (variant,), user)
 
     async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
         with self._reading():
@@ -331,7 +331,7 @@ class SqliteStore(Store):
         return {puzzle for (puzzle,) in rows}
 
     async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return self._leaderboard(_PUZZLES, guild, (variant,), limit)
+        return self._leaderboard(PUZZLE_RATINGS, guild, (variant,), limit)
 
     # languages
 

@@ -11,10 +11,8 @@ import time
 
 from aiohttp import web
 
-from bot.clocks import TimeControl
 from bot.core import SaveFailed
 from bot.replies import User
-from bot.tables import stored_seats
 from bot.translation import rendered, tr
 from bot.web import wording
 from bot.web.pages import Pages
@@ -74,19 +72,12 @@ async def _games_of(pages: Pages, guild: str, user: str, live: bool) -> dict:
     """A player's games on ``guild`` (on, if ``live``, and finished: number, page, game, clock, players, end),
     ratings, and name (as their games have it; None without one)."""
     games, name = [], None
-    for finished in await pages.core.player_games(guild, user):
-        stored = finished.game
-        seats = stored_seats(stored.seats)
-        names = {colour: seat.name for colour, seat in seats.items()}
-        name = name or next((s.user.name for s in seats.values() if s.user is not None and s.user.id == user), None)
-        record = pages.core.record(stored)
-        if record is None:
-            continue
-        games.append({"id": stored.id, "path": pages.game_path(stored.id), "game": game_name(stored.variant),
-                      "control": TimeControl.from_json(stored.settings.get("control")).words(),
-                      "players": {str(c): player for c, player in names.items()},
-                      "result": finished.ending.headline(names, record) if finished.ending
-                      else tr("Game over ({reason}).", reason=finished.reason)})
+    for game in await pages.core.player_games(guild, user):
+        name = name or next((s.user.name for s in game.seats.values() if s.user is not None and s.user.id == user),
+                            None)
+        games.append({"id": game.id, "path": pages.game_path(game.id), "game": game_name(game.finished.game.variant),
+                      "control": game.control.words(), "players": {str(c): n for c, n in game.names.items()},
+                      "result": game.result(headline=True)})
     ratings = [{"game": game_name(variant), "speed": speed.words(), "rating": str(rating), "games": played}
                for variant, speed, rating, played in await pages.core.player_ratings(guild, user)]
     on = [{"id": game.id, "path": pages.game_path(game.id), "game": game_name(game.game.type.name),
