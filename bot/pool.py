@@ -54,6 +54,7 @@ RETRIES = 3  # runs of one job that may end in a dead process before it fails
 MAX_REMEMBERED = 10_000  # channels whose last turn is remembered, beyond those with jobs waiting
 PAUSE = 5.0  # seconds before replacing processes that died while starting, doubled each time in a row ...
 MAX_PAUSE = 300.0  # ... up to this: a start that keeps failing is retried slowly, not in a tight loop
+JOIN_SECONDS = 10.0  # a managing thread of the search processes is waited for at the end, at most
 
 
 class PoolBusy(RuntimeError):
@@ -98,6 +99,7 @@ class SearchPool:
         self._turn = 0
         self._running = 0
         self.restarts = 0
+        self._retired: list[threading.Thread] = []  # replaced executors' managing threads, joined by close
         self.waits: deque[float] = deque(maxlen=1000)
         """Seconds the latest jobs waited for a free process."""
 
@@ -162,11 +164,16 @@ class SearchPool:
         if executor:
             # A search under way is not waited for (its answer would go nowhere): the processes are ended, with
             # SIGKILL as they set SIGTERM aside.
-            processes = _processes(executor).values()
+            processes, manager = _processes(executor).values(), _manager(executor)
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.kill()
-            executor.shutdown(wait=True)
+            # Joined here, not by a second shutdown(wait=True): the first one forgets the executor's managing
+            # thread. One still running at exit races the interpreter's own wake-up of it (Python 3.11 writes to
+            # a pipe that thread may be closing: "OSError: [Errno 9] Bad file descriptor" in threading._shutdown).
+            for thread in (manager, *self._retired):
+                if thread is not None:
+                    thread.join(JOIN_SECONDS)
 
     def pids(self) -> list[int]:
         """The search processes' ids."""
@@ -296,8 +303,14 @@ class SearchPool:
                 return
             self.restarts += 1
             log.warning("search processes restarted (%d so far)", self.restarts)
+            self._retired = [t for t in (*self._retired, _manager(broken)) if t is not None and t.is_alive()]
             broken.shutdown(wait=False)  # its jobs fail as broken and run again (none is cancelled)
             self._executor = self._new_executor()
+
+
+def _manager(executor: ProcessPoolExecutor) -> threading.Thread | None:
+    """An executor's managing thread (the stdlib has no public way), None before its first job."""
+    return getattr(executor, "_executor_manager_thread", None)
 
 
 def _processes(executor: ProcessPoolExecutor | None) -> dict[int, BaseProcess]:
