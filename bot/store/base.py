@@ -22,6 +22,7 @@ from bot import ending
 from bot.ending import Ending
 from engine import Color, Termination
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
+from bot.tournament.event import Entrant, Pairing, Status, Tournament
 
 
 class StoreError(RuntimeError):
@@ -284,6 +285,35 @@ class Store(ABC):
     @abstractmethod
     async def leaderboard(self, guild: str, variant: str, limit: int = 10,
                           speed: str = CORRESPONDENCE) -> list[Standing]: ...
+
+    # tournaments (bot.tournament.event)
+
+    @abstractmethod
+    async def create_tournament(self, tournament: Tournament) -> int:
+        """Store a new tournament (its ``id``, players and pairings are ignored); its id."""
+
+    @abstractmethod
+    async def tournament(self, tournament: int) -> Tournament | None:
+        """A tournament with its players and pairings, each pairing with its game's result; None if none."""
+
+    @abstractmethod
+    async def live_tournaments(self) -> list[int]:
+        """The ids of the tournaments scheduled or running, the first to start first."""
+
+    @abstractmethod
+    async def tournaments_of(self, guild: str, user: str | None = None, limit: int = 10) -> list[int]:
+        """The ids of ``guild``'s latest tournaments (those ``user`` played in, if given), the latest first."""
+
+    @abstractmethod
+    async def put_entrant(self, tournament: int, entrant: Entrant) -> None:
+        """Add a player to a tournament, or change their standing and name (their joining time and rating
+        stay)."""
+
+    @abstractmethod
+    async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
+                                 pairings: Sequence[Pairing] = ()) -> bool:
+        """Set a tournament's status and round, and add ``pairings``, all at once, if it is still at the version
+        ``tournament`` was read at; whether it was (else nothing changed: another process got there first)."""
 
     # puzzles
 

@@ -19,6 +19,7 @@ from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATI
                             MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
                             read_ending, stored_ending)
 from bot.store.postgres_logs import without_password
+from bot.store.postgres_tournaments import PostgresTournaments
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -37,7 +38,7 @@ process migrates."""
 log = logging.getLogger(__name__)
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresTournaments, Store):
     """A pool of connections to one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT, url: str = ""):

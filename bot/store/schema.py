@@ -198,6 +198,42 @@ _SPEEDS = """
     DROP TABLE ratings;
     ALTER TABLE ratings_per_speed RENAME TO ratings;
 """
+_TOURNAMENTS = """
+    CREATE TABLE tournaments (
+        id {id},
+        guild TEXT NOT NULL,
+        channel TEXT NOT NULL,        -- where it is announced; its games are played in rooms under it
+        format TEXT NOT NULL,         -- bot.tournament.event.Format's value: 'arena', 'swiss', 'round_robin'
+        variant TEXT NOT NULL,
+        settings TEXT NOT NULL,       -- JSON: control, rated, rounds (Swiss), minutes (arena), creator, name
+        starts {real} NOT NULL,       -- when it starts (Unix seconds)
+        status TEXT NOT NULL,         -- 'scheduled', 'running', 'finished' or 'cancelled'
+        round INTEGER NOT NULL,       -- the round being played (0 before the first); an arena's waves
+        created {real} NOT NULL,
+        version INTEGER NOT NULL      -- a counter of its writes, for compare-and-set
+    );
+    CREATE INDEX tournaments_live ON tournaments (status, starts);
+    CREATE TABLE tournament_players (
+        tournament {ref} NOT NULL REFERENCES tournaments (id),
+        "user" TEXT NOT NULL,         -- a person's id, or 'bot:LEVEL'
+        name TEXT NOT NULL,
+        joined {real} NOT NULL,
+        standing TEXT NOT NULL,       -- 'in', 'paused' or 'out' (withdrawn)
+        rating {real} NOT NULL,       -- at the tournament's speed when they joined: the seeding
+        PRIMARY KEY (tournament, "user")
+    );
+    CREATE INDEX tournament_players_user ON tournament_players ("user");
+    CREATE TABLE tournament_pairings (
+        tournament {ref} NOT NULL REFERENCES tournaments (id),
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT,                   -- NULL: a bye
+        room TEXT NOT NULL,           -- the channel its game is played in: the game's result is read from there
+        PRIMARY KEY (tournament, round, board)
+    );
+    CREATE INDEX games_room ON games (guild, channel, id);
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -223,5 +259,8 @@ MIGRATIONS = (
     Migration("each move of a timed game with both clocks just after it", _CLOCKS, _CLOCKS),
     Migration("ratings per speed (bullet, blitz, rapid, classical, correspondence): every rating from before, all of"
               " untimed games, becomes its holder's correspondence rating", _SPEEDS, _SPEEDS),
+    Migration("tournaments (arenas, Swiss events, round robins): their settings, players and pairings; each"
+              " pairing's game is found by its room, the channel it is played in", _TOURNAMENTS.format(**_SQLITE),
+              _TOURNAMENTS.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

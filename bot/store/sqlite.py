@@ -19,6 +19,7 @@ from bot.ending import Ending
 from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATINGS, Attempt, Daily, FinishedGame,
                             MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
                             read_ending, stored_ending)
+from bot.store.sqlite_tournaments import SqliteTournaments
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
@@ -26,7 +27,7 @@ _SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solutio
                    " movers")
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteTournaments, Store):
     """One SQLite database. Not shared between threads: the bot's event loop owns it."""
 
     def __init__(self, path: str):
