@@ -211,9 +211,10 @@ RATING = ('INSERT INTO ratings (guild, variant, "user", name, rating, rd, volati
           " VALUES ('g', 'english', '1', 'ana', 1700, 80, 0.06, 12)")  # (as the version before ratings per speed)
 
 
-async def test_a_database_of_the_previous_version_migrates_forward_and_keeps_its_games(database, opener):
-    """Built by the previous version's migrations, with a finished game in it, then opened by this one."""
-    previous = VERSION - 1
+async def test_a_database_of_an_earlier_version_migrates_forward_and_keeps_its_games(database, opener):
+    """Built by the migrations before ratings per speed, with a finished game and a rating in it, then opened by
+    this version: every later migration runs over them."""
+    previous = next(k for k, m in enumerate(MIGRATIONS) if m.what.startswith("ratings per speed"))
     game = "INSERT INTO games (guild, channel, variant, start_fen, kind, seats, settings, status, pdn, created," \
            " updated) VALUES ('g', 'c1', 'english', 'B:W21-32:B1-12', 'bot', '{}', '{}', 'finished'," \
            " '[Result \"1-0\"]', 0, 1)"
