@@ -90,6 +90,13 @@ HELP: dict[str, tuple[str, Text]] = {
                  tr("The language I speak to this server's channels (its administrators choose it; `language default` "
                     "follows the server's Discord setting). What I say to one person follows their own Discord "
                     "language.")),
+    "tournament": ("tournament [arena|swiss|roundrobin [variant] [3+2|blitz|...] [5 rounds|60 minutes] "
+                   "[at 18:00|in 10 minutes] [rated|casual] | join | pause | withdraw | bot LEVEL | start | cancel]",
+                   tr("Tournaments in this channel. Administrators make one (`tournament swiss english 3+2 5 rounds "
+                      "at 18:00`, times in UTC), add the bot (`tournament bot 4`), start it early or cancel it. "
+                      "Anyone joins, pauses or withdraws. Games are played by typing moves here; alone, "
+                      "`tournament` shows the standings. An arena pairs players as soon as they are free: a win is 2 "
+                      "points, a draw 1, doubled after two wins in a row.")),
     "help": ("help [command]",
                tr("This list, or more about one command.")),
 }

@@ -190,6 +190,8 @@ class Table(GameView):
     """A timed game's clocks as they were just after each move (a takeback puts them back)."""
     flag: asyncio.Task | None = None
     """Waits for the side to move's time to run out (``bot.core.flags``)."""
+    tournament: int = 0
+    """The tournament this game is a pairing of (0: none)."""
 
     def clocks_moved(self, now: float) -> Clocks | None:
         """The clocks after the side to move moves at ``now`` (None in an untimed game)."""
@@ -209,7 +211,8 @@ class Table(GameView):
         """What the database keeps besides the moves (and their clocks)."""
         return {"budget": self.budget, "rated": self.rated, "delay": self.delay, "channel_name": self.channel_name,
                 "takebacks_used": self.takebacks_used, "control": self.control.to_json(),
-                "starter": [self.starter.id, self.starter.name] if self.starter else None}
+                "starter": [self.starter.id, self.starter.name] if self.starter else None,
+                **({"tournament": self.tournament} if self.tournament else {})}
 
 
 @dataclass(eq=False)

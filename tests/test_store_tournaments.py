@@ -41,7 +41,7 @@ async def test_a_tournament_is_kept_with_its_players_and_its_pairings_results_re
     version = await store.add_move(game, 0, 0, "11-15")
     await store.finish_game(game, version, Ending(Color.BLACK, Termination.RESIGNED), "White resigned", "")
     t = await store.tournament(tid)
-    assert t.pairings[0] == Pairing(1, 1, "1", "2", 0.0, 1, frozenset({"2"}), True)
+    assert t.pairings[0] == Pairing(1, 1, "1", "2", 0.0, 1, frozenset({"2"}), True, game)
     assert await store.tournaments_of("g", "2") == [tid] and await store.tournaments_of("g", "9") == []
 
 
@@ -58,7 +58,7 @@ async def test_a_game_never_moved_in_is_lost_by_who_did_not_move(opener):
             version = await store.add_move(game, version, ply, move)
         await store.finish_game(game, version, Ending(None, Termination.NEVER_MOVED), "", "")
     t = await store.tournament(tid)
-    assert [p.result for p in t.pairings] == [1.0, 0.0]  # Black never moved; then White never moved
+    assert [(p.result, p.absent) for p in t.pairings] == [(1.0, "2"), (0.0, "3")]  # Black, then White never moved
 
 
 async def test_two_processes_pairing_the_same_round_at_once_pair_it_once(opener):

@@ -49,11 +49,11 @@ def check_swiss(players, games):
     return colours
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 24), seed=st.integers(0, 10 ** 6))
 def test_swiss_pairings_never_repeat_keep_colours_balanced_and_give_each_bye_once(n, seed):
     players = [f"p{i}" for i in range(n)]
-    rounds = min(n - 1, 5) if n % 2 == 0 else min(n, 5)
+    rounds = max(1, min(n // 2, 5))  # (more rounds than half the players can corner any round-by-round pairing)
     check_swiss(players, play_swiss(players, rounds, seed))
 
 

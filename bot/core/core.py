@@ -15,7 +15,8 @@ from bot import commands
 from bot.clocks import Speed
 from bot.commands import CommandError
 from bot.config import Config
-from bot.core import analyses, clock, daily, history, languages, lobby, play, practice, puzzles, rematch, results
+from bot.core import (analyses, clock, daily, history, languages, lobby, play, practice, puzzles, rematch, results,
+                      tournament_runs, tournaments)
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
@@ -55,7 +56,10 @@ COMMANDS: dict[str, Command] = {
     "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
     "practice": practice.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "language": languages.command, "help": _help,
+    "tournament": tournaments.command, "tournaments": tournaments.command,
 }
+GAME_COMMANDS = {"resign", "draw", "takeback", "hint", "moves", "board", "pdn", "accept", "decline"}
+"""Commands a player in a tournament may type in its channel for their game (``tournament_runs.routed``)."""
 
 
 def cleaned(msg: Message) -> Message:
@@ -93,6 +97,7 @@ class Core:
         await puzzles.restore(self.state, owns)
         await daily.load(self.state, owns)
         await languages.load(self.state, owns)
+        await tournament_runs.load(self.state, owns)
         self._owns = owns
         self._started.set()
         return tables
@@ -131,6 +136,7 @@ class Core:
     async def tick(self) -> None:
         """Remind idle players, end abandoned games, drop expired challenges; run every few seconds."""
         await clock.tick(self.state)
+        await tournament_runs.tick(self.state)
 
     # messages
 
@@ -145,6 +151,8 @@ class Core:
             name, words = commands.split(msg.text)
             if not name:
                 raise Refusal(tr("Type a move or a command (`help` lists them)."))
+            if name not in COMMANDS or name in GAME_COMMANDS:
+                msg = tournament_runs.routed(s, msg)
             if name in COMMANDS:
                 await COMMANDS[name](s, msg, words)
             elif msg.channel in s.puzzles and msg.channel not in s.tables:

@@ -52,7 +52,7 @@ async def new(s: Needs, msg: Message, words: list[str]) -> None:
 async def against_bot(s: Needs, msg: Message, v: str, seats: dict[Color, Seat], budget: float, rated: bool,
                       control: TimeControl) -> None:
     """Open a game of ``v`` between the message's author and the bot, seated as ``seats``, and announce it."""
-    table = await _open_table(s, msg, Kind.BOT, v, seats, budget, rated, control=control)
+    table = await open_table(s, msg, Kind.BOT, v, seats, budget, rated, control=control)
     if control.timed:
         opened = (tr("New game, rated, {control}. {title}.", control=control.words(), title=table.title())
                   if table.rated else tr("New game, casual (hints allowed), {control}. {title}.",
@@ -138,8 +138,9 @@ def _budget(s: Needs, asked: float | None) -> float:
     return asked
 
 
-async def _open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
-                      budget: float, rated: bool, delay: float = 0.0, control: TimeControl = UNTIMED) -> Table:
+async def open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, seats: dict[Color, Seat],
+                     budget: float, rated: bool, delay: float = 0.0, control: TimeControl = UNTIMED,
+                     tournament: int = 0) -> Table:
     """A new game in the message's channel, stored, then put on (its clocks started, if timed). The channel is
     held while the database is written, so a second command meanwhile is refused rather than opening another
     game."""
@@ -147,7 +148,7 @@ async def _open_table(s: Needs, msg: Message, kind: Kind, variant_name: str, sea
     now = s.clock()
     table = Table(0, msg.guild, msg.channel, msg.channel_name or msg.channel, kind, game, seats, budget,
                   starter=msg.user, control=control, clocks=Clocks.started(control, now) if control.timed else None,
-                  rated=rated, delay=delay, last_activity=now)
+                  rated=rated, delay=delay, last_activity=now, tournament=tournament)
     s.opening.add(msg.channel)
     try:
         await end_for_game(s, msg.channel)
@@ -186,7 +187,7 @@ async def accept(s: Needs, msg: Message, words: list[str]) -> None:
     del s.challenges[msg.channel]
     mine = offer.colour.colour()
     seats = {mine: Seat(user=offer.challenger), mine.opponent: Seat(user=msg.user)}
-    table = await _open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated,
+    table = await open_table(s, offer.origin, Kind.PEOPLE, offer.variant, seats, 0.0, offer.rated,
                               control=offer.control)
     accepted = (tr("{name} accepts. New rated game: {title}.", name=msg.user.name, title=table.title()) if table.rated
                 else tr("{name} accepts. New casual game: {title}.", name=msg.user.name, title=table.title()))
@@ -245,7 +246,7 @@ async def watch(s: Needs, msg: Message, words: list[str]) -> None:
         raise Refusal(tr("The delay between moves must be between 0 and 60 seconds."))
     first = game_type(options.variant or DEFAULT_VARIANT).first
     seats = {first: Seat(level=levels[0]), first.opponent: Seat(level=levels[1])}
-    table = await _open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
+    table = await open_table(s, msg, Kind.MATCH, options.variant or DEFAULT_VARIANT, seats, _budget(s, options.time),
                               False, delay, control)
     if control.timed:
         text = tr("Bot match: {title}, {control}, {delay} s between moves. {name} can `stop` it.",

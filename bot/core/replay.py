@@ -59,7 +59,7 @@ def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | Non
                  clocks=clocks if control.timed else None,
                  rated=settings["rated"], delay=settings.get("delay", 0.0),
                  takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
-                 clocks_after=clocks_after)
+                 clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)))
 
 
 async def reload(s: Needs, table: Table) -> None:

@@ -18,6 +18,7 @@ from bot.replies import Board, Buttons, Controls, Message, NO_GAME, Reply, User
 from bot.core.registry import Registry
 from bot.events import Event, Started
 from bot.tables import Challenge, Kind, LiveGame, Table
+from bot.tournament.event import Tournament
 from bot.words import game_name, position_status
 from bot.translation import Text, tr
 from engine import Color, GameRecord
@@ -131,6 +132,7 @@ class State:
         self.puzzles: dict[str, Solving] = {}  # by channel: the puzzles on
         self.dailies: dict[str, Daily] = {}  # by server: the daily puzzles of the servers this process serves
         self.languages: dict[str, str] = {}  # by server: the language its administrators chose (bot.core.languages)
+        self.tournaments: dict[int, Tournament] = {}  # by id: those scheduled or running on this process's servers
 
     def expired(self, challenge: Challenge) -> bool:
         return self.clock() - challenge.created > self.config.challenge_expiry

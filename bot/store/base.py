@@ -312,8 +312,9 @@ class Store(ABC):
     @abstractmethod
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
                                  pairings: Sequence[Pairing] = ()) -> bool:
-        """Set a tournament's status and round, and add ``pairings``, all at once, if it is still at the version
-        ``tournament`` was read at; whether it was (else nothing changed: another process got there first)."""
+        """Set a tournament's status, round and start (``tournament.starts``: an arena started early counts its
+        length from then), and add ``pairings``, all at once, if it is still at the version ``tournament`` was read
+        at; whether it was (else nothing changed: another process got there first)."""
 
     # puzzles
 

@@ -61,7 +61,8 @@ class PostgresTournaments:
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
                                  pairings: Sequence[Pairing] = ()) -> bool:
         async with self.connection(transaction=True) as db:
-            changed = await db.execute(_ADVANCE, status.value, round, tournament.id, tournament.version)
+            changed = await db.execute(_ADVANCE, status.value, round, tournament.starts, tournament.id,
+                                       tournament.version)
             if changed != "UPDATE 1":
                 return False
             await db.executemany(_INSERT_PAIRING, [rows.pairing_values(tournament, p) for p in pairings])

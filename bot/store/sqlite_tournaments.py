@@ -52,7 +52,8 @@ class SqliteTournaments:
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
                                  pairings: Sequence[Pairing] = ()) -> bool:
         with self._transaction():
-            changed = self.db.execute(rows.ADVANCE, (status.value, round, tournament.id, tournament.version))
+            changed = self.db.execute(rows.ADVANCE, (status.value, round, tournament.starts, tournament.id,
+                                                    tournament.version))
             if changed.rowcount != 1:
                 return False
             self.db.executemany(rows.INSERT_PAIRING, [rows.pairing_values(tournament, p) for p in pairings])

@@ -24,11 +24,12 @@ SELECT_ENTRANTS = ('SELECT "user", name, joined, standing, rating FROM tournamen
 PUT_ENTRANT = ('INSERT INTO tournament_players (tournament, "user", name, joined, standing, rating)'
                ' VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament, "user") DO UPDATE SET name = excluded.name,'
                " standing = excluded.standing")
-ADVANCE = ("UPDATE tournaments SET status = ?, round = ?, version = version + 1 WHERE id = ? AND version = ?")
+ADVANCE = ("UPDATE tournaments SET status = ?, round = ?, starts = ?, version = version + 1"
+           " WHERE id = ? AND version = ?")
 INSERT_PAIRING = ("INSERT INTO tournament_pairings (tournament, round, board, white, black, room)"
                   " VALUES (?, ?, ?, ?, ?, ?)")
 SELECT_PAIRINGS = (
-    "SELECT p.round, p.board, p.white, p.black, g.status, g.winner, g.termination, g.settings,"
+    "SELECT p.round, p.board, p.white, p.black, g.id, g.status, g.winner, g.termination, g.settings,"
     " (SELECT count(*) FROM moves m WHERE m.game = g.id)"
     " FROM tournament_pairings p LEFT JOIN games g ON g.id = (SELECT max(id) FROM games"
     " WHERE games.guild = ? AND games.channel = p.room)"
@@ -72,12 +73,13 @@ def read_tournament(row: Sequence[Any], entrants: Sequence[Sequence[Any]], pairi
 def _pairing(row: Sequence[Any], first: Color) -> Pairing:
     """A pairing and its game's result. A game aborted because a player never moved is lost by that player (the
     first to move if it has no move, else the other), as lidraughts scores a tournament's games."""
-    rnd, board, white, black, status, winner, termination, settings, plies = row
+    rnd, board, white, black, game, status, winner, termination, settings, plies = row
     ended, plies = status == "finished", int(plies or 0)
-    result = None
+    result, absent = None, None
     if ended and termination == Termination.NEVER_MOVED.value:
-        result = 0.0 if (first if plies == 0 else first.opponent) is Color.WHITE else 1.0
+        absent = white if (first if plies == 0 else first.opponent) is Color.WHITE else black
+        result = 0.0 if absent == white else 1.0
     elif ended and termination not in NO_RESULT:
         result = 0.5 if winner is None else 1.0 if winner == "white" else 0.0
     berserk = frozenset(json.loads(settings).get("berserk", ())) if settings else frozenset()
-    return Pairing(int(rnd), int(board), white, black, result, plies, berserk, ended)
+    return Pairing(int(rnd), int(board), white, black, result, plies, berserk, ended, game, absent)

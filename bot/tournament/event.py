@@ -15,6 +15,23 @@ from bot.clocks import TimeControl
 from bot.tournament import arena, round_robin, swiss
 
 BOT = "bot:"  # a bot player's id: "bot:LEVEL"
+ROOM = "~t"  # between a tournament's channel and the rest of a room's id: "CHANNEL~tID.ROUND.BOARD"
+
+
+def parent_channel(channel: str) -> str:
+    """The channel a tournament game's room is under (any other channel is its own)."""
+    return channel.split(ROOM, 1)[0]
+
+
+def room_of(channel: str) -> tuple[int, int, int] | None:
+    """A room's tournament, round and board; None for a channel that is no room."""
+    if ROOM not in channel:
+        return None
+    try:
+        tournament, rnd, board = map(int, channel.split(ROOM, 1)[1].split("."))
+    except ValueError:
+        return None
+    return tournament, rnd, board
 
 
 class Format(Enum):
@@ -73,6 +90,10 @@ class Pairing:
     berserk: frozenset[str] = frozenset()
     ended: bool = False
     """The game is over (with a result, or aborted: ``result`` None)."""
+    game: int | None = None
+    """Its game's id, once started."""
+    absent: str | None = None
+    """The player who never moved in it (and lost it so)."""
 
     @property
     def bye(self) -> bool:
@@ -114,7 +135,7 @@ class Tournament:
 
     def room(self, pairing: Pairing) -> str:
         """The channel id of a pairing's game."""
-        return f"{self.channel}~t{self.id}.{pairing.round}.{pairing.board}"
+        return f"{self.channel}{ROOM}{self.id}.{pairing.round}.{pairing.board}"
 
     def entrant(self, player: str) -> Entrant | None:
         return next((e for e in self.players if e.id == player), None)

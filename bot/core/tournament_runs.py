@@ -1,0 +1,215 @@
+"""Running tournaments: at its start the first pairings, each game started in its room with the players
+called, each round (an arena: each wave of free players) paired when the last one is over, and the winners at
+the end. Every step is read again from the database first (the results come from the games) and written with
+compare-and-set, so a restart, or another process, carries a tournament on where it was without pairing a round
+twice or starting a game twice.
+
+A person plays their tournament game by typing in the tournament's channel: their messages there go to their
+game's room (``routed``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from bot.core import flags, lobby
+from bot.core.bot_moves import kick
+from bot.core.lobby import open_table
+from bot.core.state import Refusal
+from bot.tournament.words import standings_text, title
+from bot.events import Started
+from bot.replies import Message, User
+from bot.tables import Kind, Seat
+from bot.tournament.event import Format, Pairing, Standing, Status, Tournament, parent_channel
+from bot.translation import join, plural, tr
+from engine import Color
+
+log = logging.getLogger(__name__)
+
+class Needs(lobby.Needs, Protocol):
+    """What the tournaments use of the core's state: what opening games takes, and the tournaments on."""
+
+    tournaments: dict[int, Tournament]
+
+
+def here(s: Needs, msg: Message) -> Tournament:
+    """The tournament of the message's channel (scheduled or running; a game's room counts as its channel)."""
+    channel = parent_channel(msg.channel)
+    found = [t for t in s.tournaments.values() if t.channel == channel and t.guild == msg.guild]
+    if not found:
+        raise Refusal(tr("No tournament is on in this channel. Its administrators make one: `tournament swiss`, "
+                         "`tournament arena` or `tournament roundrobin` (`help tournament`)."))
+    return found[0]
+
+
+def routed(s: Needs, msg: Message) -> Message:
+    """``msg`` sent to its author's tournament game, when they typed it in that tournament's channel (where no
+    game of its own is on)."""
+    if msg.channel in s.tables or not s.tournaments:
+        return msg
+    prefix = msg.channel + "~"
+    for table in s.tables.values():
+        if table.tournament and table.channel.startswith(prefix) and table.colour_of(msg.user) is not None:
+            return replace(msg, channel=table.channel, channel_name=table.channel_name)
+    return msg
+
+
+async def load(s: Needs, owns) -> None:
+    """Bring back the tournaments scheduled or running on the servers this process serves."""
+    for tid in await s.store.live_tournaments():
+        t = await s.store.tournament(tid)
+        if t is not None and owns(t.guild):
+            s.tournaments[tid] = t
+
+
+async def tick(s: Needs) -> None:
+    """Move every tournament on: start those due, start their paired games, pair the next round or wave, end
+    those over."""
+    for tid in list(s.tournaments):
+        try:
+            await step(s, tid)
+        except Exception:  # one tournament's trouble is not the others'
+            log.exception("tournament %d could not move on", tid)
+
+
+async def step(s: Needs, tid: int) -> None:
+    """One tournament moved on as far as it can now."""
+    t = await s.store.tournament(tid)
+    if t is None or t.status in (Status.FINISHED, Status.CANCELLED):
+        s.tournaments.pop(tid, None)
+        return
+    s.tournaments[tid] = t
+    now = s.clock()
+    if t.status is Status.SCHEDULED:
+        if now >= t.starts:
+            await start(s, t)
+        return
+    await _play_paired(s, t)
+    for player in absent_players(t):
+        entrant = t.entrant(player)
+        assert entrant is not None
+        paused = t.format is Format.ARENA
+        await s.store.put_entrant(t.id, replace(entrant, standing=Standing.PAUSED if paused else Standing.OUT))
+        await s.say(t.channel, tr("{name} never moved in their game: paused until `tournament join` again.",
+                                  name=entrant.name) if paused else
+                    tr("{name} never moved in their game, and is withdrawn from the tournament.", name=entrant.name))
+        t = await s.store.tournament(tid) or t
+    if t.format is Format.ARENA:
+        if now < t.ends:
+            await _pair(s, t, t.arena_wave(), announce=False)
+        elif not t.playing():
+            await _finish(s, t)
+    elif t.round_over():
+        pairs = t.next_round()
+        if pairs:
+            await _pair(s, t, pairs, announce=True)
+        else:
+            await _finish(s, t)
+
+
+async def start(s: Needs, t: Tournament, to: Message | None = None) -> None:
+    """Start ``t``: its first pairings, or its cancelling when fewer than two are in."""
+    if len(t.seeding()) < 2:
+        if await s.store.advance_tournament(t, Status.CANCELLED, 0):
+            s.tournaments.pop(t.id, None)
+            await s.say(t.channel, tr("{title} is cancelled: fewer than two players joined.", title=title(t)), to=to)
+        return
+    t = replace(t, starts=s.clock())  # (an arena's length counts from now)
+    pairs: list[tuple[str, str | None]] = list(t.arena_wave()) if t.format is Format.ARENA else t.next_round()
+    await s.say(t.channel, join([title(t) + ".", tr("It starts now!")]), to=to)
+    await _pair(s, t, pairs, announce=t.format is not Format.ARENA)
+
+
+async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]], announce: bool) -> None:
+    """Write the next round's (or wave's) pairings, then start their games. Nothing if another process wrote
+    first: it starts them."""
+    if not pairs:
+        if t.status is Status.SCHEDULED:
+            await s.store.advance_tournament(t, Status.RUNNING, t.round)
+        return
+    number = t.round + 1
+    made = [Pairing(number, board, white, black) for board, (white, black) in enumerate(pairs, 1)]
+    if not await s.store.advance_tournament(t, Status.RUNNING, number, made):
+        return
+    fresh = await s.store.tournament(t.id)
+    if fresh is None:
+        return
+    s.tournaments[t.id] = fresh
+    if announce:
+        await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)))
+    await _play_paired(s, fresh)
+
+
+def _round_text(t: Tournament, made: list[Pairing]):
+    names = {e.id: e.name for e in t.players}
+    lines = [tr("Board {board}: {white} (White) vs {black} (Black)", board=p.board, white=names[p.white],
+                black=names[p.black]) if p.black is not None else
+             tr("{name} has a bye (1 point).", name=names[p.white]) for p in made]
+    lead = (tr("Round {round} of {rounds}:", round=t.round, rounds=t.rounds) if t.format is Format.SWISS else
+            tr("Round {round}:", round=t.round))
+    return join([lead, *lines, tr("Play by typing your moves here.")], "\n")
+
+
+def _people(t: Tournament, pairings: list[Pairing]) -> list[User]:
+    names = {e.id: e.name for e in t.players}
+    return [User(p, names[p]) for pairing in pairings for p in pairing.players()
+            if t.entrant(p) is not None and t.entrant(p).level is None]  # type: ignore[union-attr]
+
+
+async def _play_paired(s: Needs, t: Tournament) -> None:
+    """Start the game of each pairing of the current round (or wave) that has none yet."""
+    for pairing in t.pairings:
+        if pairing.round == t.round or (t.format is Format.ARENA and not pairing.ended):
+            if pairing.game is None and not pairing.bye and t.room(pairing) not in s.tables \
+                    and t.room(pairing) not in s.opening:
+                await _play(s, t, pairing)
+
+
+async def _play(s: Needs, t: Tournament, pairing: Pairing) -> None:
+    """Start a pairing's game in its room, and call its players to it."""
+    assert pairing.black is not None
+    seats = {Color.WHITE: _seat(t, pairing.white), Color.BLACK: _seat(t, pairing.black)}
+    bots = sum(seat.is_bot for seat in seats.values())
+    kind = Kind.MATCH if bots == 2 else Kind.BOT if bots == 1 else Kind.PEOPLE
+    room = t.room(pairing)
+    label = str(tr("Tournament #{number}, round {round}, board {board}", number=t.id, round=pairing.round,
+                   board=pairing.board))
+    msg = Message(t.guild, room, User(f"tournament:{t.id}", label), "", channel_name=label)
+    table = await open_table(s, msg, kind, t.variant, seats, s.config.move_time, t.rated, control=t.control,
+                             tournament=t.id)
+    text = join([tr("{label}: {title}.", label=label, title=table.title()), table.whose_turn()])
+    s.tell(table, Started, text)
+    await s.show(table, text, mentions=tuple(seat.user for seat in seats.values() if seat.user), told=True)
+    flags.watch(s, table)
+    kick(s, table)
+
+
+def _seat(t: Tournament, player: str) -> Seat:
+    entrant = t.entrant(player)
+    assert entrant is not None, "a pairing's players are the tournament's"
+    return Seat(level=entrant.level) if entrant.level is not None else Seat(user=User(entrant.id, entrant.name))
+
+
+async def _finish(s: Needs, t: Tournament) -> None:
+    """End ``t`` and announce its winners."""
+    if not await s.store.advance_tournament(t, Status.FINISHED, t.round):
+        return
+    s.tournaments.pop(t.id, None)
+    names = {e.id: e.name for e in t.players}
+    podium = [names.get(p, p) for p, _ in t.standings()[:3]]
+    said = plural("{title} is over. The winner: {names}.", "{title} is over. On the podium: {names}.", len(podium),
+                  title=title(t), names=", ".join(podium))
+    await s.say(t.channel, join([said, standings_text(t)], "\n"))
+
+
+def absent_players(t: Tournament) -> list[str]:
+    """Players still in who lost their last game by never moving in it: they are paused (an arena) or withdrawn
+    (a Swiss event, a round robin), as lidraughts does, so as not to hold up the next round."""
+    last: dict[str, Pairing] = {}
+    for pairing in t.pairings:
+        for player in pairing.players():
+            last[player] = pairing
+    return [p for p, pairing in last.items() if pairing.absent == p and t.entrant(p) is not None
+            and t.entrant(p).standing is Standing.IN]  # type: ignore[union-attr]

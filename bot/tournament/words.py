@@ -1,0 +1,47 @@
+"""The words of tournaments: a tournament's title, where it stands, and its standings."""
+
+from __future__ import annotations
+
+from bot.tournament.event import Format, Standing, Status, Tournament
+from bot.translation import Text, join, plural, tr
+from bot.words import game_name
+
+
+def title(t: Tournament) -> Text:
+    """"Tournament #3: English Swiss, 3+2, 5 rounds, rated"."""
+    kind = {Format.ARENA: plural("arena of {count} minute", "arena of {count} minutes", round(t.minutes)),
+            Format.SWISS: plural("Swiss of {count} round", "Swiss of {count} rounds", t.rounds),
+            Format.ROUND_ROBIN: tr("round robin")}[t.format]
+    return tr("Tournament #{number}: {game} {kind}, {control}, {rated}", number=t.id, game=game_name(t.variant),
+              kind=kind, control=t.control.words(), rated=tr("rated") if t.rated else tr("casual"))
+
+
+def describe(t: Tournament, now: float) -> Text:
+    """What a tournament is, when it starts or how far it is, and its standings."""
+    if t.status is Status.SCHEDULED:
+        when = tr("It starts in {minutes} min; `tournament join` to play.", minutes=max(0, round((t.starts - now) / 60)))
+    elif t.format is Format.ARENA:
+        when = tr("Under way: {minutes} min left.", minutes=max(0, round((t.ends - now) / 60)))
+    else:
+        when = tr("Under way: round {round}.", round=t.round)
+    return join([join([title(t) + ".", when]), standings_text(t)], "\n")
+
+
+def standings_text(t: Tournament, top: int = 20) -> Text:
+    """The standings, a line a player: place, name, points (and tie-breaks), marks for paused and withdrawn."""
+    names = {e.id: e.name for e in t.players}
+    standing = {e.id: e.standing for e in t.players}
+    lines = []
+    for place, (player, score) in enumerate(t.standings()[:top], 1):
+        mark = {Standing.PAUSED: tr(" (paused)"), Standing.OUT: tr(" (withdrawn)")}.get(standing.get(player, Standing.IN), "")
+        if t.format is Format.ARENA:
+            fire = tr(" (on fire)") if t.sheets()[player].on_fire else ""
+            lines.append(tr("{place}. {name}: {points}{fire}{mark}", place=place, name=names.get(player, player),
+                            points=f"{score[0]:g}", fire=fire, mark=mark))
+        else:
+            lines.append(tr("{place}. {name}: {points} (Buchholz {buchholz}, Sonneborn-Berger {berger}){mark}",
+                            place=place, name=names.get(player, player), points=f"{score[0]:g}",
+                            buchholz=f"{score[1]:g}", berger=f"{score[2]:g}", mark=mark))
+    if not lines:
+        return tr("Nobody has joined yet.")
+    return join([tr("Standings:"), *lines], "\n")
