@@ -20,6 +20,7 @@ from typing import TextIO
 from bot.core import Core
 from bot.present import board_png, board_text, graph_png
 from bot.replies import Message, Reply, User
+from bot.tournament.words import room_label
 from bot.translation import ENGLISH, render, tr
 from bot.user_text import plain
 
@@ -52,6 +53,8 @@ class Terminal:
 
     async def send(self, reply: Reply) -> None:
         text = plain(render(reply.text, self.language))
+        if (label := room_label(reply.channel)) is not None:  # a tournament game's: its board named
+            text = f"[{self.say(label)}] {text}"
         lines = [text if not reply.private else self.say(tr("(to {name}) {text}", text=text,
                                                             name=reply.to.user.name if reply.to else "you"))]
         if reply.board is not None:

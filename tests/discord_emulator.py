@@ -561,6 +561,8 @@ class DiscordEmulator:
 
     async def _thread(self, request: web.Request, parent: str) -> web.Response:
         payload = await request.json()
+        if not self.permissions(int(parent)) & THREADS:  # Create Public Threads
+            return error(403, 50013, "Missing Permissions")
         id = self.snowflake()
         thread = {"id": str(id), "type": 11, "guild_id": str(self.guild_of(int(parent))), "parent_id": parent,
                   "name": payload["name"],

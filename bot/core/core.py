@@ -175,10 +175,15 @@ class Core:
 
     # questions a front end asks
 
+    def rooms_under(self, channel: str) -> list[str]:
+        """The rooms of the tournament games on under ``channel`` (``bot.tournament.event``)."""
+        return [c for c, t in self.state.tables.items() if t.tournament and c.startswith(channel + "~")]
+
     def reads_as_move(self, channel: str, user: User, text: str) -> bool:
         """Whether ``text`` is a move (legal or not) by a player of the game in ``channel``. A front end that sees
         every message hands the core these and leaves other chatter alone."""
-        table = self.state.tables.get(channel)
+        table = self.state.tables.get(channel) or self.state.tables.get(
+            tournament_runs.room_for(self.state, channel, user) or "")
         if table is None:
             return puzzles.reads_as_answer(self.state, channel, text)
         return table.colour_of(user) is not None and table.game.type.is_move_text(text)

@@ -17,8 +17,8 @@ from typing import Protocol
 from bot.core import flags, lobby
 from bot.core.bot_moves import kick
 from bot.core.lobby import open_table
-from bot.core.state import Refusal
-from bot.tournament.words import standings_text, title
+from bot.core.state import Plays, Refusal
+from bot.tournament.words import room_label, standings_text, title
 from bot.events import Started
 from bot.replies import Message, User
 from bot.tables import Kind, Seat
@@ -47,13 +47,17 @@ def here(s: Needs, msg: Message) -> Tournament:
 def routed(s: Needs, msg: Message) -> Message:
     """``msg`` sent to its author's tournament game, when they typed it in that tournament's channel (where no
     game of its own is on)."""
-    if msg.channel in s.tables or not s.tournaments:
-        return msg
-    prefix = msg.channel + "~"
-    for table in s.tables.values():
-        if table.tournament and table.channel.startswith(prefix) and table.colour_of(msg.user) is not None:
-            return replace(msg, channel=table.channel, channel_name=table.channel_name)
-    return msg
+    room = room_for(s, msg.channel, msg.user)
+    return msg if room is None else replace(msg, channel=room, channel_name=s.tables[room].channel_name)
+
+
+def room_for(s: Plays, channel: str, user: User) -> str | None:
+    """The room of ``user``'s tournament game under ``channel``, when no game of its own is on there."""
+    if channel in s.tables:
+        return None
+    prefix = channel + "~"
+    return next((table.channel for table in s.tables.values() if table.tournament
+                 and table.channel.startswith(prefix) and table.colour_of(user) is not None), None)
 
 
 async def load(s: Needs, owns) -> None:
@@ -174,12 +178,11 @@ async def _play(s: Needs, t: Tournament, pairing: Pairing) -> None:
     bots = sum(seat.is_bot for seat in seats.values())
     kind = Kind.MATCH if bots == 2 else Kind.BOT if bots == 1 else Kind.PEOPLE
     room = t.room(pairing)
-    label = str(tr("Tournament #{number}, round {round}, board {board}", number=t.id, round=pairing.round,
-                   board=pairing.board))
+    label = str(room_label(room))
     msg = Message(t.guild, room, User(f"tournament:{t.id}", label), "", channel_name=label)
     table = await open_table(s, msg, kind, t.variant, seats, s.config.move_time, t.rated, control=t.control,
                              tournament=t.id)
-    text = join([tr("{label}: {title}.", label=label, title=table.title()), table.whose_turn()])
+    text = join([table.title() + ".", table.whose_turn()])  # (front ends name the board: its room's label)
     s.tell(table, Started, text)
     await s.show(table, text, mentions=tuple(seat.user for seat in seats.values() if seat.user), told=True)
     flags.watch(s, table)

@@ -119,7 +119,7 @@ class DraughtsBot(ext.AutoShardedBot):
         if message.author.bot or message.webhook_id is not None or self.user is None:
             return
         text = self._addressed(message)
-        channel = str(message.channel.id)
+        channel = self.delivery.rooms.room(message.channel, message.channel.id)
         user = user_of(message.author)
         if text is None:  # not for the bot, unless it is a player's move in a game here
             if not self.config.message_content or not self.core.reads_as_move(channel, user, message.content):
@@ -160,7 +160,7 @@ class DraughtsBot(ext.AutoShardedBot):
     async def pressed(self, interaction: discord.Interaction, game: int, ply: int | None, text: str) -> None:
         """A button or a move chosen from a menu: the command ``text`` in game ``game`` (at ``ply``)."""
         answerer = Answerer(interaction, private=False)
-        refusal = self.core.may_press(str(interaction.channel_id), user_of(interaction.user), game, ply)
+        refusal = self.core.may_press(self._channel(interaction), user_of(interaction.user), game, ply)
         if refusal:
             await answerer.send(True, content=render(refusal, personal(interaction)))
             return
@@ -181,7 +181,7 @@ class DraughtsBot(ext.AutoShardedBot):
         board's are refused privately. One use at a time in a channel, each checked when its turn comes: two quick
         picks from the same board answer once, and the second is refused, not read on the board that followed."""
         answerer = Answerer(interaction, private=False)
-        channel = str(interaction.channel_id)
+        channel = self._channel(interaction)
         msg = self._message(interaction, text, answerer)
         async with self._in_time(answerer), self.answering.setdefault(channel, asyncio.Lock()):
             refusal = self.core.may_answer(channel, served, ply)
@@ -193,7 +193,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def turn_puzzle_page(self, interaction: discord.Interaction, served: int, ply: int, page: int) -> None:
         """Show another page of a puzzle's move menu (its moves are the latest board's, kept in memory)."""
-        channel = str(interaction.channel_id)
+        channel = self._channel(interaction)
         refusal = self.core.may_answer(channel, served, ply)
         shown = self.delivery.puzzle_boards.get(channel)
         if refusal is None and (shown is None or (shown.controls.game, shown.controls.ply) != (served, ply)):
@@ -206,7 +206,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def turn_page(self, interaction: discord.Interaction, game: int, ply: int, page: int) -> None:
         """Show another page of the move menu."""
-        channel = str(interaction.channel_id)
+        channel = self._channel(interaction)
         refusal = self.core.may_press(channel, user_of(interaction.user), game, ply)
         if refusal:
             await interaction.response.send_message(render(refusal, personal(interaction)), ephemeral=True)
@@ -217,7 +217,7 @@ class DraughtsBot(ext.AutoShardedBot):
 
     async def seat_link(self, interaction: discord.Interaction, game: int) -> None:
         """The presser's seat link to the game on the web page, privately; refused to people not playing in it."""
-        table = self.core.live(str(interaction.channel_id))
+        table = self.core.live(self._channel(interaction))
         user = user_of(interaction.user)
         colour = table.colour_of(user) if table is not None and table.id == game else None
         if table is None or table.id != game:
@@ -229,10 +229,11 @@ class DraughtsBot(ext.AutoShardedBot):
                       "it): {link}", link=self.pages.seat_url(game, colour, user))
         await interaction.response.send_message(render(text, personal(interaction)), ephemeral=True)
 
-    def legal_texts(self, channel: str) -> list[str]:
-        """The moves `/draughts move` suggests in ``channel``: its game's legal moves, else those of the latest
-        puzzle board shown there while the puzzle is at that board (none after a restart: see
+    def legal_texts(self, interaction: discord.Interaction) -> list[str]:
+        """The moves `/draughts move` suggests where ``interaction`` was made: its game's legal moves, else those of
+        the latest puzzle board shown there while the puzzle is at that board (none after a restart: see
         ``Delivery._keep_puzzle``)."""
+        channel = self._channel(interaction)
         if self.core.game_in(channel) is not None:
             return self.core.legal_texts(channel)
         shown = self.delivery.puzzle_boards.get(channel)
@@ -240,10 +241,14 @@ class DraughtsBot(ext.AutoShardedBot):
             return []
         return list(shown.controls.moves)
 
+    def _channel(self, interaction: discord.Interaction) -> str:
+        """The core's channel for an interaction's: a tournament game's room for its thread."""
+        return self.delivery.rooms.room(interaction.channel, interaction.channel_id)
+
     def _message(self, interaction: discord.Interaction, text: str, answerer: Answerer,
                  mentions: tuple[User, ...] = ()) -> Message:
         """The core's message for an interaction; ``manager`` if the person has Manage Server there."""
-        return Message(guild_of(interaction.guild), str(interaction.channel_id), user_of(interaction.user), text,
+        return Message(guild_of(interaction.guild), self._channel(interaction), user_of(interaction.user), text,
                        mentions, name_of(interaction.channel), origin=answerer,
                        manager=interaction.guild_id is not None and interaction.permissions.manage_guild)
 
@@ -269,8 +274,9 @@ class DraughtsBot(ext.AutoShardedBot):
     async def _done(self, msg: Message, answerer: Answerer) -> None:
         """The core has answered ``msg``: an interaction not answered yet is, with where to look."""
         if not answerer.answered:  # the answer went to a thread of its own
-            done = (tr("Done: see {channel}.", channel=f"<#{msg.channel}>")
-                    if msg.channel != str(answerer.interaction.channel_id) else tr("Done: see this channel."))
+            done = (tr("Done: see this channel.") if msg.channel == self._channel(answerer.interaction) else
+                    tr("Done: see {channel}.", channel=f"<#{msg.channel}>") if msg.channel.isdigit() else
+                    tr("Done: see your game's thread."))
             await answerer.send(True, content=render(done, personal(answerer.interaction)))
 
     # ways out

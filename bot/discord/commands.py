@@ -50,8 +50,8 @@ NAME = re.compile(r"[-_'\w]{1,32}")
 class Slash(Protocol):
     """What the slash commands call: the Discord client they are registered with."""
 
-    def legal_texts(self, channel: str) -> list[str]:
-        """The moves to suggest in ``channel``: its game's legal moves, or its puzzle's solver's."""
+    def legal_texts(self, interaction: discord.Interaction) -> list[str]:
+        """The moves to suggest where ``interaction`` was made: its game's legal moves, or its puzzle's solver's."""
 
     async def slash(self, interaction: discord.Interaction, text: str, mentions: tuple[discord.abc.User, ...]) -> None:
         """Run the chat command ``text``, naming ``mentions``."""
@@ -101,7 +101,7 @@ async def move(interaction: discord.Interaction, move: str) -> None:
 @move.autocomplete("move")
 async def move_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
-    legal = _client(interaction).legal_texts(str(interaction.channel_id))
+    legal = _client(interaction).legal_texts(interaction)
     texts = [t for t in legal if t.lower().startswith(typed)]
     return [app_commands.Choice(name=t, value=t) for t in texts[:AUTOCOMPLETE_LIMIT]]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiohttp
@@ -29,9 +29,12 @@ from bot.core import Core
 from bot.discord.answers import Answerer
 from bot.discord.boards import BoardMessages
 from bot.discord.messages import DIRECT, compose, cut, name_of
+from bot.discord.rooms import Rooms
 from bot.discord.updates import Updates
 from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, link_view
 from bot.replies import NO_GAME, Buttons, Controls, Reply
+from bot.tournament.event import room_of
+from bot.tournament.words import room_label
 from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages
 
@@ -75,6 +78,7 @@ class Delivery:
         self.puzzle_boards: dict[str, PuzzleBoard] = {}
         """By channel: the latest puzzle board, whose menu comes off when the puzzle moves on (``_keep_puzzle``)."""
         self.direct_languages: dict[str, str] = {}  # by direct-message channel: its person's, as they last showed it
+        self.rooms = Rooms(client, self.channel_language, core.rooms_under)  # tournament games' threads
 
     async def deliver(self, reply: Reply) -> None:
         """Show one of the core's replies. Never raises: a reply that cannot be shown is logged."""
@@ -91,6 +95,11 @@ class Delivery:
                 log.exception("could not show a reply in channel %s", reply.channel)
 
     async def _deliver(self, reply: Reply) -> None:
+        if not reply.private and room_of(reply.channel) is not None:  # a tournament game's: to its thread
+            shown, headed = await self.rooms.shown_in(reply.channel)
+            label = room_label(reply.channel)
+            reply = replace(reply, channel=str(shown),
+                            text=tr("{board}: {text}", board=label, text=reply.text) if headed else reply.text)
         origin = reply.to.origin if reply.to is not None else None
         answerer = origin if isinstance(origin, Answerer) and (
             reply.private or str(origin.interaction.channel_id) == reply.channel) else None

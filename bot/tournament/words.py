@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tournament.event import Format, Standing, Status, Tournament
+from bot.tournament.event import Format, Standing, Status, Tournament, room_of
 from bot.translation import Text, join, plural, tr
 from bot.words import game_name
 
@@ -45,3 +45,12 @@ def standings_text(t: Tournament, top: int = 20) -> Text:
     if not lines:
         return tr("Nobody has joined yet.")
     return join([tr("Standings:"), *lines], "\n")
+
+
+def room_label(channel: str) -> Text | None:
+    """"Tournament #1, round 2, board 3" for a tournament game's room; None for any other channel."""
+    room = room_of(channel)
+    if room is None:
+        return None
+    tournament, rnd, board = room
+    return tr("Tournament #{number}, round {round}, board {board}", number=tournament, round=rnd, board=board)

@@ -1,0 +1,89 @@
+"""Tournaments on Discord, end to end through the emulator: made and joined in a channel, each board played in
+a thread of its own (or, where the bot may not make threads, in the channel itself, each message headed with its
+board), and the winners posted in the channel."""
+
+from __future__ import annotations
+
+import pytest_asyncio
+
+from bot.store import SqliteStore
+from discord_emulator import ANA, BEN, BOT, EVE, DiscordEmulator, text_of, user
+from discord_harness import pointed_at, running
+from engine import format_move
+from test_discord import nothing_goes_wrong_quietly, until  # noqa: F401  (the fixture)
+
+MENTION = f"<@{BOT['id']}>"
+DAN = user(100_000_000_000_000_077, "dan")
+PEOPLE = (ANA, BEN, EVE, DAN)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def emulator():
+    emu = DiscordEmulator()
+    emu.people[int(DAN["id"])] = DAN
+    await emu.start()
+    with pointed_at(emu):
+        yield emu
+    await emu.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def store(tmp_path):
+    s = SqliteStore(str(tmp_path / "bot.sqlite3"))
+    yield s
+    await s.close()
+
+
+async def one_round_swiss(emulator: DiscordEmulator, channel: int) -> None:
+    """Ana (the server's owner) makes a one-round Swiss event in ``channel``; four people join; she starts it."""
+    await emulator.say(ANA, channel, f"{MENTION} tournament swiss english 1+0 1 rounds casual")
+    for person in PEOPLE:
+        await emulator.say(person, channel, f"{MENTION} tournament join")
+    await emulator.say(ANA, channel, f"{MENTION} tournament start")
+    await emulator.wait_for(lambda m: "Round 1 of 1:" in text_of(m), what="the pairings")
+
+
+def room_of_person(bot, person: dict):
+    return next(t for t in bot.core.state.tables.values() if t.tournament and any(
+        s.user is not None and s.user.id == person["id"] for s in t.seats.values()))
+
+
+async def test_each_board_is_played_in_a_thread_of_its_own_and_the_winners_are_posted(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        await one_round_swiss(emulator, games)
+        await until(lambda: len([c for c in emulator.channels.values() if c["type"] == 11]) == 2)
+        threads = {c["name"]: int(c["id"]) for c in emulator.channels.values() if c["type"] == 11}
+        assert sorted(threads) == ["Tournament #1, round 1, board 1", "Tournament #1, round 1, board 2"]
+        assert all(emulator.channels[t]["parent_id"] == str(games) for t in threads.values())
+        board = await emulator.wait_for(lambda m: int(m["channel_id"]) in threads.values() and "your move" in
+                                        text_of(m), what="a board in its thread")
+        thread = int(board["channel_id"])
+        table = bot.core.state.tables[bot.delivery.rooms.room(None, thread)]
+        mover = next(p for p in PEOPLE if p["id"] == table.to_move.user.id)
+        since = len(emulator.posts)
+        await emulator.say(mover, thread, f"{MENTION} resign")  # typed in the board's thread
+        await emulator.wait_for(lambda m: int(m["channel_id"]) == thread and "resigned" in text_of(m), since)
+        other = next(t for t in bot.core.state.tables.values() if t.tournament)
+        person = next(p for p in PEOPLE if p["id"] == other.to_move.user.id)
+        await emulator.say(person, games, f"{MENTION} resign")  # typed in the tournament's channel: to their game
+        await emulator.wait_for(lambda m: "resigned" in text_of(m) and int(m["channel_id"]) != thread, since)
+        await bot.core.tick()
+        over = await emulator.wait_for(lambda m: "is over" in text_of(m), what="the winners")
+        assert int(over["channel_id"]) == games and "Standings:" in text_of(over)
+
+
+async def test_where_threads_are_not_allowed_the_boards_are_played_in_the_channel_headed_with_their_board(
+        emulator, store, pool):
+    hall = emulator.add_channel("no-threads", denied=1 << 35)  # no Create Public Threads
+    async with running(emulator, store, pool) as bot:
+        await one_round_swiss(emulator, hall)
+        first = await emulator.wait_for(lambda m: "Tournament #1, round 1, board 1:" in text_of(m), what="board 1")
+        assert int(first["channel_id"]) == hall and not [c for c in emulator.channels.values() if c["type"] == 11]
+        table = room_of_person(bot, ANA)
+        game = table.game
+        mover = next(p for p in PEOPLE if p["id"] == table.to_move.user.id)
+        since = len(emulator.posts)
+        await emulator.say(mover, hall, format_move(game.position, game.legal_moves()[0]))  # a move, typed alone
+        played = await emulator.wait_for(lambda m: "played" in text_of(m), since, what="the move")
+        assert text_of(played).startswith(f"Tournament #1, round 1, board {table.channel[-1]}:")
