@@ -184,6 +184,10 @@ class Clocks:
         left = control.start if control.correspondence else self.left(mover, mover, now) + control.increment
         return replace(self, since=now, **{mover.name.lower(): left})
 
+    def berserk(self, colour: Color, control: TimeControl) -> Clocks:
+        """The clocks after ``colour`` went berserk (an arena's): half its starting time taken off its clock."""
+        return replace(self, **{colour.name.lower(): max(0.0, self.of(colour) - control.start / 2)})
+
     def resumed(self, now: float) -> Clocks:
         """The clocks started again at ``now`` as they stood (after a restart: the time the bot was away is charged
         to nobody)."""

@@ -97,6 +97,9 @@ HELP: dict[str, tuple[str, Text]] = {
                       "Anyone joins, pauses or withdraws. Games are played by typing moves here; alone, "
                       "`tournament` shows the standings. An arena pairs players as soon as they are free: a win is 2 "
                       "points, a draw 1, doubled after two wins in a row.")),
+    "berserk": ("berserk",
+                tr("In an arena's game, before your first move: half your clock and no increment, for one more "
+                   "point if you win (in 14 plies or more).")),
     "help": ("help [command]",
                tr("This list, or more about one command.")),
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -192,10 +192,16 @@ class Table(GameView):
     """Waits for the side to move's time to run out (``bot.core.flags``)."""
     tournament: int = 0
     """The tournament this game is a pairing of (0: none)."""
+    berserk: frozenset[str] = frozenset()
+    """The players (user ids) who went berserk in it (an arena's game): half their clock, and no increment."""
 
     def clocks_moved(self, now: float) -> Clocks | None:
         """The clocks after the side to move moves at ``now`` (None in an untimed game)."""
-        return self.clocks.moved(self.game.turn, now, self.control) if self.clocks else None
+        if self.clocks is None:
+            return None
+        mover = self.seats[self.game.turn].user
+        berserk = mover is not None and mover.id in self.berserk
+        return self.clocks.moved(self.game.turn, now, replace(self.control, increment=0) if berserk else self.control)
 
     def out_of_time(self, now: float) -> bool:
         """Whether the side to move's time has run out at ``now``."""
@@ -212,7 +218,8 @@ class Table(GameView):
         return {"budget": self.budget, "rated": self.rated, "delay": self.delay, "channel_name": self.channel_name,
                 "takebacks_used": self.takebacks_used, "control": self.control.to_json(),
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
-                **({"tournament": self.tournament} if self.tournament else {})}
+                **({"tournament": self.tournament} if self.tournament else {}),
+                **({"berserk": sorted(self.berserk)} if self.berserk else {})}
 
 
 @dataclass(eq=False)

@@ -8,6 +8,7 @@ import pytest
 
 from bot.store import SqliteStore
 from bot.tournament.event import Format, Status
+from bot.replies import User
 from chat import ANA, BEN, EVE, Chat
 
 ADMIN = ANA
@@ -98,3 +99,72 @@ async def test_a_restarted_process_carries_a_tournament_on_with_the_same_pairing
     await everyone_resigns(again)
     await again.core.tick()
     assert len((await again.store.tournament(tid)).pairings) == 4
+
+
+DAN = User("4", "dan")
+
+
+async def arena(chat: Chat, minutes: int = 5) -> int:
+    await chat.say(ADMIN, f"tournament arena english 1+0 {minutes} minutes casual", manager=True)
+    for person in (ANA, BEN, EVE, DAN):
+        await chat.say(person, "tournament join")
+    await chat.say(ADMIN, "tournament start", manager=True)
+    [tid] = chat.core.state.tournaments
+    return tid
+
+
+async def play_plies(chat: Chat, room: str, plies: int) -> None:
+    """Both players of the game in ``room`` play their first legal move, ``plies`` times in all."""
+    table = chat.table(room)
+    for _ in range(plies):
+        game = table.game
+        replies = await chat.say(table.to_move.user, game.type.write_move(game.position, game.legal_moves()[0],
+                                                                          full=True), channel=room)
+        assert not replies[0].private, replies[0].text
+
+
+async def test_an_arena_scores_a_berserk_win_and_pairs_free_players_again_avoiding_the_last_opponent(chat):
+    tid = await arena(chat)
+    room, table = next((c, t) for c, t in rooms(chat).items() if t.colour_of(ANA) is not None)
+    colour = table.colour_of(ANA)
+    replies = await chat.say(ANA, "berserk")  # in the arena's channel: to her game
+    assert "goes berserk" in replies[-1].text and table.clocks.of(colour) == 30.0
+    assert (await chat.store.game(table.id)).settings["berserk"] == [ANA.id]
+    first = table.seats[colour.opponent].user
+    await play_plies(chat, room, 14)
+    assert "already" in (await chat.say(ANA, "berserk"))[0].text
+    assert "Too late" in (await chat.say(first, "berserk"))[0].text  # (they have moved)
+    await chat.say(first, "resign")
+    other = next(t for t in rooms(chat).values())
+    await chat.say(other.to_move.user, "resign")
+    await chat.core.tick()  # a new wave: everyone is free again
+    t = await chat.store.tournament(tid)
+    assert t.sheets()[ANA.id].scores == (3,)  # a win, and the berserk point (14 plies)
+    second = [p for p in t.pairings if p.round == t.round]
+    assert len(second) == 2 and not any({ANA.id, first.id} == set(p.players()) for p in second)
+    for table in list(rooms(chat).values()):
+        await chat.say(table.to_move.user, "resign")
+    chat.clock.now += 6 * 60  # the arena's time is up: no new pairings, and it ends once its games have
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    assert t.status is Status.FINISHED and "is over" in chat.texts()[-1]
+
+
+async def test_berserk_is_refused_outside_an_arena_and_kept_after_a_restart_before_the_first_move(chat, pool):
+    await swiss(chat, bot=None)
+    replies = await chat.say(ANA, "berserk")
+    assert replies[0].private and "arena" in replies[0].text
+    await chat.say(ADMIN, "tournament cancel", manager=True)
+    for table in list(rooms(chat).values()):
+        await chat.say(table.to_move.user, "resign")
+    await arena(chat)
+    table = next(t for t in rooms(chat).values() if t.colour_of(BEN) is not None)
+    await chat.say(BEN, "berserk")
+    await chat.core.close()
+    again = Chat(chat.store, pool)
+    again.clock.now = chat.clock.now
+    await again.core.start()
+    restored = again.table(table.channel)
+    colour = restored.colour_of(BEN)
+    assert restored.berserk == {BEN.id} and restored.clocks.of(colour) == 30.0
+    assert restored.clocks.of(colour.opponent) == 60.0

@@ -54,12 +54,17 @@ def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | Non
     clocks = (clocks_after[-1] if clocks_after else None) or Clocks.started(control, now)
     if restart and not control.correspondence:
         clocks = clocks.resumed(now)
+    berserk = frozenset(settings.get("berserk", ()))
+    for colour, seat in seats.items():  # went berserk, not moved since: the clocks kept are from before it
+        if seat.user is not None and seat.user.id in berserk and not any(
+                p.turn is colour for p in game.positions[:-1]):
+            clocks = clocks.berserk(colour, control)
     return Table(stored.id, stored.guild, stored.channel, settings.get("channel_name", stored.channel),
                  Kind(stored.kind), game, seats, settings["budget"], starter=starter, control=control,
                  clocks=clocks if control.timed else None,
                  rated=settings["rated"], delay=settings.get("delay", 0.0),
                  takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
-                 clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)))
+                 clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)), berserk=berserk)
 
 
 async def reload(s: Needs, table: Table) -> None:

@@ -11,11 +11,14 @@ from bot import commands
 from bot.clocks import TimeControl
 from bot.commands import CommandError, whole_number
 from bot.core import tournament_runs
-from bot.core.state import Refusal
+from bot.core import flags
+from bot.core.replay import reload
+from bot.core.state import MOVED_ELSEWHERE, Refusal, player
 from bot.core.tournament_runs import Needs, here
 from bot.tournament.words import describe, title
 from bot.ratings import level_rating
 from bot.replies import Message
+from bot.store import MoveConflict, SaveFailed
 from bot.tables import Seat
 from bot.tournament.event import BOT, Entrant, Format, Standing, Status, Tournament, parent_channel
 from bot.translation import join, plural, tr
@@ -184,3 +187,33 @@ async def _manage(s: Needs, msg: Message, what: str) -> None:
     s.tournaments.pop(t.id, None)
     await s.say(msg.channel, tr("{title} is cancelled. Games on go on, but count for it no more.", title=title(t)),
                 to=msg)
+
+
+async def berserk(s: Needs, msg: Message, words: list[str]) -> None:
+    """`berserk`: in an arena's game, before one's first move, half one's clock (and no increment) for one more
+    point if one wins."""
+    table = s.table(msg)
+    colour = player(table, msg)
+    t = s.tournaments.get(table.tournament)
+    if t is None or t.format is not Format.ARENA:
+        raise Refusal(tr("Berserk is for games of an arena on now."))
+    async with table.lock:
+        if msg.user.id in table.berserk:
+            raise Refusal(tr("You have gone berserk already."))
+        if table.has_moved(colour) or table.clocks is None or not s.tables.is_on(table):
+            raise Refusal(tr("Too late: berserk is chosen before your first move."))
+        before = (table.berserk, table.clocks)
+        table.berserk, table.clocks = table.berserk | {msg.user.id}, table.clocks.berserk(colour, table.control)
+        try:  # (no move is removed: the game's settings are saved with its version stepped)
+            table.version = await s.store.remove_moves(table.id, table.version, len(table.game.moves),
+                                                       table.settings())
+        except MoveConflict:
+            table.berserk, table.clocks = before
+            await reload(s, table)
+            raise Refusal(MOVED_ELSEWHERE) from None
+        except SaveFailed:
+            table.berserk, table.clocks = before
+            raise
+        flags.watch(s, table)  # its deadline came nearer
+    await s.show(table, tr("{name} goes berserk: half the clock and no increment, for one more point with a win.",
+                           name=msg.user.name), to=msg)
