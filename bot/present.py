@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clocks import clock_words
-from bot.replies import Board
+from bot.replies import Board, Standings
 from bot.words import JUDGEMENTS, game_name, position_status
 from bot.translation import ENGLISH, render, tr
 from engine import GameRecord, game_type
 from engine.games import GAMES
 from engine.analysis import Analysis
-from renders import GraphOptions, RenderOptions, render_gif, render_graph, render_png, text_diagram
+from renders import (GraphOptions, RenderOptions, render_gif, render_graph, render_png, render_table,
+                     text_diagram)
 
 REPLAY_WIDTH = 360  # pixels; a replay of a long game stays a few MB
 
@@ -51,6 +52,12 @@ def graph_png(analysis: Analysis, language: str = ENGLISH) -> bytes:
     caption = tr("{game} · White's winning chances", game=game_name(analysis.game))
     legend = {name: render(word, language) for name, word in JUDGEMENTS.items()}
     return render_graph(analysis, GraphOptions(caption=render(caption, language), legend=legend))
+
+
+def standings_png(standings: Standings, language: str = ENGLISH) -> bytes:
+    """A tournament's standings as a table, its words in ``language``."""
+    return render_table(render(standings.title, language), [render(h, language) for h in standings.header],
+                        standings.rows, marked=range(standings.marked))
 
 
 def replay_gif(game: GameRecord[Any, Any], language: str = ENGLISH) -> bytes:

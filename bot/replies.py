@@ -101,6 +101,18 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Standings:
+    """A tournament's standings to show as a table (an image where the front end has them): its title and column
+    heads (texts in any language), and a row a player, the first ``marked`` rows brighter (the podium)."""
+
+    tournament: int
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    marked: int = 0
+
+
+@dataclass(frozen=True)
 class Reply:
     """What the bot says. ``private`` replies are for ``to.user`` alone (where the chat service allows it)."""
 
@@ -128,6 +140,8 @@ class Reply:
     """Its words went to the game's followers with an event (``bot.events``): a page that asked has seen them."""
     player: tuple[str, str] | None = None
     """The person whose games the reply lists (server, user id): a front end with a web page links their page."""
+    standings: Standings | None = None
+    """A tournament's standings: a front end shows them as a table (``bot.present.standings_png``)."""
     update: str | None = None
     """A key this reply shares with earlier ones it brings up to date (an analysis's progress, then its result):
     a front end that can edit its messages edits the last one with this key (in this channel) instead of posting."""

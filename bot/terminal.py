@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.core import Core
-from bot.present import board_png, board_text, graph_png
+from bot.present import board_png, board_text, graph_png, standings_png
 from bot.replies import Message, Reply, User
 from bot.tournament.words import room_label
 from bot.translation import ENGLISH, render, tr
@@ -68,6 +68,10 @@ class Terminal:
             path = self.image_dir / f"analysis-{reply.game}.png"
             path.write_bytes(await asyncio.to_thread(graph_png, reply.analysis, self.language))
             lines.append(self.say(tr("[evaluation graph: {path}]", path=str(path))))
+        if reply.standings is not None:
+            path = self.image_dir / f"standings-{reply.standings.tournament}.png"
+            path.write_bytes(await asyncio.to_thread(standings_png, reply.standings, self.language))
+            lines.append(self.say(tr("[standings: {path}]", path=str(path))))
         print("\n".join(lines) + "\n", file=self.out, flush=True)
 
     def message(self, line: str) -> Message | None:

@@ -56,6 +56,10 @@ async def test_a_swiss_event_is_paired_round_after_round_played_in_its_channel_a
     t = await chat.store.tournament(tid)
     assert t.status is Status.FINISHED and tid not in chat.core.state.tournaments
     assert "is over" in chat.texts()[-1] and "Standings:" in chat.texts()[-1]
+    table = chat.replies[-1].standings  # and as a table, the podium marked, in the order of the standings
+    names = {e.id: e.name for e in t.players}
+    assert [row[1] for row in table.rows] == [names[p] for p, _ in t.standings()] and table.marked == 3
+    assert [float(row[2]) for row in table.rows] == sorted((float(row[2]) for row in table.rows), reverse=True)
     met = [frozenset(p.players()) for p in t.pairings]
     assert len(met) == 4 and len(set(met)) == 4  # nobody met twice
 

@@ -71,6 +71,8 @@ async def test_each_board_is_played_in_a_thread_of_its_own_and_the_winners_are_p
         await bot.core.tick()
         over = await emulator.wait_for(lambda m: "is over" in text_of(m), what="the winners")
         assert int(over["channel_id"]) == games and "Standings:" in text_of(over)
+        png = over["_files"]["standings-1.png"]  # the standings as an image too
+        assert png.startswith(b"\x89PNG") and over["embeds"][0]["image"]["url"] == "attachment://standings-1.png"
 
 
 async def test_where_threads_are_not_allowed_the_boards_are_played_in_the_channel_headed_with_their_board(

@@ -182,3 +182,24 @@ def test_the_empty_board_is_drawn_once_per_theme_size_and_side():
     png(start_position(v), RenderOptions(theme="contrast", width=700, flipped=True))
     assert empty_board.cache_info().misses == before[0] + 1, "the other side is a board of its own"
 
+
+
+def test_a_standings_table_grows_with_its_rows_and_cuts_a_long_name_to_its_column():
+    import io
+
+    from PIL import Image
+
+    from renders import render_table
+    from renders.table import MAX_ROWS, ROW
+
+    def size(png):
+        return Image.open(io.BytesIO(png)).size
+
+    rows = [[str(k), f"player {k}", str(10 - k)] for k in range(1, 6)]
+    short = size(render_table("Standings", ["#", "Player", "Points"], rows))
+    longer = size(render_table("Standings", ["#", "Player", "Points"], rows + [["6", "eve", "0"]]))
+    assert longer[1] - short[1] == ROW and longer[0] == short[0]
+    named = size(render_table("Standings", ["#", "Player", "Points"], [["1", "a" * 300, "3"]]))
+    assert named[0] < 400  # the name is cut, not the image stretched
+    many = size(render_table("Standings", ["#", "Player"], [[str(k), "x"] for k in range(100)]))
+    assert many[1] == size(render_table("Standings", ["#", "Player"], [[str(k), "x"] for k in range(MAX_ROWS)]))[1]

@@ -18,7 +18,7 @@ from bot.core import flags, lobby
 from bot.core.bot_moves import kick
 from bot.core.lobby import open_table
 from bot.core.state import Plays, Refusal
-from bot.tournament.words import room_label, standings_text, title
+from bot.tournament.words import room_label, standings_table, standings_text, title
 from bot.events import Started
 from bot.replies import Message, User
 from bot.tables import Kind, Seat
@@ -142,7 +142,8 @@ async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]]
         return
     s.tournaments[t.id] = fresh
     if announce:
-        await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)))
+        table = standings_table(fresh, tr("after round {round}", round=t.round)) if t.round else None
+        await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)), standings=table)
     await _play_paired(s, fresh)
 
 
@@ -204,7 +205,9 @@ async def _finish(s: Needs, t: Tournament) -> None:
     podium = [names.get(p, p) for p, _ in t.standings()[:3]]
     said = plural("{title} is over. The winner: {names}.", "{title} is over. On the podium: {names}.", len(podium),
                   title=title(t), names=", ".join(podium))
-    await s.say(t.channel, join([said, standings_text(t)], "\n"))
+    final = replace(t, status=Status.FINISHED)
+    await s.say(t.channel, join([said, standings_text(final)], "\n"),
+                standings=standings_table(final, tr("final standings")))
 
 
 def absent_players(t: Tournament) -> list[str]:

@@ -15,7 +15,7 @@ from bot.core import flags
 from bot.core.replay import reload
 from bot.core.state import MOVED_ELSEWHERE, Refusal, player
 from bot.core.tournament_runs import Needs, here
-from bot.tournament.words import describe, title
+from bot.tournament.words import describe, standings_table, title
 from bot.ratings import level_rating
 from bot.replies import Message
 from bot.store import MoveConflict, SaveFailed
@@ -48,7 +48,9 @@ async def command(s: Needs, msg: Message, words: list[str]) -> None:
     elif sub in ("start", "cancel"):
         await _manage(s, msg, sub)
     elif sub in ("", "standings"):
-        await s.say(msg.channel, describe(here(s, msg), s.clock()), to=msg)
+        t = here(s, msg)
+        await s.say(msg.channel, describe(t, s.clock()), to=msg,
+                    standings=standings_table(t, tr("now")) if t.players else None)
     else:
         raise CommandError(f"I don't understand {sub!r} in `tournament`. Usage: `{commands.HELP['tournament'][0]}`")
 

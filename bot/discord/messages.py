@@ -8,7 +8,7 @@ import io
 
 import discord
 
-from bot.present import board_png, board_text, clock_line, graph_png, replay_gif
+from bot.present import board_png, board_text, clock_line, graph_png, replay_gif, standings_png
 from bot.replies import NO_GAME, Reply, User
 from bot.translation import ENGLISH, render, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
@@ -45,6 +45,13 @@ async def compose(reply: Reply, pictures: bool, embeds: bool, view: discord.ui.V
     if reply.analysis is not None and pictures:
         name = f"analysis-{reply.game}.png"
         files.append(discord.File(io.BytesIO(await asyncio.to_thread(graph_png, reply.analysis, language)), name))
+        if embeds and embed is None:
+            embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
+            embed.set_image(url=f"attachment://{name}")
+            text = ""
+    if reply.standings is not None and pictures:
+        name = f"standings-{reply.standings.tournament}.png"
+        files.append(discord.File(io.BytesIO(await asyncio.to_thread(standings_png, reply.standings, language)), name))
         if embeds and embed is None:
             embed = discord.Embed(description=cut(text, 4096), colour=COLOUR)
             embed.set_image(url=f"attachment://{name}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.replies import Standings
 from bot.tournament.event import Format, Standing, Status, Tournament, room_of
 from bot.translation import Text, join, plural, tr
 from bot.words import game_name
@@ -54,3 +55,21 @@ def room_label(channel: str) -> Text | None:
         return None
     tournament, rnd, board = room
     return tr("Tournament #{number}, round {round}, board {board}", number=tournament, round=rnd, board=board)
+
+
+def standings_table(t: Tournament, when: Text) -> Standings:
+    """The standings as a table (``bot.replies.Standings``) titled with ``t``'s name and ``when`` they stand."""
+    names = {e.id: e.name for e in t.players}
+    rows: list[tuple[str, ...]] = []
+    sheets = t.sheets() if t.format is Format.ARENA else {}
+    for place, (player, score) in enumerate(t.standings(), 1):
+        if t.format is Format.ARENA:
+            sheet = sheets[player]
+            rows.append((str(place), names.get(player, player), " ".join(f"{s}" for s in sheet.scores[-12:]),
+                         f"{score[0]:g}"))
+        else:
+            rows.append((str(place), names.get(player, player), f"{score[0]:g}", f"{score[1]:g}", f"{score[2]:g}"))
+    header = ((tr("#"), tr("Player"), tr("Games"), tr("Points")) if t.format is Format.ARENA else
+              (tr("#"), tr("Player"), tr("Points"), tr("Buchholz"), tr("Sonneborn-Berger")))
+    return Standings(t.id, join([tr("Tournament #{number}", number=t.id), when], " · "), header, tuple(rows),
+                     marked=min(3, len(rows)) if t.status is Status.FINISHED else 0)
