@@ -317,9 +317,9 @@ class DiscordEmulator:
         await self.dispatch("MESSAGE_CREATE", message)
         return message
 
-    async def slash(self, person: dict, channel: int, sub: str, **options: Any) -> Interaction:
-        """``person`` runs ``/draughts sub option:value ...`` in ``channel``."""
-        command = next(c for c in self.commands if c["name"] == "draughts")
+    async def slash(self, person: dict, channel: int, sub: str, group: str = "draughts", **options: Any) -> Interaction:
+        """``person`` runs ``/draughts sub option:value ...`` (or another ``group``'s) in ``channel``."""
+        command = next(c for c in self.commands if c["name"] == group)
         spec = next(o for o in command["options"] if o["name"] == sub)
         types = {o["name"]: o["type"] for o in spec.get("options", [])}
         given, resolved = [], {"users": {}, "members": {}}
@@ -329,7 +329,7 @@ class DiscordEmulator:
                 resolved["members"][value["id"]] = self._member(value, False)
                 value = value["id"]
             given.append({"name": name, "type": types[name], "value": value})
-        data = {"id": command["id"], "name": "draughts", "type": 1, "guild_id": str(self.guild_of(channel)),
+        data = {"id": command["id"], "name": group, "type": 1, "guild_id": str(self.guild_of(channel)),
                 "options": [{"name": sub, "type": 1, "options": given}], "resolved": resolved}
         return await self._interact(2, person, channel, data)
 
@@ -467,8 +467,18 @@ class DiscordEmulator:
         return json_response({"url": self.gateway_url})
 
     async def _sync(self, request: web.Request) -> web.Response:
+        commands = await request.json()
+        for command in commands:  # Discord's limits: 25 options (subcommands) a command, 25 choices an option
+            for option in [command, *command.get("options", [])]:
+                if len(option.get("options", [])) > 25 or len(option.get("choices", [])) > 25:
+                    return error(400, 50035, f"Invalid Form Body: {option['name']} has more than 25 options "
+                                             "or choices")
+                for choice_holder in option.get("options", []):
+                    if len(choice_holder.get("choices", [])) > 25:
+                        return error(400, 50035, f"Invalid Form Body: {choice_holder['name']} has more than 25 "
+                                                 "choices")
         self.commands = []
-        for command in await request.json():
+        for command in commands:
             self.commands.append({**command, "id": str(self.snowflake()), "application_id": str(APP), "version": "1"})
         return json_response(self.commands)
 

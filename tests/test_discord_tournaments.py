@@ -89,3 +89,25 @@ async def test_where_threads_are_not_allowed_the_boards_are_played_in_the_channe
         await emulator.say(mover, hall, format_move(game.position, game.legal_moves()[0]))  # a move, typed alone
         played = await emulator.wait_for(lambda m: "played" in text_of(m), since, what="the move")
         assert text_of(played).startswith(f"Tournament #1, round 1, board {table.channel[-1]}:")
+
+
+async def test_slash_commands_make_join_and_start_a_tournament_and_show_its_standings(emulator, store, pool):
+    games = emulator.channel("games")
+    async with running(emulator, store, pool) as bot:
+        assert {c["name"] for c in emulator.commands} == {"draughts", "tournament"}
+        made = await emulator.answer(await emulator.slash(ANA, games, "swiss", group="tournament", variant="russian",
+                                                          clock="5+3", rounds=3, starts_in=30))
+        assert "Tournament #1: Russian Swiss of 3 rounds, 5+3 (blitz), rated" in text_of(made)
+        assert "starts in 30 min" in text_of(made)
+        refused = await emulator.answer(await emulator.slash(BEN, games, "cancel", group="tournament"))
+        assert "administrators" in text_of(refused)
+        for person in (BEN, EVE):
+            joined = await emulator.answer(await emulator.slash(person, games, "join", group="tournament"))
+            assert "joins" in text_of(joined)
+        await emulator.answer(await emulator.slash(ANA, games, "bot", group="tournament", level=3))
+        shown = await emulator.answer(await emulator.slash(EVE, games, "standings", group="tournament"))
+        assert "Standings:" in text_of(shown) and "Bot level 3" in text_of(shown)
+        await emulator.answer(await emulator.slash(ANA, games, "start", group="tournament"))
+        await emulator.wait_for(lambda m: "Round 1 of 3:" in text_of(m), what="the pairings")
+        [t] = bot.core.state.tournaments.values()
+        assert (t.variant, str(t.control), t.rounds, len(t.players)) == ("russian", "5+3", 3, 3)

@@ -25,7 +25,7 @@ from discord.ext import commands as ext
 from bot import commands
 from bot.config import Config
 from bot.core import Core
-from bot.discord import commands as slash_commands
+from bot.discord import commands as slash_commands, tournament_commands
 from bot.discord.answers import Answerer
 from bot.discord.boards import BoardMessages
 from bot.discord.delivery import Delivery, cannot_write, permissions_in, personal
@@ -75,6 +75,7 @@ class DraughtsBot(ext.AutoShardedBot):
         self.add_dynamic_items(ActionButton, AnalyseButton, MoveMenu, SeatButton, PuzzleMenu, SolutionButton,
                                RematchButton)
         self.tree.add_command(slash_commands.group)
+        self.tree.add_command(tournament_commands.tournament)
         await self.tree.set_translator(slash_commands.Translations())
         await self.tree.sync()
         restored = await self.core.start(self.owns)

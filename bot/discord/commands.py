@@ -200,9 +200,15 @@ async def language(interaction: discord.Interaction, language: str | None = None
 
 @group.command(name=tr("help"), description=tr("The commands, or more about one."))
 @app_commands.describe(command=said(tr("One command to explain")))
-@app_commands.choices(command=COMMANDS)
 async def help_(interaction: discord.Interaction, command: str | None = None) -> None:
     await run(interaction, "help", command)
+
+
+@help_.autocomplete("command")
+async def help_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The commands whose names start with what was typed (more than Discord's 25 choices, so suggested)."""
+    typed = current.strip().lower()
+    return [choice for choice in COMMANDS if choice.value.startswith(typed)][:AUTOCOMPLETE_LIMIT]
 
 
 def short(text: str) -> str:
