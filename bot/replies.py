@@ -113,6 +113,17 @@ class Standings:
 
 
 @dataclass(frozen=True)
+class Scheduled:
+    """A tournament just made, for a chat service that lists a server's events (Discord's scheduled events)."""
+
+    tournament: int
+    title: str
+    starts: float
+    ends: float
+    """When it is expected to end (Unix time)."""
+
+
+@dataclass(frozen=True)
 class Reply:
     """What the bot says. ``private`` replies are for ``to.user`` alone (where the chat service allows it)."""
 
@@ -140,6 +151,8 @@ class Reply:
     """Its words went to the game's followers with an event (``bot.events``): a page that asked has seen them."""
     player: tuple[str, str] | None = None
     """The person whose games the reply lists (server, user id): a front end with a web page links their page."""
+    scheduled: Scheduled | None = None
+    """A tournament just made: a front end may list it among its server's events."""
     standings: Standings | None = None
     """A tournament's standings: a front end shows them as a table (``bot.present.standings_png``)."""
     update: str | None = None

@@ -125,6 +125,8 @@ class DiscordEmulator:
         self.interactions: dict[int, Interaction] = {}
         self.sessions: dict[str, Session] = {}
         self.commands: list[dict] = []
+        self.events: list[dict] = []
+        """The servers' scheduled events the bot made."""
         self.requests: list[tuple[str, str]] = []
         self.identifies = self.resumes = self.limited = self.hung_up = 0
         self.guild_locale = "en-US"
@@ -437,6 +439,7 @@ class DiscordEmulator:
             ("PATCH", r"/channels/(\d+)/messages/(\d+)", self._edit),
             ("DELETE", r"/channels/(\d+)/messages/(\d+)", self._delete),
             ("POST", r"/channels/(\d+)/threads", self._thread),
+            ("POST", r"/guilds/(\d+)/scheduled-events", self._scheduled_event),
             ("PUT", r"/channels/(\d+)/thread-members/(@me|\d+)", self._no_content),
             ("DELETE", r"/channels/(\d+)", self._delete_channel),
             ("POST", r"/users/@me/channels", self._direct),
@@ -583,6 +586,22 @@ class DiscordEmulator:
         self.channels[id] = thread
         await self.dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return json_response(thread, 201)
+
+    async def _scheduled_event(self, request: web.Request, guild: str) -> web.Response:
+        payload = await request.json()
+        if not payload.get("name") or not payload.get("scheduled_start_time"):
+            return error(400, 50035, "Invalid Form Body")
+        if payload.get("entity_type") == 3 and not (payload.get("entity_metadata") or {}).get("location"):
+            return error(400, 50035, "Invalid Form Body: an external event needs a location")
+        event = {"id": str(self.snowflake()), "guild_id": guild, "channel_id": None, "creator_id": BOT["id"],
+                 "creator": BOT, "name": payload["name"], "description": payload.get("description"),
+                 "scheduled_start_time": payload["scheduled_start_time"],
+                 "scheduled_end_time": payload.get("scheduled_end_time"), "privacy_level": payload["privacy_level"],
+                 "status": 1, "entity_type": payload["entity_type"], "entity_id": None,
+                 "entity_metadata": payload.get("entity_metadata"), "user_count": 0, "image": None}
+        self.events.append(event)
+        await self.dispatch("GUILD_SCHEDULED_EVENT_CREATE", event)
+        return json_response(event)
 
     async def _delete_channel(self, request: web.Request, channel: str) -> web.Response:
         thread = self.channels.pop(int(channel), None)

@@ -99,6 +99,10 @@ async def test_slash_commands_make_join_and_start_a_tournament_and_show_its_stan
                                                           clock="5+3", rounds=3, starts_in=30))
         assert "Tournament #1: Russian Swiss of 3 rounds, 5+3 (blitz), rated" in text_of(made)
         assert "starts in 30 min" in text_of(made)
+        await until(lambda: len(emulator.events) == 1)  # listed among the server's events too
+        [event] = emulator.events
+        assert event["name"].startswith("Tournament #1: Russian Swiss") and event["entity_type"] == 3
+        assert event["entity_metadata"]["location"] == "#games" and "tournament join" in event["description"]
         refused = await emulator.answer(await emulator.slash(BEN, games, "cancel", group="tournament"))
         assert "administrators" in text_of(refused)
         for person in (BEN, EVE):

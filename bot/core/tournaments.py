@@ -17,7 +17,7 @@ from bot.core.state import MOVED_ELSEWHERE, Refusal, player
 from bot.core.tournament_runs import Needs, here
 from bot.tournament.words import describe, standings_table, title
 from bot.ratings import level_rating
-from bot.replies import Message
+from bot.replies import Message, Scheduled
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Seat
 from bot.tournament.event import BOT, Entrant, Format, Standing, Status, Tournament, parent_channel
@@ -81,8 +81,10 @@ async def _create(s: Needs, msg: Message, form: Format, words: list[str]) -> Non
                       Format.ARENA else 0.0, creator=msg.user.id)
     made = replace(made, id=await s.store.create_tournament(made))
     s.tournaments[made.id] = made
+    expected = minutes * 60 if form is Format.ARENA else (rounds if form is Format.SWISS else 7) * control.start * 2.5
     await s.say(msg.channel, join([title(made) + ".", tr("It starts in {minutes} min; anyone may `tournament join` "
-                                                       "to play.", minutes=round((starts - now) / 60))]), to=msg)
+                                                       "to play.", minutes=round((starts - now) / 60))]), to=msg,
+                scheduled=Scheduled(made.id, title(made), starts, starts + max(expected, 15 * 60)))
 
 
 def _schedule(words: list[str], now: float) -> tuple[list[str], int, float, float]:
