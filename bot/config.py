@@ -43,7 +43,8 @@ class Config:
     move_time: float = 1.0
     """BOT_MOVE_TIME: the bot's default seconds per move."""
     max_move_time: float = 10.0
-    """BOT_MAX_MOVE_TIME: the most seconds per move a player may ask the bot to take."""
+    """BOT_MAX_MOVE_TIME: the most seconds the bot thinks a move: the most a player may ask for in an untimed game,
+    and a cap on the share of its clock it takes in a timed one (a machine with many games at once keeps it low)."""
     log_level: str = "INFO"
     """BOT_LOG_LEVEL: DEBUG, INFO, WARNING or ERROR."""
     queue_limit: int = 40

@@ -70,7 +70,7 @@ async def _play_bot_moves(s: Plays, table: Table) -> None:
 
 def _budget(s: Plays, table: Table) -> float:
     """The seconds the bot may search its move: its level's time a move, or in a timed game a share of its clock
-    (``bot.clocks.think_time``); no time at all for the only legal move. A choice between captures is critical:
+    (``bot.clocks.think_time``), never over ``max_move_time``; no time at all for the only legal move. A choice between captures is critical:
     draughts games are won and lost there."""
     game, clocks = table.game, table.clocks
     if clocks is None or table.control.correspondence:
@@ -78,8 +78,9 @@ def _budget(s: Plays, table: Table) -> float:
     moves = game.legal_moves()
     if len(moves) == 1:
         return LEAST_THINK
-    return think_time(clocks.left(game.turn, game.turn, s.clock()), table.control.increment, len(game.moves) // 2,
-                      critical=any(move.captures for move in moves))
+    return min(s.config.max_move_time, think_time(clocks.left(game.turn, game.turn, s.clock()),
+                                                  table.control.increment, len(game.moves) // 2,
+                                                  critical=any(move.captures for move in moves)))
 
 
 async def _store_and_play(s: Plays, table: Table, game: GameRecord, ply: int, seat: Seat, answer_text: str,
