@@ -352,3 +352,41 @@ def test_sigterm_to_every_process_of_the_bot_at_once_starts_nothing_and_leaves_n
         assert none_alive(seen, within=5.0), [p for p in seen if alive(p)]
     finally:
         bot.end()
+
+
+def test_a_tournament_killed_mid_round_goes_on_after_a_restart_with_the_same_pairings_and_games(tmp_path):
+    import re
+    import sqlite3
+
+    movers = re.compile(rb"\[Tournament #1, round 1, board \d\] English: .*?\. (\w+), your move")
+    join = b"".join(b"as %s\ntournament join\n" % name for name in (b"ana", b"ben", b"eve", b"dan"))
+    bot = BotProcess(tmp_path)
+    try:
+        bot.type(b"tournament swiss english 10+0 2 rounds casual\n" + join + b"as you\ntournament start\n")
+        bot.wait_for("Round 1 of 2:")
+        bot.wait_for("round 1, board 2]")
+        first, second = movers.findall(bytes(bot.out))[:2]
+        bot.type(b"as %s\n11-15\n" % first)  # typed in the tournament's channel: to their board
+        bot.wait_for(f"{first.decode()} played 11-15")
+        os.kill(bot.proc.pid, signal.SIGKILL)
+        bot.proc.wait(10)
+    finally:
+        bot.end()
+    again = BotProcess(tmp_path)
+    try:
+        again.type(b"tournament\n")
+        again.wait_for("Under way: round 1.")
+        again.type(b"as %s\nboard\n" % second)
+        again.wait_for("your move")
+        for name in (first, second):  # a player of each board gives up: the round is over
+            again.type(b"as %s\nresign\n" % name)
+        again.wait_for("Round 2 of 2:", timeout=60)  # paired by the restarted process's clock
+    finally:
+        again.end()
+    db = sqlite3.connect(tmp_path / "bot.sqlite3")
+    rooms = db.execute("SELECT channel, count(*) FROM games WHERE channel LIKE 'terminal~t1.1.%' GROUP BY channel")
+    assert sorted(n for _, n in rooms) == [1, 1]  # each board of round 1 had one game, never started twice
+    assert db.execute("SELECT count(*) FROM tournament_pairings").fetchone()[0] == 4
+    moved = db.execute("SELECT count(*) FROM moves m JOIN games g ON g.id = m.game"
+                       " WHERE g.channel LIKE 'terminal~t1.1.%'").fetchone()[0]
+    assert moved == 1  # the move made before the kill was kept
