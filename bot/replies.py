@@ -151,6 +151,8 @@ class Reply:
     """Its words went to the game's followers with an event (``bot.events``): a page that asked has seen them."""
     player: tuple[str, str] | None = None
     """The person whose games the reply lists (server, user id): a front end with a web page links their page."""
+    tournament: int | None = None
+    """A tournament the reply is about: a front end with a web page links the tournament's page."""
     scheduled: Scheduled | None = None
     """A tournament just made: a front end may list it among its server's events."""
     standings: Standings | None = None

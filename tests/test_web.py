@@ -569,7 +569,8 @@ async def test_a_rematch_from_the_page_needs_the_players_seat_and_one_of_the_pag
 
 async def test_my_games_page_lists_the_guests_games_on_and_finished_and_their_ratings(site):
     chat, client = site
-    assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": [], "name": None}
+    assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": [], "name": None,
+                                                            "events": []}
     started = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
                                                    "colour": "black", "control": "3+2", "name": "Zoë"})
     path, secret = (await started.json())["url"].split("#seat=")
@@ -628,3 +629,28 @@ async def test_a_players_page_says_so_when_the_database_does_not_answer(site, mo
     assert answer.status == 503 and "not answering" in (await answer.json())["error"]
     ref = chat.pages.keys.player_ref("g", ANA.id)
     assert (await client.get(f"/api/p/{ref}")).status == 503
+
+
+async def test_a_tournaments_page_shows_its_standings_and_games_behind_a_key_and_the_chat_links_it(site):
+    chat, client = site
+    await chat.say(ANA, "tournament swiss english 3+2 2 rounds casual", manager=True)
+    for person in (ANA, BEN, EVE):
+        await chat.say(person, "tournament join")
+    await chat.say(ANA, "tournament start", manager=True)
+    [t] = chat.core.state.tournaments.values()
+    ref = chat.pages.keys.tournament_ref(t.id)
+    assert f"The tournament's page: http://bot.example/t/{ref}" in [r.text for r in chat.replies]
+    shown = await (await client.get(f"/api/t/{ref}")).json()
+    assert shown["title"] == "Tournament #1: English Swiss of 2 rounds, 3+2 (blitz), casual"
+    assert shown["status"].startswith("Under way: round 1.") and len(shown["standings"]) == 3
+    [on] = shown["on"]  # three players: one game, and a bye
+    game = next(table for table in chat.core.state.tables.values() if table.tournament)
+    assert on["path"] == chat.pages.game_path(game.id) and (on["round"], on["board"]) == (1, 1)
+    await chat.say(game.to_move.user, "resign")
+    shown = await (await client.get(f"/api/t/{ref}")).json()
+    assert shown["on"] == [] and shown["done"][0]["result"] in ("1-0", "0-1")
+    assert (await client.get(f"/t/{ref}")).status == 200
+    for wrong in (f"{t.id}-nothing", ref[:-1] + ("A" if ref[-1] != "A" else "B"), "x"):
+        assert (await client.get(f"/api/t/{wrong}")).status == 404 and (await client.get(f"/t/{wrong}")).status == 404
+    theirs = await (await client.get(f"/api/p/{chat.pages.keys.player_ref('g', BEN.id)}")).json()
+    assert theirs["events"] == [{"title": shown["title"], "path": f"/t/{ref}"}]  # on the player's page too

@@ -26,6 +26,7 @@ from bot.ratings import Rating
 from bot.store import FinishedGame, SaveFailed, Store, StoredGame
 from bot.replies import Controls, Message, NO_GAME, Reply, User
 from bot.tables import Kind, LiveGame, Table
+from bot.tournament.event import Tournament
 from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
@@ -292,6 +293,16 @@ class Core:
     async def player_ratings(self, guild: str, user: str) -> list[tuple[str, Speed, Rating, int]]:
         """``user``'s ratings on server ``guild``: (variant, speed, rating, rated games) for each they played."""
         return await results.ratings_of(self.state, guild, user, list(Speed))
+
+    async def tournament(self, tournament: int) -> Tournament | None:
+        """A tournament as the database has it, with its players and pairings (``SaveFailed`` if it cannot say)."""
+        return await self.state.store.tournament(tournament)
+
+    async def player_tournaments(self, guild: str, user: str, limit: int = 10) -> list[Tournament]:
+        """The latest tournaments ``user`` played in on server ``guild``."""
+        found = [await self.state.store.tournament(t) for t in
+                 await self.state.store.tournaments_of(guild, user, limit)]
+        return [t for t in found if t is not None]
 
     def record(self, game: StoredGame) -> GameRecord[Any, Any] | None:
         """A stored game's record, its moves played again (None if they no longer read as moves)."""

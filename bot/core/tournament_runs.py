@@ -143,7 +143,8 @@ async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]]
     s.tournaments[t.id] = fresh
     if announce:
         table = standings_table(fresh, tr("after round {round}", round=t.round)) if t.round else None
-        await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)), standings=table)
+        await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)), standings=table,
+                    tournament=t.id)
     await _play_paired(s, fresh)
 
 
@@ -207,7 +208,7 @@ async def _finish(s: Needs, t: Tournament) -> None:
                   title=title(t), names=", ".join(podium))
     final = replace(t, status=Status.FINISHED)
     await s.say(t.channel, join([said, standings_text(final)], "\n"),
-                standings=standings_table(final, tr("final standings")))
+                standings=standings_table(final, tr("final standings")), tournament=t.id)
 
 
 def absent_players(t: Tournament) -> list[str]:

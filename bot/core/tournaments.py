@@ -50,7 +50,7 @@ async def command(s: Needs, msg: Message, words: list[str]) -> None:
     elif sub in ("", "standings"):
         t = here(s, msg)
         await s.say(msg.channel, describe(t, s.clock()), to=msg,
-                    standings=standings_table(t, tr("now")) if t.players else None)
+                    standings=standings_table(t, tr("now")) if t.players else None, tournament=t.id)
     else:
         raise CommandError(f"I don't understand {sub!r} in `tournament`. Usage: `{commands.HELP['tournament'][0]}`")
 
@@ -84,7 +84,8 @@ async def _create(s: Needs, msg: Message, form: Format, words: list[str]) -> Non
     expected = minutes * 60 if form is Format.ARENA else (rounds if form is Format.SWISS else 7) * control.start * 2.5
     await s.say(msg.channel, join([title(made) + ".", tr("It starts in {minutes} min; anyone may `tournament join` "
                                                        "to play.", minutes=round((starts - now) / 60))]), to=msg,
-                scheduled=Scheduled(made.id, title(made), starts, starts + max(expected, 15 * 60)))
+                scheduled=Scheduled(made.id, title(made), starts, starts + max(expected, 15 * 60)),
+                tournament=made.id)
 
 
 def _schedule(words: list[str], now: float) -> tuple[list[str], int, float, float]:

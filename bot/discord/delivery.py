@@ -227,6 +227,8 @@ class Delivery:
         watch = self.watch(board.game_id) if board is not None and board.game_id != NO_GAME else None  # a puzzle: none
         if reply.player is not None and reply.player[0] != DIRECT and self.pages is not None:  # a player's page
             return link_view(self.pages.player_url(*reply.player), tr("Their page"), language)
+        if reply.tournament is not None and controls is None and self.pages is not None:
+            return link_view(self.pages.tournament_url(reply.tournament), tr("Tournament page"), language)
         if controls is None:
             return link_view(watch, tr("Watch live"), language) if watch else None
         if controls.buttons is Buttons.ANSWER:

@@ -123,9 +123,11 @@ class Pages:
         """The game a page's address names (``ID-KEY``), or None if the key is not that game's."""
         number, _, key = ref.partition("-")
         game = whole_number(number)  # (ASCII digits only, as every command reads numbers)
-        if game is None or not self.keys.check_watch(game, key):
-            return None
-        return game
+        return game if game is not None and self.keys.check_watch(game, key) else None
+
+    def tournament_url(self, tournament: int) -> str:
+        """A tournament's page: its standings and its games on."""
+        return f"{self.base_url}/t/{self.keys.tournament_ref(tournament)}"
 
     def player_url(self, guild: str, user: str) -> str:
         """The page of a chat's player: their games and ratings on server ``guild``."""
@@ -145,9 +147,11 @@ class Pages:
             await self._chat(replace(reply, to=None) if isinstance(origin, WebOrigin) else reply)
             if self.local_chat:
                 await self._announce(reply)
-                if reply.player is not None:  # (Discord gives it with a button)
-                    await self._chat(Reply(reply.channel, tr("Their games on the web page: {url}",
-                                                             url=self.player_url(*reply.player))))
+                link = (tr("Their games on the web page: {url}", url=self.player_url(*reply.player)) if reply.player
+                        else tr("The tournament's page: {url}", url=self.tournament_url(reply.tournament))
+                        if reply.tournament is not None else None)
+                if link is not None:  # (Discord gives it with a button)
+                    await self._chat(Reply(reply.channel, link))
         if isinstance(origin, WebOrigin) and not reply.told:
             await origin.notice(reply.text)  # an answer no event told the game's pages: the page that asked sees it
 

@@ -2,7 +2,7 @@
 and ``/p/REF``, a chat's player, whose link the chat gives with their games (``REF`` names their server and id,
 with a key). ``/me`` lists the games played on the page (on, and finished with their clocks and ends); a chat
 player's page lists their finished games only (a game on in a private channel is not shown to whoever has the
-link); both give the player's ratings per game and speed."""
+link); both give the player's ratings per game and speed, and the tournaments they played in."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from aiohttp import web
 from bot.core import SaveFailed
 from bot.replies import User
 from bot.translation import rendered, tr
+from bot.tournament.words import title
 from bot.web import wording
 from bot.web.pages import Pages
 from bot.web.site import (GUEST_COOKIE, NO_GAME, SITE, client, guest_of, html_answer, json_answer, not_found,
@@ -84,7 +85,9 @@ async def _games_of(pages: Pages, guild: str, user: str, live: bool) -> dict:
            "control": game.control.words(), "players": {str(c): s.name for c, s in game.seats.items()}}
           for game in (await pages.games.live_games(guild) if live else [])
           if game.colour_of(User(user, "")) is not None]
-    return {"games": games, "on": on, "ratings": ratings, "name": name}
+    events = [{"title": title(t), "path": f"/t/{pages.keys.tournament_ref(t.id)}"}
+              for t in await pages.core.player_tournaments(guild, user)]
+    return {"games": games, "on": on, "ratings": ratings, "name": name, "events": events}
 
 
 def add_routes(app: web.Application) -> None:

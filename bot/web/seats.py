@@ -80,6 +80,18 @@ class SeatKeys:
         return (guild, user_id) if user_id and hmac.compare_digest(self.player_ref(guild, user_id).encode(),
                                                                    ref.encode("utf-8", "replace")) else None
 
+    def tournament_ref(self, tournament: int) -> str:
+        """A tournament's page's reference (``/t/REF``): its id and a key (ids count up)."""
+        return f"{tournament}-{self._digest(f'tournament:{tournament}', 9)}"
+
+    def read_tournament(self, ref: str) -> int | None:
+        """The tournament of a page reference, or None if it is not one of this bot's."""
+        number, _, _ = ref.partition("-")
+        if not number.isdigit() or len(number) > 12:
+            return None
+        return int(number) if hmac.compare_digest(self.tournament_ref(int(number)).encode(),
+                                                  ref.encode("utf-8", "replace")) else None
+
     def watch_key(self, game: int) -> str:
         return self._digest(f"watch:{game}", 9)
 

@@ -35,7 +35,7 @@ import sys
 from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.web import game_routes, player_routes, puzzle_routes, websocket, wording
+from bot.web import game_routes, player_routes, puzzle_routes, tournament_routes, websocket, wording
 from bot.web.pages import Pages
 from bot.web.site import SERVER_NAME, SITE, Site, guard
 
@@ -47,7 +47,7 @@ def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Applica
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
-    for routes in (game_routes, websocket, puzzle_routes, player_routes):
+    for routes in (game_routes, websocket, puzzle_routes, player_routes, tournament_routes):
         routes.add_routes(app)
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_static("/static/", wording.STATIC)

@@ -46,6 +46,8 @@ async function show() {
     game: g.game, control: g.control, players: players(g), result: g.result }), g.path));
   const ratings = data.ratings.map((r) => item(tr("{game}, {speed}: {rating} (rated games: {count})",
     { game: r.game, speed: r.speed, rating: r.rating, count: formatNumber(r.games) })));
+  const events = data.events.map((e) => item(e.title, e.path));
+  document.getElementById("my-events").replaceChildren(...(events.length ? events : none(tr("No tournament yet."))));
   document.getElementById("my-live").replaceChildren(...(live.length ? live : none(tr("No game on."))));
   document.getElementById("my-games").replaceChildren(...(games.length ? games : none(tr("No finished game yet."))));
   document.getElementById("my-ratings").replaceChildren(...(ratings.length ? ratings : none(tr("No rated game yet."))));
