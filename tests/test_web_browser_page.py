@@ -335,3 +335,30 @@ async def test_a_chat_players_page_shows_their_name_games_and_ratings(served):
     assert await asyncio.to_thread(b.wait_text, "my-ratings", "English, blitz: ")
     assert not await asyncio.to_thread(shown, b, "on-card")  # (games on, maybe in private channels: not here)
     assert await asyncio.to_thread(lambda: b.driver.find_element("css selector", "h1").text) == "ana's games"
+
+
+async def test_a_tournaments_page_shows_its_standings_and_its_games_and_follows_them(served):
+    from selenium.webdriver.common.by import By
+
+    chat, base, browser = served
+    await chat.say(ANA, "tournament swiss english 3+2 2 rounds casual", manager=True, channel="c9")
+    for person in (ANA, BEN):
+        await chat.say(person, "tournament join", channel="c9")
+    await chat.say(ANA, "tournament start", manager=True, channel="c9")
+    [t] = chat.core.state.tournaments.values()
+    b = await browser()
+    await asyncio.to_thread(b.open, base + f"/t/{chat.pages.keys.tournament_ref(t.id)}")
+    await asyncio.to_thread(b.wait_text, "title", "English Swiss of 2 rounds")
+    on = await asyncio.to_thread(b.wait_text, "on", "Round 1, board 1:")
+    assert "ana" in on and "ben" in on
+    heads = await asyncio.to_thread(lambda: [h.text for h in b.driver.find_elements(By.CSS_SELECTOR, "#standings th")
+                                             if h.is_displayed()])
+    assert heads == ["#", "Player", "Points", "Buchholz", "Sonneborn-Berger"]  # a Swiss event's; not an arena's
+    rows = await asyncio.to_thread(lambda: [r.text for r in b.driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")])
+    assert len(rows) == 2 and all(r.split()[-3] == "0" for r in rows)
+    game = next(table for table in chat.core.state.tables.values() if table.tournament)
+    await chat.say(game.to_move.user, "resign", channel="c9")
+    done = await asyncio.to_thread(b.wait_text, "done", "Round 1, board 1:", 20.0)  # the page looks again itself
+    assert done.endswith(("1-0", "0-1"))
+    assert await asyncio.to_thread(b.wait_text, "on", "No game on.", 20.0)
+    await chat.core.settle()
