@@ -73,6 +73,9 @@ async def test_a_player_moves_in_their_tournament_game_by_typing_in_the_tourname
     move = game.type.write_move(game.position, game.legal_moves()[0], full=True)
     replies = await chat.say(mover, move)
     assert not replies[0].private and len(table.game.moves) == 1, replies[0].text
+    for asked in ("takeback", "hint"):  # a casual tournament's games are no practice games
+        replies = await chat.say(mover, asked)
+        assert replies[0].private and "tournament" in replies[0].text and len(table.game.moves) == 1
 
 
 async def test_only_administrators_make_tournaments_and_a_round_robin_takes_no_one_once_started(chat):

@@ -641,7 +641,7 @@ async def test_a_tournaments_page_shows_its_standings_and_games_behind_a_key_and
     ref = chat.pages.keys.tournament_ref(t.id)
     assert f"The tournament's page: http://bot.example/t/{ref}" in [r.text for r in chat.replies]
     shown = await (await client.get(f"/api/t/{ref}")).json()
-    assert shown["title"] == "Tournament #1: English Swiss of 2 rounds, 3+2 (blitz), casual"
+    assert shown["title"] == "Tournament #1: English Swiss of 2 rounds, 3+2 (blitz), unrated"
     assert shown["status"].startswith("Under way: round 1.") and len(shown["standings"]) == 3
     [on] = shown["on"]  # three players: one game, and a bye
     game = next(table for table in chat.core.state.tables.values() if table.tournament)

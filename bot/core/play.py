@@ -158,6 +158,8 @@ async def takeback(s: Needs, msg: Message, words: list[str]) -> None:
         colour = player(table, msg)
         if await flags.flag(s, table):
             return  # (nor by a takeback, which would bring back earlier clocks)
+        if table.tournament:
+            raise Refusal(tr("No takebacks in a tournament's games."))
         if not table.has_moved(colour):
             raise Refusal(tr("You have no move to take back."))
         if table.kind is Kind.BOT:
@@ -220,8 +222,8 @@ async def take_back(s: Needs, table: Table, colour: Color, msg: Message) -> None
 async def hint(s: Needs, msg: Message, words: list[str]) -> None:
     table = s.table(msg)
     colour = player(table, msg)
-    if table.rated:
-        raise Refusal(tr("No hints in rated games."))
+    if table.rated or table.tournament:
+        raise Refusal(tr("No hints in rated games, nor in a tournament's."))
     if table.game.turn != colour:
         raise Refusal(tr("A hint is for your own move; wait for your turn."))
     game = table.game

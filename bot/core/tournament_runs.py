@@ -21,6 +21,7 @@ from bot.core.state import Plays, Refusal
 from bot.tournament.words import room_label, standings_table, standings_text, title
 from bot.events import Started
 from bot.replies import Message, User
+from bot.store import SaveFailed
 from bot.tables import Kind, Seat
 from bot.tournament.event import Format, Pairing, Standing, Status, Tournament, parent_channel
 from bot.translation import join, plural, tr
@@ -74,6 +75,8 @@ async def tick(s: Needs) -> None:
     for tid in list(s.tournaments):
         try:
             await step(s, tid)
+        except SaveFailed as error:  # the database is down: the next tick tries again
+            log.warning("tournament %d could not move on: %s", tid, error)
         except Exception:  # one tournament's trouble is not the others'
             log.exception("tournament %d could not move on", tid)
 

@@ -14,7 +14,7 @@ def title(t: Tournament) -> Text:
             Format.SWISS: plural("Swiss of {count} round", "Swiss of {count} rounds", t.rounds),
             Format.ROUND_ROBIN: tr("round robin")}[t.format]
     return tr("Tournament #{number}: {game} {kind}, {control}, {rated}", number=t.id, game=game_name(t.variant),
-              kind=kind, control=t.control.words(), rated=tr("rated") if t.rated else tr("casual"))
+              kind=kind, control=t.control.words(), rated=tr("rated") if t.rated else tr("unrated"))
 
 
 def describe(t: Tournament, now: float) -> Text:
