@@ -175,3 +175,59 @@ async def test_berserk_is_refused_outside_an_arena_and_kept_after_a_restart_befo
     colour = restored.colour_of(BEN)
     assert restored.berserk == {BEN.id} and restored.clocks.of(colour) == 30.0
     assert restored.clocks.of(colour.opponent) == 60.0
+
+
+async def test_no_other_game_starts_where_a_tournament_is_held_nor_in_its_games_rooms(chat):
+    await swiss(chat, bot=None)
+    room, table = next(iter(rooms(chat).items()))
+    player = table.to_move.user
+    for text, channel in (("new english level 1", "c1"), ("rematch", room), ("new", room), ("puzzle", "c1"),
+                          ("watch", "c1")):
+        replies = await chat.say(EVE, text, channel=channel)
+        assert replies[0].private and "tournament" in replies[0].text, (text, replies[0].text)
+    assert len(rooms(chat)) == 1 and "c1" not in chat.core.state.tables
+    game = table.game
+    await chat.say(player, game.type.write_move(game.position, game.legal_moves()[0], full=True))
+    assert len(table.game.moves) == 1  # still played by typing in the tournament's channel
+
+
+async def test_a_player_who_never_moved_is_paused_and_paired_again_once_they_come_back(chat):
+    tid = await arena(chat)
+    table = next(t for t in rooms(chat).values() if t.colour_of(ANA) is not None)
+    absent = table.to_move.user  # never moves: the clock runs out before their first move
+    chat.clock.now += 61
+    await chat.core.tick()
+    assert f"{absent.name} never made a first move: the game is lost for the tournament." in chat.texts()
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    assert t.entrant(absent.id).standing.value == "paused" and absent.id not in t.playing()
+    await chat.say(absent, "tournament join")
+    for other in list(rooms(chat).values()):
+        await chat.say(other.to_move.user, "resign")
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    assert t.entrant(absent.id).standing.value == "in" and absent.id in t.playing()  # paired again, not re-paused
+
+
+async def test_a_round_robin_goes_on_when_a_player_withdraws_their_opponents_having_the_round_off(chat):
+    await chat.say(ADMIN, "tournament roundrobin english 1+0 casual", manager=True)
+    for person in (ANA, BEN, EVE, DAN):
+        await chat.say(person, "tournament join")
+    await chat.say(DAN, "tournament withdraw")  # before the start: not in the tables at all
+    await chat.say(ADMIN, "tournament start", manager=True)
+    [tid] = chat.core.state.tournaments
+    t = await chat.store.tournament(tid)
+    assert DAN.id not in {p for pairing in t.pairings for p in pairing.players()}
+    assert len([p for p in t.pairings if p.round == 1]) == 2  # three players: a game and a round off
+    await everyone_resigns(chat)
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    playing = {p for pairing in t.pairings if pairing.round == 2 and not pairing.bye for p in pairing.players()}
+    quitter = next(iter(playing))
+    await chat.say(User(quitter, {u.id: u.name for u in (ANA, BEN, EVE)}[quitter]), "tournament withdraw")
+    await everyone_resigns(chat)
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    third = [p for p in t.pairings if p.round == 3]
+    assert third and all(p.bye or quitter not in p.players() for p in third) and t.status is Status.RUNNING
+    assert all(score[0] <= 2 for _, score in t.standings()), (t.standings(), t.pairings)  # (a round off: 0)

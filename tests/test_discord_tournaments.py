@@ -67,6 +67,9 @@ async def test_each_board_is_played_in_a_thread_of_its_own_and_the_winners_are_p
         thread = int(board["channel_id"])
         table = bot.core.state.tables[bot.delivery.rooms.room(None, thread)]
         mover = next(p for p in PEOPLE if p["id"] == table.to_move.user.id)
+        mistake = await emulator.say(mover, thread, "9-18")  # a mistake is answered in its thread, to its writer
+        note = await emulator.wait_for(lambda m: "Legal moves" in text_of(m), what="the answer to a mistake")
+        assert int(note["channel_id"]) == thread and str(note["message_reference"]["message_id"]) == mistake["id"]
         since = len(emulator.posts)
         await emulator.say(mover, thread, f"{MENTION} resign")  # typed in the board's thread
         await emulator.wait_for(lambda m: int(m["channel_id"]) == thread and "resigned" in text_of(m), since)

@@ -38,6 +38,9 @@ async def test_a_tournament_is_kept_with_its_players_and_its_pairings_results_re
     assert (t.status, t.round, [p.ended for p in t.pairings]) == (Status.RUNNING, 1, [False, False])
     game = await store.create_game("g", t.room(t.pairings[0]), "english", START, "people", SEATS,
                                    {"berserk": ["2"]})
+    assert await store.link_game(tid, t.pairings[0], game)
+    again = await store.create_game("g", t.room(t.pairings[0]), "english", START, "people", SEATS, {})
+    assert not await store.link_game(tid, t.pairings[0], again)  # a pairing's game is started once
     version = await store.add_move(game, 0, 0, "11-15")
     await store.finish_game(game, version, Ending(Color.BLACK, Termination.RESIGNED), "White resigned", "")
     t = await store.tournament(tid)
@@ -53,6 +56,7 @@ async def test_a_game_never_moved_in_is_lost_by_who_did_not_move(opener):
     t = await store.tournament(tid)
     for pairing, moves in zip(t.pairings, ([], ["11-15"])):  # English: Black moves first
         game = await store.create_game("g", t.room(pairing), "english", START, "people", SEATS, {})
+        await store.link_game(tid, pairing, game)
         version = 0
         for ply, move in enumerate(moves):
             version = await store.add_move(game, version, ply, move)

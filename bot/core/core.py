@@ -61,6 +61,8 @@ COMMANDS: dict[str, Command] = {
 }
 GAME_COMMANDS = {"resign", "draw", "takeback", "hint", "moves", "board", "pdn", "accept", "decline", "berserk"}
 """Commands a player in a tournament may type in its channel for their game (``tournament_runs.routed``)."""
+OPENERS = {"new", "challenge", "watch", "rematch", "puzzle", "practice", "daily"}
+"""Commands that start something in a channel: not where a tournament is held (its channel and its games' rooms)."""
 
 
 def cleaned(msg: Message) -> Message:
@@ -152,6 +154,8 @@ class Core:
             name, words = commands.split(msg.text)
             if not name:
                 raise Refusal(tr("Type a move or a command (`help` lists them)."))
+            if name in OPENERS and tournament_runs.held(s, msg):
+                raise Refusal(tr("This channel holds a tournament: start other games in another channel."))
             if name not in COMMANDS or name in GAME_COMMANDS:
                 msg = tournament_runs.routed(s, msg)
             if name in COMMANDS:

@@ -23,7 +23,7 @@ from bot.tables import Kind, LiveGame, Seat, Table
 from bot.words import engine_words, game_name
 from bot.translation import Joined, Text, join, plural, tr
 from bot.store import MoveConflict, SaveFailed
-from engine import NAMES, Color, MoveError
+from engine import NAMES, Color, MoveError, Termination
 
 log = logging.getLogger(__name__)
 SPEEDS = {speed.value for speed in Speed}
@@ -63,6 +63,9 @@ async def finish(s: Needs, table: Table, ending: Ending, to: Message | None = No
     pdn = pdn_text(table, table.game.type.score_text(winner) if ending.counts else "*")
     names = table.names()
     said = ending.said(names, table.game)
+    if table.tournament and ending.termination is Termination.NEVER_MOVED:  # (its tournament counts it lost)
+        said = tr("{name} never made a first move: the game is lost for the tournament.",
+                  name=names[table.game.turn])
     try:
         changes = await s.store.finish_game(table.id, table.version, ending, str(ending.reason(names, table.game)),
                                             pdn, rated_game(table, winner) if table.rated and ending.counts else None)

@@ -19,13 +19,14 @@ from bot.core.bot_moves import kick
 from bot.core.lobby import open_table
 from bot.core.state import Plays, Refusal
 from bot.tournament.words import room_label, standings_table, standings_text, title
+from bot.ending import Ending
 from bot.events import Started
 from bot.replies import Message, User
 from bot.store import SaveFailed
 from bot.tables import Kind, Seat
-from bot.tournament.event import Format, Pairing, Standing, Status, Tournament, parent_channel
+from bot.tournament.event import Format, Pairing, Standing, Status, Tournament, parent_channel, room_of
 from bot.translation import join, plural, tr
-from engine import Color
+from engine import Color, Termination
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,16 @@ def routed(s: Needs, msg: Message) -> Message:
     return msg if room is None else replace(msg, channel=room, channel_name=s.tables[room].channel_name)
 
 
+def held(s: Needs, msg: Message) -> bool:
+    """Whether the message's channel is a tournament's (scheduled or running) or one of its games' rooms."""
+    return room_of(msg.channel) is not None or any(
+        t.channel == msg.channel and t.guild == msg.guild for t in s.tournaments.values())
+
+
 def room_for(s: Plays, channel: str, user: User) -> str | None:
-    """The room of ``user``'s tournament game under ``channel``, when no game of its own is on there."""
-    if channel in s.tables:
+    """The room of ``user``'s tournament game under ``channel``, unless they play the channel's own game."""
+    own = s.tables.get(channel)
+    if own is not None and own.colour_of(user) is not None:
         return None
     prefix = channel + "~"
     return next((table.channel for table in s.tables.values() if table.tournament
@@ -125,16 +133,17 @@ async def start(s: Needs, t: Tournament, to: Message | None = None) -> None:
         return
     t = replace(t, starts=s.clock())  # (an arena's length counts from now)
     pairs: list[tuple[str, str | None]] = list(t.arena_wave()) if t.format is Format.ARENA else t.next_round()
-    await s.say(t.channel, join([title(t) + ".", tr("It starts now!")]), to=to)
-    await _pair(s, t, pairs, announce=t.format is not Format.ARENA)
+    await _pair(s, t, pairs, announce=t.format is not Format.ARENA,
+                lead=join([title(t) + ".", tr("It starts now!")]), to=to)
 
 
-async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]], announce: bool) -> None:
-    """Write the next round's (or wave's) pairings, then start their games. Nothing if another process wrote
-    first: it starts them."""
+async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]], announce: bool, lead: str = "",
+                to: Message | None = None) -> None:
+    """Write the next round's (or wave's) pairings, then say ``lead`` and start their games. Nothing if another
+    process wrote first: it starts them."""
     if not pairs:
-        if t.status is Status.SCHEDULED:
-            await s.store.advance_tournament(t, Status.RUNNING, t.round)
+        if t.status is Status.SCHEDULED and await s.store.advance_tournament(t, Status.RUNNING, t.round) and lead:
+            await s.say(t.channel, lead, to=to)
         return
     number = t.round + 1
     made = [Pairing(number, board, white, black) for board, (white, black) in enumerate(pairs, 1)]
@@ -144,6 +153,8 @@ async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]]
     if fresh is None:
         return
     s.tournaments[t.id] = fresh
+    if lead:
+        await s.say(t.channel, lead, to=to)
     if announce:
         table = standings_table(fresh, tr("after round {round}", round=t.round)) if t.round else None
         await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)), standings=table,
@@ -187,6 +198,10 @@ async def _play(s: Needs, t: Tournament, pairing: Pairing) -> None:
     msg = Message(t.guild, room, User(f"tournament:{t.id}", label), "", channel_name=label)
     table = await open_table(s, msg, kind, t.variant, seats, s.config.move_time, t.rated, control=t.control,
                              tournament=t.id)
+    if not await s.store.link_game(t.id, pairing, table.id):  # another process started its game first
+        s.tables.close(table)
+        await s.store.finish_game(table.id, table.version, Ending(None, Termination.STOPPED), "stopped", "")
+        return
     text = join([table.title() + ".", table.whose_turn()])  # (front ends name the board: its room's label)
     s.tell(table, Started, text)
     await s.show(table, text, mentions=tuple(seat.user for seat in seats.values() if seat.user), told=True)
@@ -221,5 +236,5 @@ def absent_players(t: Tournament) -> list[str]:
     for pairing in t.pairings:
         for player in pairing.players():
             last[player] = pairing
-    return [p for p, pairing in last.items() if pairing.absent == p and t.entrant(p) is not None
-            and t.entrant(p).standing is Standing.IN]  # type: ignore[union-attr]
+    return [p for p, pairing in last.items() if pairing.absent == p and (e := t.entrant(p)) is not None
+            and e.standing is Standing.IN and pairing.round > e.back]

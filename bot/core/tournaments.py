@@ -130,7 +130,7 @@ async def _standing(s: Needs, msg: Message, what: str) -> None:
             raise Refusal(tr("You are in this tournament already."))
         rating, _ = await s.store.rating(t.guild, t.variant, msg.user.id, t.control.speed.value)
         entrant = entrant or Entrant(msg.user.id, msg.user.name, s.clock(), rating=rating.rating)
-        await _put(s, t, replace(entrant, name=msg.user.name, standing=Standing.IN))
+        await _put(s, t, replace(entrant, name=msg.user.name, standing=Standing.IN, back=t.round))
         await _joined(s, msg, t, msg.user.name)
         return
     if entrant is None or entrant.standing is Standing.OUT:
@@ -174,7 +174,8 @@ async def _put(s: Needs, t: Tournament, entrant: Entrant) -> None:
     await s.store.put_entrant(t.id, entrant)
     now = s.tournaments.get(t.id, t)
     others = [e for e in now.players if e.id != entrant.id]
-    s.tournaments[t.id] = now.with_players(sorted([*others, entrant], key=lambda e: (e.joined, e.id)))
+    s.tournaments[t.id] = replace(now.with_players(sorted([*others, entrant], key=lambda e: (e.joined, e.id))),
+                                  version=now.version + 1)  # (as the database stepped it)
 
 
 async def _manage(s: Needs, msg: Message, what: str) -> None:
@@ -185,6 +186,8 @@ async def _manage(s: Needs, msg: Message, what: str) -> None:
     if what == "start":
         if t.status is not Status.SCHEDULED:
             raise Refusal(tr("This tournament has started already."))
+        if len(t.seeding()) < 2:
+            raise Refusal(tr("A tournament starts with two players in at least: `tournament join`."))
         await tournament_runs.start(s, replace(t, starts=s.clock()), to=msg)
         return
     if not await s.store.advance_tournament(t, Status.CANCELLED, t.round):

@@ -35,7 +35,7 @@ from bot.discord.rooms import Rooms
 from bot.discord.updates import Updates
 from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, link_view
 from bot.replies import NO_GAME, Buttons, Controls, Reply, Scheduled
-from bot.tournament.event import room_of
+from bot.tournament.event import parent_channel, room_of
 from bot.tournament.words import room_label
 from bot.translation import ENGLISH, language_of, render, tr
 from bot.web.pages import Pages
@@ -143,7 +143,7 @@ class Delivery:
         chose it or the server's settings prefer it. Where the cache has no server (a thread it never saw), the
         server is the interaction's or the game's there, and its preferred language the one an interaction names. A
         direct message's is its person's (as their last interaction there said; English before any)."""
-        found = self.client.get_channel(int(channel))
+        found = self.client.get_channel(int(parent_channel(channel)))  # (a tournament game's room: its channel's)
         guild = getattr(found, "guild", None)
         if guild is not None:
             return self.core.language(str(guild.id)) or language_of(str(guild.preferred_locale))

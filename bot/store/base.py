@@ -306,8 +306,13 @@ class Store(ABC):
 
     @abstractmethod
     async def put_entrant(self, tournament: int, entrant: Entrant) -> None:
-        """Add a player to a tournament, or change their standing and name (their joining time and rating
-        stay)."""
+        """Add a player to a tournament, or change their standing, name and round of coming back (their joining
+        time and rating stay); the tournament's version steps, so a pairing made from what it was before fails."""
+
+    @abstractmethod
+    async def link_game(self, tournament: int, pairing: Pairing, game: int) -> bool:
+        """Make ``game`` the game of ``pairing``, if it has none yet; whether it was made so (else another
+        process started its game first)."""
 
     @abstractmethod
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,

@@ -22,6 +22,8 @@ _GUILD_TOURNAMENTS = rows.numbered(rows.GUILD_TOURNAMENTS)
 _PUT_ENTRANT = rows.numbered(rows.PUT_ENTRANT)
 _ADVANCE = rows.numbered(rows.ADVANCE)
 _INSERT_PAIRING = rows.numbered(rows.INSERT_PAIRING)
+_STEP = rows.numbered(rows.STEP)
+_LINK = rows.numbered(rows.LINK)
 
 
 class PostgresTournaments:
@@ -36,12 +38,12 @@ class PostgresTournaments:
             return int(await db.fetchval(_INSERT_TOURNAMENT, *rows.tournament_values(tournament, time.time())))
 
     async def tournament(self, tournament: int) -> Tournament | None:
-        async with self.connection() as db:
-            row = await db.fetchrow(_SELECT_TOURNAMENT, tournament)
+        async with self.connection() as db, db.transaction(isolation="repeatable_read", readonly=True):
+            row = await db.fetchrow(_SELECT_TOURNAMENT, tournament)  # (the three reads from one moment)
             if row is None:
                 return None
             entrants = await db.fetch(_SELECT_ENTRANTS, tournament)
-            pairings = await db.fetch(_SELECT_PAIRINGS, row["guild"], tournament)
+            pairings = await db.fetch(_SELECT_PAIRINGS, tournament)
         return rows.read_tournament(tuple(row), [tuple(e) for e in entrants], [tuple(p) for p in pairings])
 
     async def live_tournaments(self) -> list[int]:
@@ -55,8 +57,13 @@ class PostgresTournaments:
         return [r[0] for r in found]
 
     async def put_entrant(self, tournament: int, entrant: Entrant) -> None:
-        async with self.connection() as db:
+        async with self.connection(transaction=True) as db:
             await db.execute(_PUT_ENTRANT, *rows.entrant_values(tournament, entrant))
+            await db.execute(_STEP, tournament)
+
+    async def link_game(self, tournament: int, pairing: Pairing, game: int) -> bool:
+        async with self.connection() as db:
+            return await db.execute(_LINK, game, tournament, pairing.round, pairing.board) == "UPDATE 1"
 
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
                                  pairings: Sequence[Pairing] = ()) -> bool:

@@ -220,6 +220,7 @@ _TOURNAMENTS = """
         joined {real} NOT NULL,
         standing TEXT NOT NULL,       -- 'in', 'paused' or 'out' (withdrawn)
         rating {real} NOT NULL,       -- at the tournament's speed when they joined: the seeding
+        back INTEGER NOT NULL,        -- the round (an arena: the wave) when they last joined or came back
         PRIMARY KEY (tournament, "user")
     );
     CREATE INDEX tournament_players_user ON tournament_players ("user");
@@ -229,10 +230,10 @@ _TOURNAMENTS = """
         board INTEGER NOT NULL,
         white TEXT NOT NULL,
         black TEXT,                   -- NULL: a bye
-        room TEXT NOT NULL,           -- the channel its game is played in: the game's result is read from there
+        room TEXT NOT NULL,           -- the channel its game is played in
+        game {ref} REFERENCES games (id),  -- its game, once started (set once: the result is read from it)
         PRIMARY KEY (tournament, round, board)
     );
-    CREATE INDEX games_room ON games (guild, channel, id);
 """
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
@@ -259,8 +260,8 @@ MIGRATIONS = (
     Migration("each move of a timed game with both clocks just after it", _CLOCKS, _CLOCKS),
     Migration("ratings per speed (bullet, blitz, rapid, classical, correspondence): every rating from before, all of"
               " untimed games, becomes its holder's correspondence rating", _SPEEDS, _SPEEDS),
-    Migration("tournaments (arenas, Swiss events, round robins): their settings, players and pairings; each"
-              " pairing's game is found by its room, the channel it is played in", _TOURNAMENTS.format(**_SQLITE),
+    Migration("tournaments (arenas, Swiss events, round robins): their settings, players and pairings, each"
+              " pairing with its game", _TOURNAMENTS.format(**_SQLITE),
               _TOURNAMENTS.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

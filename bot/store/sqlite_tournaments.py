@@ -32,7 +32,7 @@ class SqliteTournaments:
             if row is None:
                 return None
             entrants = self.db.execute(rows.SELECT_ENTRANTS, (tournament,)).fetchall()
-            pairings = self.db.execute(rows.SELECT_PAIRINGS, (row[1], tournament)).fetchall()
+            pairings = self.db.execute(rows.SELECT_PAIRINGS, (tournament,)).fetchall()
         return rows.read_tournament(row, entrants, pairings)
 
     async def live_tournaments(self) -> list[int]:
@@ -48,6 +48,11 @@ class SqliteTournaments:
     async def put_entrant(self, tournament: int, entrant: Entrant) -> None:
         with self._transaction():
             self.db.execute(rows.PUT_ENTRANT, rows.entrant_values(tournament, entrant))
+            self.db.execute(rows.STEP, (tournament,))
+
+    async def link_game(self, tournament: int, pairing: Pairing, game: int) -> bool:
+        with self._transaction():
+            return self.db.execute(rows.LINK, (game, tournament, pairing.round, pairing.board)).rowcount == 1
 
     async def advance_tournament(self, tournament: Tournament, status: Status, round: int,
                                  pairings: Sequence[Pairing] = ()) -> bool:

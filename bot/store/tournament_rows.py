@@ -1,6 +1,6 @@
 """Tournaments in the database, the part both back ends share: the tables' columns, the statements (written with
 ``?`` for SQLite; ``numbered`` makes PostgreSQL's ``$n`` of them) and the rows read back as ``bot.tournament``'s
-objects. A pairing's result is read from the game played in its room (the latest there), never kept twice."""
+objects. A pairing's result is read from its game, never kept twice."""
 
 from __future__ import annotations
 
@@ -19,11 +19,13 @@ INSERT_TOURNAMENT = ("INSERT INTO tournaments (guild, channel, format, variant, 
 SELECT_TOURNAMENT = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?"
 LIVE_TOURNAMENTS = "SELECT id FROM tournaments WHERE status IN ('scheduled', 'running') ORDER BY starts, id"
 GUILD_TOURNAMENTS = "SELECT id FROM tournaments WHERE guild = ? ORDER BY starts DESC, id DESC LIMIT ?"
-SELECT_ENTRANTS = ('SELECT "user", name, joined, standing, rating FROM tournament_players WHERE tournament = ?'
+SELECT_ENTRANTS = ('SELECT "user", name, joined, standing, rating, back FROM tournament_players WHERE tournament = ?'
                    " ORDER BY joined, \"user\"")
-PUT_ENTRANT = ('INSERT INTO tournament_players (tournament, "user", name, joined, standing, rating)'
-               ' VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament, "user") DO UPDATE SET name = excluded.name,'
-               " standing = excluded.standing")
+PUT_ENTRANT = ('INSERT INTO tournament_players (tournament, "user", name, joined, standing, rating, back)'
+               ' VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament, "user") DO UPDATE SET name = excluded.name,'
+               " standing = excluded.standing, back = excluded.back")
+STEP = "UPDATE tournaments SET version = version + 1 WHERE id = ?"
+LINK = ("UPDATE tournament_pairings SET game = ? WHERE tournament = ? AND round = ? AND board = ? AND game IS NULL")
 ADVANCE = ("UPDATE tournaments SET status = ?, round = ?, starts = ?, version = version + 1"
            " WHERE id = ? AND version = ?")
 INSERT_PAIRING = ("INSERT INTO tournament_pairings (tournament, round, board, white, black, room)"
@@ -31,8 +33,7 @@ INSERT_PAIRING = ("INSERT INTO tournament_pairings (tournament, round, board, wh
 SELECT_PAIRINGS = (
     "SELECT p.round, p.board, p.white, p.black, g.id, g.status, g.winner, g.termination, g.settings,"
     " (SELECT count(*) FROM moves m WHERE m.game = g.id)"
-    " FROM tournament_pairings p LEFT JOIN games g ON g.id = (SELECT max(id) FROM games"
-    " WHERE games.guild = ? AND games.channel = p.room)"
+    " FROM tournament_pairings p LEFT JOIN games g ON g.id = p.game"
     " WHERE p.tournament = ? ORDER BY p.round, p.board")
 PLAYER_TOURNAMENTS = ('SELECT t.id FROM tournaments t JOIN tournament_players p ON p.tournament = t.id'
                       ' WHERE t.guild = ? AND p."user" = ? ORDER BY t.starts DESC, t.id DESC LIMIT ?')
@@ -52,7 +53,7 @@ def tournament_values(t: Tournament, now: float) -> tuple:
 
 
 def entrant_values(tournament: int, e: Entrant) -> tuple:
-    return (tournament, e.id, e.name, e.joined, e.standing.value, e.rating)
+    return (tournament, e.id, e.name, e.joined, e.standing.value, e.rating, e.back)
 
 
 def pairing_values(t: Tournament, p: Pairing) -> tuple:
@@ -66,7 +67,7 @@ def read_tournament(row: Sequence[Any], entrants: Sequence[Sequence[Any]], pairi
     return Tournament(tid, guild, channel, Format(form), variant, TimeControl.from_json(s.get("control")),
                       bool(s.get("rated")), float(starts), int(s.get("rounds", 0)), float(s.get("minutes", 0)),
                       Status(status), int(rnd), s.get("creator", ""), s.get("name", ""), int(version),
-                      tuple(Entrant(u, n, float(j), Standing(st), float(r)) for u, n, j, st, r in entrants),
+                      tuple(Entrant(u, n, float(j), Standing(st), float(r), int(b)) for u, n, j, st, r, b in entrants),
                       tuple(_pairing(p, game_type(variant).first) for p in pairings))
 
 

@@ -69,6 +69,8 @@ class Entrant:
     standing: Standing = Standing.IN
     rating: float = 1500.0
     """Their rating at the tournament's speed when they joined: the seeding."""
+    back: int = 0
+    """The round (an arena: the wave) when they last joined or came back: a game they missed before it is past."""
 
     @property
     def level(self) -> int | None:
@@ -129,6 +131,11 @@ class Tournament:
     pairings: tuple[Pairing, ...] = field(default=())
 
     @property
+    def over(self) -> bool:
+        """Finished or cancelled."""
+        return self.status in (Status.FINISHED, Status.CANCELLED)
+
+    @property
     def ends(self) -> float:
         """When an arena stops pairing (its games on then still count)."""
         return self.starts + self.minutes * 60
@@ -159,26 +166,43 @@ class Tournament:
     # pairings
 
     def swiss_games(self) -> list[swiss.Game]:
-        """The pairings as Swiss pairing reads them (a game aborted without a result is no game)."""
+        """The pairings as Swiss pairing and standings read them (a game stopped without a result is no game; a
+        round robin's bye, a round off, scores nothing)."""
         return [swiss.Game(p.round, p.white, p.black, p.result) for p in self.pairings
-                if p.bye or p.result is not None or not p.ended]
+                if (self.format is not Format.ROUND_ROBIN if p.bye else p.result is not None or not p.ended)]
 
     def next_round(self) -> list[tuple[str, str | None]]:
         """The next round's pairings (Swiss or round robin); none when the event is over."""
         if self.format is Format.ROUND_ROBIN:
-            order = sorted(self.players, key=lambda e: e.joined)
-            schedule = round_robin.schedule([e.id for e in order])
-            if self.round >= len(schedule):
-                return []
-            out = {e.id for e in self.players if e.standing is Standing.OUT}
-            return [(w, b) for w, b in schedule[self.round] if w not in out and b not in out]
-        if self.round >= self.rounds:
-            return []
+            return self._robin_round()
         seeding = self.seeding()
+        if self.round >= self.rounds or len(seeding) < 2:
+            return []
         try:
             return swiss.pair(seeding, swiss.pasts(seeding, self.swiss_games()))
         except ValueError:  # no pairing left without a repeat: the event ends early, as lidraughts' do
             return []
+
+    def _robin_round(self) -> list[tuple[str, str | None]]:
+        """A round robin's next round, from the Berger tables of the players in when it started; a player whose
+        opponent has withdrawn has the round off."""
+        if self.round == 0:
+            started = [e.id for e in sorted(self.players, key=lambda e: e.joined) if e.standing is Standing.IN]
+        else:
+            first = {p for pairing in self.pairings if pairing.round == 1 for p in pairing.players()}
+            started = [e.id for e in sorted(self.players, key=lambda e: e.joined) if e.id in first]
+        schedule = round_robin.schedule(started)
+        out = {e.id for e in self.players if e.standing is not Standing.IN}
+        if self.round >= len(schedule) or len(set(started) - out) < 2:
+            return []
+        pairs: list[tuple[str, str | None]] = []
+        for white, black in schedule[self.round]:
+            left = [p for p in (white, black) if p is not None and p not in out]
+            if len(left) == 2:
+                pairs.append((white, black))
+            elif left:
+                pairs.append((left[0], None))
+        return pairs
 
     def arena_wave(self) -> list[tuple[str, str]]:
         """Pairs of the arena's players who are in and free now, neighbours in the standings."""

@@ -1,11 +1,14 @@
 """Swiss pairings, as FIDE's Dutch system sets them, found as a maximum-weight matching (networkx's, Edmonds'
 blossom algorithm: the method of the Dutch system's own endorsed programs) over the pairs the rules allow.
 
-The rules held absolutely: no two players meet twice; nobody plays the same colour three times in a row or has
-two more games with one colour than with the other; a bye goes to one player a round when the count is odd, and
-never twice to the same player while anyone is left who has not had one. Within those, the matching prefers (in
-this order) players on the same score, each player's due colour, and the Dutch order inside a score group (its
-top half against its bottom half). A bye goes to the lowest on score, and among them the lowest ranked.
+No two players meet twice: when no pairing of everyone can keep that, there is no next round (the event ends
+early). Nobody plays the same colour three times in a row or has two more games with one colour than with the
+other, unless no pairing of everyone can keep that (a late round of a small field; FIDE relaxes it too, for the
+last round's leaders): then the pairing breaks it as little as it can. A bye goes to one player a round when the
+count is odd, never twice to the same player while anyone is left who has not had one. Within those, the matching
+prefers (in this order) players on the same score, each player's due colour, and the Dutch order inside a score
+group (its top half against its bottom half). A bye goes to the lowest on score, and among them the lowest
+ranked.
 
 Standings order by score, then Buchholz (the opponents' scores), then Sonneborn-Berger (the beaten opponents'
 scores and half the drawn ones'), then the seeding."""

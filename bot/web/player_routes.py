@@ -85,8 +85,8 @@ async def _games_of(pages: Pages, guild: str, user: str, live: bool) -> dict:
            "control": game.control.words(), "players": {str(c): s.name for c, s in game.seats.items()}}
           for game in (await pages.games.live_games(guild) if live else [])
           if game.colour_of(User(user, "")) is not None]
-    events = [{"title": title(t), "path": f"/t/{pages.keys.tournament_ref(t.id)}"}
-              for t in await pages.core.player_tournaments(guild, user)]
+    events = [{"title": title(t), "path": f"/t/{pages.keys.tournament_ref(t.id)}"}  # (a tournament on may be in
+              for t in await pages.core.player_tournaments(guild, user) if t.over]  # a private channel: not here)
     return {"games": games, "on": on, "ratings": ratings, "name": name, "events": events}
 
 

@@ -87,7 +87,7 @@ class SeatKeys:
     def read_tournament(self, ref: str) -> int | None:
         """The tournament of a page reference, or None if it is not one of this bot's."""
         number, _, _ = ref.partition("-")
-        if not number.isdigit() or len(number) > 12:
+        if not (number.isascii() and number.isdigit()) or len(number) > 12:
             return None
         return int(number) if hmac.compare_digest(self.tournament_ref(int(number)).encode(),
                                                   ref.encode("utf-8", "replace")) else None

@@ -68,7 +68,7 @@ def view(pages: Pages, t: Tournament, now: float) -> dict:
                  "result": None if p.result is None else {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[p.result]}
         (done if p.ended else games).append(entry)
     return {"title": title(t), "status": _status(t, now),
-            "format": t.format.value, "finished": t.status in (Status.FINISHED, Status.CANCELLED),
+            "format": t.format.value, "finished": t.over,
             "standings": rows, "on": games, "done": done[:100]}
 
 
