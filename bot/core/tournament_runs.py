@@ -166,7 +166,8 @@ def _round_text(t: Tournament, made: list[Pairing]):
     names = {e.id: e.name for e in t.players}
     lines = [tr("Board {board}: {white} (White) vs {black} (Black)", board=p.board, white=names[p.white],
                 black=names[p.black]) if p.black is not None else
-             tr("{name} has a bye (1 point).", name=names[p.white]) for p in made]
+             (tr("{name} has a bye (1 point).", name=names[p.white]) if t.format is Format.SWISS else
+              tr("{name} has the round off.", name=names[p.white])) for p in made]
     lead = (tr("Round {round} of {rounds}:", round=t.round, rounds=t.rounds) if t.format is Format.SWISS else
             tr("Round {round}:", round=t.round))
     return join([lead, *lines, tr("Play by typing your moves here.")], "\n")

@@ -182,7 +182,7 @@ async def _manage(s: Needs, msg: Message, what: str) -> None:
     """`tournament start` (now) or `tournament cancel`: administrators only."""
     if not msg.manager:
         raise Refusal(tr("Only the server's administrators (Manage Server) start or cancel a tournament."))
-    t = here(s, msg)
+    t = await s.store.tournament(here(s, msg).id) or here(s, msg)  # (as it is now: it is written by its version)
     if what == "start":
         if t.status is not Status.SCHEDULED:
             raise Refusal(tr("This tournament has started already."))
