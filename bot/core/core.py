@@ -57,7 +57,7 @@ COMMANDS: dict[str, Command] = {
     "puzzle": puzzles.command, "solution": puzzles.solution, "daily": daily.command,
     "practice": practice.command,
     "rating": results.rating, "leaderboard": results.leaderboard, "language": languages.command, "help": _help,
-    "tournament": tournaments.command, "tournaments": tournaments.command, "berserk": tournaments.berserk,
+    "tournament": tournaments.command, "berserk": tournaments.berserk,
 }
 GAME_COMMANDS = {"resign", "draw", "takeback", "hint", "moves", "board", "pdn", "accept", "decline", "berserk"}
 """Commands a player in a tournament may type in its channel for their game (``tournament_runs.routed``)."""
