@@ -121,6 +121,8 @@ class Scheduled:
     starts: float
     ends: float
     """When it is expected to end (Unix time)."""
+    status: str = "scheduled"
+    """Where it stands, in a server event's words: 'scheduled' (just made), 'active', 'completed', 'canceled'."""
 
 
 @dataclass(frozen=True)

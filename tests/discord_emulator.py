@@ -440,6 +440,7 @@ class DiscordEmulator:
             ("DELETE", r"/channels/(\d+)/messages/(\d+)", self._delete),
             ("POST", r"/channels/(\d+)/threads", self._thread),
             ("POST", r"/guilds/(\d+)/scheduled-events", self._scheduled_event),
+            ("PATCH", r"/guilds/(\d+)/scheduled-events/(\d+)", self._edit_scheduled_event),
             ("PUT", r"/channels/(\d+)/thread-members/(@me|\d+)", self._no_content),
             ("DELETE", r"/channels/(\d+)", self._delete_channel),
             ("POST", r"/users/@me/channels", self._direct),
@@ -601,6 +602,20 @@ class DiscordEmulator:
                  "entity_metadata": payload.get("entity_metadata"), "user_count": 0, "image": None}
         self.events.append(event)
         await self.dispatch("GUILD_SCHEDULED_EVENT_CREATE", event)
+        return json_response(event)
+
+    async def _edit_scheduled_event(self, request: web.Request, guild: str, id: str) -> web.Response:
+        """A scheduled event's status changed as Discord allows it: scheduled (1) to active (2) or canceled (4),
+        active to completed (3)."""
+        payload = await request.json()
+        event = next((e for e in self.events if e["id"] == id and e["guild_id"] == guild), None)
+        if event is None:
+            return error(404, 10070, "Unknown Guild Scheduled Event")
+        status = payload.get("status", event["status"])
+        if status != event["status"] and (event["status"], status) not in ((1, 2), (1, 4), (2, 3)):
+            return error(400, 180000, "Cannot update event status")
+        event.update({k: v for k, v in payload.items() if k in ("status", "name", "description")})
+        await self.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", event)
         return json_response(event)
 
     async def _delete_channel(self, request: web.Request, channel: str) -> web.Response:

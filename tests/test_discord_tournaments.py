@@ -82,6 +82,7 @@ async def test_each_board_is_played_in_a_thread_of_its_own_and_the_winners_are_p
         assert int(over["channel_id"]) == games and "Standings:" in text_of(over)
         png = over["_files"]["standings-1.png"]  # the standings as an image too
         assert png.startswith(b"\x89PNG") and over["embeds"][0]["image"]["url"] == "attachment://standings-1.png"
+        await until(lambda: [e["status"] for e in emulator.events] == [3])  # its server event is over too
 
 
 async def test_where_threads_are_not_allowed_the_boards_are_played_in_the_channel_headed_with_their_board(
@@ -124,6 +125,9 @@ async def test_slash_commands_make_join_and_start_a_tournament_and_show_its_stan
         await emulator.wait_for(lambda m: "Round 1 of 3:" in text_of(m), what="the pairings")
         [t] = bot.core.state.tournaments.values()
         assert (t.variant, str(t.control), t.rounds, len(t.players)) == ("russian", "5+3", 3, 3)
+        await until(lambda: event["status"] == 2)  # its server event is under way too
+        await emulator.answer(await emulator.slash(ANA, games, "cancel", group="tournament"))
+        await until(lambda: event["status"] == 3)  # (Discord ends a started event; only one not started is cancelled)
 
 
 async def rooms_empty(bot) -> bool:

@@ -18,7 +18,7 @@ from bot.core import flags, lobby
 from bot.core.bot_moves import kick
 from bot.core.lobby import open_table
 from bot.core.state import Plays, Refusal
-from bot.tournament.words import room_label, standings_table, standings_text, title
+from bot.tournament.words import room_label, scheduled, standings_table, standings_text, title
 from bot.ending import Ending
 from bot.events import Started
 from bot.replies import Message, User
@@ -129,7 +129,8 @@ async def start(s: Needs, t: Tournament, to: Message | None = None) -> None:
     if len(t.seeding()) < 2:
         if await s.store.advance_tournament(t, Status.CANCELLED, 0):
             s.tournaments.pop(t.id, None)
-            await s.say(t.channel, tr("{title} is cancelled: fewer than two players joined.", title=title(t)), to=to)
+            await s.say(t.channel, tr("{title} is cancelled: fewer than two players joined.", title=title(t)), to=to,
+                        scheduled=scheduled(t, "canceled"))
         return
     t = replace(t, starts=s.clock())  # (an arena's length counts from now)
     pairs: list[tuple[str, str | None]] = list(t.arena_wave()) if t.format is Format.ARENA else t.next_round()
@@ -143,7 +144,7 @@ async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]]
     process wrote first: it starts them."""
     if not pairs:
         if t.status is Status.SCHEDULED and await s.store.advance_tournament(t, Status.RUNNING, t.round) and lead:
-            await s.say(t.channel, lead, to=to)
+            await s.say(t.channel, lead, to=to, scheduled=scheduled(t, "active"))
         return
     number = t.round + 1
     made = [Pairing(number, board, white, black) for board, (white, black) in enumerate(pairs, 1)]
@@ -154,7 +155,7 @@ async def _pair(s: Needs, t: Tournament, pairs: Sequence[tuple[str, str | None]]
         return
     s.tournaments[t.id] = fresh
     if lead:
-        await s.say(t.channel, lead, to=to)
+        await s.say(t.channel, lead, to=to, scheduled=scheduled(t, "active"))
     if announce:
         table = standings_table(fresh, tr("after round {round}", round=t.round)) if t.round else None
         await s.say(t.channel, _round_text(fresh, made), mentions=tuple(_people(fresh, made)), standings=table,
@@ -227,7 +228,8 @@ async def _finish(s: Needs, t: Tournament) -> None:
                   title=title(t), names=", ".join(podium))
     final = replace(t, status=Status.FINISHED)
     await s.say(t.channel, join([said, standings_text(final)], "\n"),
-                standings=standings_table(final, tr("final standings")), tournament=t.id)
+                standings=standings_table(final, tr("final standings")), tournament=t.id,
+                scheduled=scheduled(final, "completed"))
 
 
 def absent_players(t: Tournament) -> list[str]:

@@ -15,9 +15,9 @@ from bot.core import flags
 from bot.core.replay import reload
 from bot.core.state import MOVED_ELSEWHERE, Refusal, player
 from bot.core.tournament_runs import Needs, here
-from bot.tournament.words import describe, standings_table, title
+from bot.tournament.words import describe, scheduled, standings_table, title
 from bot.ratings import level_rating
-from bot.replies import Message, Scheduled
+from bot.replies import Message
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Seat
 from bot.tournament.event import BOT, Entrant, Format, Standing, Status, Tournament, parent_channel
@@ -81,11 +81,9 @@ async def _create(s: Needs, msg: Message, form: Format, words: list[str]) -> Non
                       Format.ARENA else 0.0, creator=msg.user.id)
     made = replace(made, id=await s.store.create_tournament(made))
     s.tournaments[made.id] = made
-    expected = minutes * 60 if form is Format.ARENA else (rounds if form is Format.SWISS else 7) * control.start * 2.5
     await s.say(msg.channel, join([title(made) + ".", tr("It starts in {minutes} min; anyone may `tournament join` "
                                                        "to play.", minutes=round((starts - now) / 60))]), to=msg,
-                scheduled=Scheduled(made.id, title(made), starts, starts + max(expected, 15 * 60)),
-                tournament=made.id)
+                scheduled=scheduled(made, "scheduled"), tournament=made.id)
 
 
 def _schedule(words: list[str], now: float) -> tuple[list[str], int, float, float]:
@@ -194,7 +192,7 @@ async def _manage(s: Needs, msg: Message, what: str) -> None:
         raise Refusal(tr("The tournament changed meanwhile: try again."))
     s.tournaments.pop(t.id, None)
     await s.say(msg.channel, tr("{title} is cancelled. Games on go on, but count for it no more.", title=title(t)),
-                to=msg)
+                to=msg, scheduled=scheduled(t, "canceled"))
 
 
 async def berserk(s: Needs, msg: Message, words: list[str]) -> None:

@@ -17,9 +17,7 @@ server's (``Delivery.channel_language``).
 from __future__ import annotations
 
 import asyncio
-import datetime
 import logging
-import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,9 +30,10 @@ from bot.discord.answers import Answerer
 from bot.discord.boards import BoardMessages
 from bot.discord.messages import DIRECT, compose, cut, name_of
 from bot.discord.rooms import Rooms
+from bot.discord.server_events import ServerEvents
 from bot.discord.updates import Updates
 from bot.discord.views import analyse_view, answer_view, game_view, puzzle_view, link_view
-from bot.replies import NO_GAME, Buttons, Controls, Reply, Scheduled
+from bot.replies import NO_GAME, Buttons, Controls, Reply
 from bot.tournament.event import parent_channel, room_of
 from bot.tournament.words import room_label
 from bot.translation import ENGLISH, language_of, render, tr
@@ -81,6 +80,7 @@ class Delivery:
         """By channel: the latest puzzle board, whose menu comes off when the puzzle moves on (``_keep_puzzle``)."""
         self.direct_languages: dict[str, str] = {}  # by direct-message channel: its person's, as they last showed it
         self.rooms = Rooms(client, self.channel_language, core.rooms_under)  # tournament games' threads
+        self.server_events = ServerEvents(client)  # tournaments among the servers' scheduled events
 
     async def deliver(self, reply: Reply) -> None:
         """Show one of the core's replies. Never raises: a reply that cannot be shown is logged."""
@@ -117,7 +117,7 @@ class Delivery:
             for person in reply.mentions:
                 await self._direct_to(person.id, reply.text)
         if reply.scheduled is not None:
-            self._in_background(self._schedule(reply.channel, reply.scheduled, language))
+            self._in_background(self.server_events.show(reply.channel, reply.scheduled, language))
         updated = self.updates.of(reply)
         if updated is None:
             await self._show(reply, answerer, origin, language)
@@ -287,25 +287,6 @@ class Delivery:
                 await self._edit_view(reply.channel, int(last), game_view(reply.game, 0, [], disabled=True,
                                                                           watch=self.watch(reply.game),
                                                                           language=language))
-
-    async def _schedule(self, channel: str, scheduled: Scheduled, language: str) -> None:
-        """List a tournament among its server's scheduled events (where the bot may manage events)."""
-        found = self.client.get_channel(int(channel))
-        guild = getattr(found, "guild", None)
-        if guild is None:
-            return
-        start, end = (datetime.datetime.fromtimestamp(max(scheduled.starts, time.time() + 60), datetime.timezone.utc),
-                      datetime.datetime.fromtimestamp(scheduled.ends, datetime.timezone.utc))
-        try:
-            await guild.create_scheduled_event(
-                name=render(scheduled.title, language)[:100], start_time=start, end_time=max(end, start),
-                entity_type=discord.EntityType.external, privacy_level=discord.PrivacyLevel.guild_only,
-                location=f"#{getattr(found, 'name', channel)}"[:100],
-                description=render(tr("Played in this server's channel <#{channel}>: `tournament join` there to "
-                                      "play.", channel=channel), language))
-        except NOT_DONE as error:
-            log.info("tournament %d is not among the server's events (%s: %s)", scheduled.tournament,
-                     error.__class__.__name__, error)
 
     async def _edit_view(self, channel: str, message_id: int, view: discord.ui.View | None) -> None:
         message = self.client.get_partial_messageable(int(channel)).get_partial_message(message_id)

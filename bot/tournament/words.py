@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.replies import Standings
+from bot.replies import Scheduled, Standings
 from bot.tournament.event import Format, Standing, Status, Tournament, room_of
 from bot.translation import Text, join, plural, tr
 from bot.words import game_name
@@ -73,3 +73,11 @@ def standings_table(t: Tournament, when: Text) -> Standings:
               (tr("#"), tr("Player"), tr("Points"), tr("Buchholz"), tr("Sonneborn-Berger")))
     return Standings(t.id, join([tr("Tournament #{number}", number=t.id), when], " · "), header, tuple(rows),
                      marked=min(3, len(rows)) if t.status is Status.FINISHED else 0)
+
+
+def scheduled(t: Tournament, status: str) -> Scheduled:
+    """``t`` as a server's scheduled event (``bot.replies.Scheduled``) at ``status``: its expected end an arena's
+    length after its start, or two and a half times both clocks' start a round (seven rounds for a round robin)."""
+    rounds = t.rounds if t.format is Format.SWISS else 7
+    length = t.minutes * 60 if t.format is Format.ARENA else rounds * t.control.start * 2.5
+    return Scheduled(t.id, title(t), t.starts, t.starts + max(length, 15 * 60), status)
