@@ -219,7 +219,8 @@ class Table(GameView):
                 "takebacks_used": self.takebacks_used, "control": self.control.to_json(),
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 **({"tournament": self.tournament} if self.tournament else {}),
-                **({"berserk": sorted(self.berserk)} if self.berserk else {})}
+                **({"berserk": sorted(self.berserk)} if self.berserk else {}),
+                **({"reminded": len(self.game.moves)} if self.reminded else {})}
 
 
 @dataclass(eq=False)

@@ -82,7 +82,7 @@ async def test_a_timed_game_is_ended_by_its_clock_not_the_idle_rule(chat):
     assert chat.on()
 
 
-async def test_a_correspondence_player_is_reminded_once_before_their_time_runs_out(chat):
+async def test_a_correspondence_player_is_reminded_once_before_their_time_runs_out(chat, pool):
     await blitz(chat, "1 day")
     await opening(chat)
     chat.clock.now += 11 * 3600
@@ -93,6 +93,13 @@ async def test_a_correspondence_player_is_reminded_once_before_their_time_runs_o
     await chat.core.tick()
     reminders = [r for r in chat.replies if r.direct]
     assert len(reminders) == 1 and reminders[0].mentions == (BEN,) and "11:00:00 left" in reminders[0].text
+    await chat.core.close()  # a restart does not remind him again of the same move
+    again = Chat(chat.store, pool)
+    again.clock.now = chat.clock.now + 60
+    await again.core.start()
+    await again.core.tick()
+    assert not [r for r in again.replies if r.direct]
+    chat = again
     chat.clock.now += 12 * 3600
     await chat.core.tick()
     assert not chat.on() and "ben ran out of time" in chat.texts()[-1]

@@ -11,6 +11,7 @@ from bot.clocks import DAY, clock_words
 from bot.core import daily, flags
 from bot.core.bot_moves import kick
 from bot.core.results import finish, finish_by_rules
+from bot.store import MoveConflict, SaveFailed
 from bot.tables import Challenge, Table
 from bot.core.state import Plays
 from bot.ending import Ending
@@ -87,6 +88,14 @@ async def _remind_correspondence(s: Needs, table: Table) -> None:
     left = clocks.left(turn, turn, s.clock())
     if seat.user is None or left > min(DAY, control.start / 2):
         return
-    table.reminded = True
+    async with table.lock:
+        if table.reminded or not s.tables.is_on(table) or table.game.turn is not turn:
+            return
+        table.reminded = True
+        try:  # kept with the game (no move is removed), so that a restart does not remind again
+            table.version = await s.store.remove_moves(table.id, table.version, len(table.game.moves),
+                                                       table.settings())
+        except (MoveConflict, SaveFailed) as error:  # reminded all the same; a restart may remind once more
+            log.info("game %d: its reminder could not be kept (%s)", table.id, error)
     await s.say(table.channel, tr("{name}, it is your move in {title}: {left} left on your clock.", name=seat.name,
                                   title=table.title(), left=clock_words(left)), mentions=(seat.user,), direct=True)

@@ -64,7 +64,8 @@ def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | Non
                  clocks=clocks if control.timed else None,
                  rated=settings["rated"], delay=settings.get("delay", 0.0),
                  takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
-                 clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)), berserk=berserk)
+                 clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)), berserk=berserk,
+                 reminded=settings.get("reminded") == len(stored.moves))  # (at this move: not again)
 
 
 async def reload(s: Needs, table: Table) -> None:
