@@ -220,7 +220,7 @@ class Table(GameView):
                 "starter": [self.starter.id, self.starter.name] if self.starter else None,
                 **({"tournament": self.tournament} if self.tournament else {}),
                 **({"berserk": sorted(self.berserk)} if self.berserk else {}),
-                **({"reminded": len(self.game.moves)} if self.reminded else {})}
+                **({"reminded": round(self.clocks.since, 3)} if self.reminded and self.clocks else {})}
 
 
 @dataclass(eq=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.clocks import Clocks, TimeControl, think_time
-from bot.store import SqliteStore
+from bot.store import SaveFailed, SqliteStore
 from chat import ANA, BEN, EVE, Chat
 from engine import Color, Termination
 
@@ -280,3 +280,40 @@ def test_a_bot_move_that_waited_in_the_queue_past_its_due_time_searches_only_bri
     late = think(Job("english", position, record.history(), 6, 3.0, due=time.time() - 1))
     on_time = think(Job("english", position, record.history(), 6, 0.3, due=time.time() + 10))
     assert late.time < 0.2 and late.move and 0.2 < on_time.time < 1.0  # (the due time only shortens a search)
+
+
+async def test_a_reminder_kept_before_a_takeback_does_not_silence_the_next_one_after_a_restart(chat, pool):
+    await blitz(chat, "1 day")
+    await opening(chat)
+    chat.clock.now += 13 * 3600
+    await chat.core.tick()  # Ben is reminded of his move
+    await chat.say(BEN, "takeback")
+    await chat.say(ANA, "accept")
+    for player in (BEN, ANA):  # back at the same ply, with new moves
+        await chat.play_any(player)
+    await chat.core.close()
+    again = Chat(chat.store, pool)
+    again.clock.now = chat.clock.now + 60
+    await again.core.start()
+    again.clock.now += 13 * 3600
+    await again.core.tick()
+    assert [r for r in again.replies if r.direct]  # reminded of this new move
+
+
+async def test_a_reminder_whose_writes_answer_was_lost_leaves_the_next_move_playable(chat):
+    await blitz(chat, "1 day")
+    await opening(chat)
+    written = chat.store.remove_moves
+
+    async def lost(*args, **kwargs):
+        await written(*args, **kwargs)
+        raise SaveFailed("the answer was lost on the way")
+
+    chat.store.remove_moves = lost
+    chat.clock.now += 13 * 3600
+    await chat.core.tick()
+    chat.store.remove_moves = written
+    assert len([r for r in chat.replies if r.direct]) == 1
+    replies = await chat.say(BEN, chat.table().game.type.write_move(
+        chat.table().game.position, chat.table().game.legal_moves()[0], full=True))
+    assert not replies[0].private and len(chat.table().game.moves) == 4, replies[0].text

@@ -231,3 +231,25 @@ async def test_a_round_robin_goes_on_when_a_player_withdraws_their_opponents_hav
     third = [p for p in t.pairings if p.round == 3]
     assert third and all(p.bye or quitter not in p.players() for p in third) and t.status is Status.RUNNING
     assert all(score[0] <= 2 for _, score in t.standings()), (t.standings(), t.pairings)  # (a round off: 0)
+
+
+async def test_a_game_whose_link_to_its_pairing_failed_is_taken_up_not_played_twice(chat):
+    from bot.store import SaveFailed
+
+    linked = chat.store.link_game
+    failures = [SaveFailed("the database did not answer")]
+
+    async def once_failing(*args):
+        if failures:
+            raise failures.pop()
+        return await linked(*args)
+
+    chat.store.link_game = once_failing
+    tid = await swiss(chat)  # the first board's game is on, its link not written
+    await chat.core.tick()  # taken up: linked now, and its players called
+    t = await chat.store.tournament(tid)
+    assert all(p.game is not None for p in t.pairings if not p.bye) and len(rooms(chat)) == 2
+    await everyone_resigns(chat)
+    await chat.core.tick()
+    t = await chat.store.tournament(tid)
+    assert t.round == 2 and len({p.game for p in t.pairings if p.round == 1}) == 2  # one game a board

@@ -10,6 +10,7 @@ from typing import Protocol
 from bot.clocks import DAY, clock_words
 from bot.core import daily, flags
 from bot.core.bot_moves import kick
+from bot.core.replay import reload
 from bot.core.results import finish, finish_by_rules
 from bot.store import MoveConflict, SaveFailed
 from bot.tables import Challenge, Table
@@ -95,7 +96,15 @@ async def _remind_correspondence(s: Needs, table: Table) -> None:
         try:  # kept with the game (no move is removed), so that a restart does not remind again
             table.version = await s.store.remove_moves(table.id, table.version, len(table.game.moves),
                                                        table.settings())
-        except (MoveConflict, SaveFailed) as error:  # reminded all the same; a restart may remind once more
+        except (MoveConflict, SaveFailed) as error:  # the game changed, or the write's answer was lost
             log.info("game %d: its reminder could not be kept (%s)", table.id, error)
+            try:
+                await reload(s, table)  # (as the database has it now)
+            except SaveFailed:
+                table.reminded = False  # the next tick tries again
+                return
+            if isinstance(error, MoveConflict) or not s.tables.is_on(table) or table.game.turn is not turn:
+                return
+            table.reminded = True
     await s.say(table.channel, tr("{name}, it is your move in {title}: {left} left on your clock.", name=seat.name,
                                   title=table.title(), left=clock_words(left)), mentions=(seat.user,), direct=True)

@@ -54,6 +54,7 @@ def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | Non
     clocks = (clocks_after[-1] if clocks_after else None) or Clocks.started(control, now)
     if restart and not control.correspondence:
         clocks = clocks.resumed(now)
+    # (a correspondence player reminded of this move, its clock started at that moment, is not reminded again)
     berserk = frozenset(settings.get("berserk", ()))
     for colour, seat in seats.items():  # went berserk, not moved since: the clocks kept are from before it
         if seat.user is not None and seat.user.id in berserk and not any(
@@ -65,7 +66,7 @@ def replayed(s: Needs, stored: StoredGame, restart: bool = False) -> Table | Non
                  rated=settings["rated"], delay=settings.get("delay", 0.0),
                  takebacks_used=settings.get("takebacks_used", 0), last_activity=now, version=stored.version,
                  clocks_after=clocks_after, tournament=int(settings.get("tournament", 0)), berserk=berserk,
-                 reminded=settings.get("reminded") == len(stored.moves))  # (at this move: not again)
+                 reminded=control.correspondence and settings.get("reminded") == round(clocks.since, 3))
 
 
 async def reload(s: Needs, table: Table) -> None:
@@ -90,5 +91,5 @@ async def reload(s: Needs, table: Table) -> None:
     table.takebacks_used = fresh.takebacks_used
     table.clocks, table.clocks_after = fresh.clocks, fresh.clocks_after
     table.draw_offer = table.takeback_offer = None
-    table.last_activity, table.reminded = s.clock(), False  # someone is playing it, elsewhere
+    table.last_activity, table.reminded = s.clock(), fresh.reminded  # someone is playing it, elsewhere
     s.tell(table, Started, "")  # its followers get it whole, as it is now

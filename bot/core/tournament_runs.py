@@ -9,6 +9,7 @@ game's room (``routed``)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,8 +23,8 @@ from bot.tournament.words import room_label, scheduled, standings_table, standin
 from bot.ending import Ending
 from bot.events import Started
 from bot.replies import Message, User
-from bot.store import SaveFailed
-from bot.tables import Kind, Seat
+from bot.store import MoveConflict, SaveFailed
+from bot.tables import Kind, Seat, Table
 from bot.tournament.event import Format, Pairing, Standing, Status, Tournament, parent_channel, room_of
 from bot.translation import join, plural, tr
 from engine import Color, Termination
@@ -181,12 +182,17 @@ def _people(t: Tournament, pairings: list[Pairing]) -> list[User]:
 
 
 async def _play_paired(s: Needs, t: Tournament) -> None:
-    """Start the game of each pairing of the current round (or wave) that has none yet."""
+    """Start the game of each pairing of the current round (or wave) that has none yet; a game on in its room
+    that is not linked to it yet (its link could not be written, or the process stopped in between) is taken
+    up."""
     for pairing in t.pairings:
-        if pairing.round == t.round or (t.format is Format.ARENA and not pairing.ended):
-            if pairing.game is None and not pairing.bye and t.room(pairing) not in s.tables \
-                    and t.room(pairing) not in s.opening:
+        if (pairing.round == t.round or (t.format is Format.ARENA and not pairing.ended)) and pairing.game is None \
+                and not pairing.bye and t.room(pairing) not in s.opening:
+            table = s.tables.get(t.room(pairing))
+            if table is None:
                 await _play(s, t, pairing)
+            elif table.tournament == t.id:
+                await _take_up(s, t, pairing, table)
 
 
 async def _play(s: Needs, t: Tournament, pairing: Pairing) -> None:
@@ -200,13 +206,23 @@ async def _play(s: Needs, t: Tournament, pairing: Pairing) -> None:
     msg = Message(t.guild, room, User(f"tournament:{t.id}", label), "", channel_name=label)
     table = await open_table(s, msg, kind, t.variant, seats, s.config.move_time, t.rated, control=t.control,
                              tournament=t.id)
-    if not await s.store.link_game(t.id, pairing, table.id):  # another process started its game first
-        s.tables.close(table)
-        await s.store.finish_game(table.id, table.version, Ending(None, Termination.STOPPED), "stopped", "")
-        return
+    await _take_up(s, t, pairing, table)
+
+
+async def _take_up(s: Needs, t: Tournament, pairing: Pairing, table: Table) -> None:
+    """Link ``table``'s game to ``pairing`` (once: ``SaveFailed`` leaves it to the next tick), then call its
+    players; a game another process linked first is stopped."""
+    async with table.lock:
+        if not s.tables.is_on(table):
+            return
+        if not await s.store.link_game(t.id, pairing, table.id):
+            s.tables.close(table)
+            with contextlib.suppress(MoveConflict):  # (moved meanwhile: stopped all the same)
+                await s.store.finish_game(table.id, table.version, Ending(None, Termination.STOPPED), "stopped", "")
+            return
     text = join([table.title() + ".", table.whose_turn()])  # (front ends name the board: its room's label)
     s.tell(table, Started, text)
-    await s.show(table, text, mentions=tuple(seat.user for seat in seats.values() if seat.user), told=True)
+    await s.show(table, text, mentions=tuple(table.players()), told=True)
     flags.watch(s, table)
     kick(s, table)
 

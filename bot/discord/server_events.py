@@ -4,8 +4,10 @@ listed, and a line is logged."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import logging
+import re
 import time
 
 import discord
@@ -24,18 +26,27 @@ class ServerEvents:
 
     def __init__(self, client: discord.Client):
         self.client = client
-        self._listed: dict[int, int] = {}  # tournament -> its event's id
+        self._listed: dict[int, discord.ScheduledEvent] = {}  # tournament -> its event, as its last change left it
+        self._changing: dict[int, asyncio.Lock] = {}  # tournament -> held while its event changes
 
     async def show(self, channel: str, scheduled: Scheduled, language: str) -> None:
-        """List a tournament just made, or bring its event to ``scheduled.status``."""
+        """List a tournament just made, or bring its event to ``scheduled.status``: one change at a time, in the
+        order the tournament made them."""
+        async with self._changing.setdefault(scheduled.tournament, asyncio.Lock()):
+            await self._show(channel, scheduled, language)
+        if scheduled.status in ("completed", "canceled"):
+            self._changing.pop(scheduled.tournament, None)
+            self._listed.pop(scheduled.tournament, None)
+
+    async def _show(self, channel: str, scheduled: Scheduled, language: str) -> None:
         found = self.client.get_channel(int(channel))
         guild = getattr(found, "guild", None)
         if guild is None:
             return
         try:
             if scheduled.status == "scheduled":
-                made = await self._list(guild, channel, getattr(found, "name", channel), scheduled, language)
-                self._listed[scheduled.tournament] = made.id
+                self._listed[scheduled.tournament] = await self._list(guild, channel, getattr(found, "name", channel),
+                                                                      scheduled, language)
                 return
             event = self._event(guild, scheduled)
             if event is None or scheduled.status not in STATUSES:
@@ -44,12 +55,12 @@ class ServerEvents:
             if event.status is discord.EventStatus.active and way == "cancel":
                 way = "end"  # (Discord cancels only an event not started, and ends one started)
             elif way == "end" and event.status is discord.EventStatus.scheduled:
-                await event.start()
+                event = self._listed[scheduled.tournament] = await event.start()  # (Discord ends only one started)
             elif event.status is not discord.EventStatus.scheduled and way != "end":
                 return  # (an event started or over is not started or cancelled again)
             if event.status in (discord.EventStatus.completed, discord.EventStatus.cancelled):
                 return
-            await getattr(event, way)()
+            self._listed[scheduled.tournament] = await getattr(event, way)()
         except NOT_DONE as error:
             log.info("tournament %d: the server's event is not %s (%s: %s)", scheduled.tournament, scheduled.status,
                      error.__class__.__name__, error)
@@ -66,10 +77,11 @@ class ServerEvents:
                                   channel=channel), language))
 
     def _event(self, guild: discord.Guild, scheduled: Scheduled) -> discord.ScheduledEvent | None:
-        """The tournament's event: the one listed here, else the server's named "... #N: ..." (after a restart)."""
+        """The tournament's event: as this process last changed it, else the server's named "... #N: ..." (after a
+        restart)."""
         listed = self._listed.get(scheduled.tournament)
-        if listed is not None and (event := guild.get_scheduled_event(listed)) is not None:
-            return event
-        mark = f"#{scheduled.tournament}:"
+        if listed is not None:
+            return listed
+        mark = re.compile(rf"#{scheduled.tournament}(?!\d)")  # (the title's number, in every language)
         me = self.client.user.id if self.client.user is not None else None
-        return next((e for e in guild.scheduled_events if mark in e.name and e.creator_id == me), None)
+        return next((e for e in guild.scheduled_events if mark.search(e.name) and e.creator_id == me), None)
