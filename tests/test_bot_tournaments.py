@@ -253,3 +253,15 @@ async def test_a_game_whose_link_to_its_pairing_failed_is_taken_up_not_played_tw
     await chat.core.tick()
     t = await chat.store.tournament(tid)
     assert t.round == 2 and len({p.game for p in t.pairings if p.round == 1}) == 2  # one game a board
+
+
+async def test_a_rated_tournaments_games_count_to_the_players_ratings_at_its_speed(chat):
+    await chat.say(ADMIN, "tournament swiss english 1+0 1 rounds rated", manager=True)
+    for person in (ANA, BEN):
+        await chat.say(person, "tournament join")
+    await chat.say(ADMIN, "tournament start", manager=True)
+    await everyone_resigns(chat)
+    for person in (ANA, BEN):
+        rating, played = await chat.store.rating("g", "english", person.id, "bullet")
+        assert played == 1 and rating.rating != 1500, person
+        assert (await chat.store.rating("g", "english", person.id, "blitz"))[1] == 0
