@@ -33,10 +33,11 @@ def standings_text(t: Tournament, top: int = 20) -> Text:
     names = {e.id: e.name for e in t.players}
     standing = {e.id: e.standing for e in t.players}
     lines = []
+    sheets = t.sheets() if t.format is Format.ARENA else {}  # (once, not once a line)
     for place, (player, score) in enumerate(t.standings()[:top], 1):
         mark = {Standing.PAUSED: tr(" (paused)"), Standing.OUT: tr(" (withdrawn)")}.get(standing.get(player, Standing.IN), "")
         if t.format is Format.ARENA:
-            fire = tr(" (on fire)") if t.sheets()[player].on_fire else ""
+            fire = tr(" (on fire)") if sheets[player].on_fire else ""
             lines.append(tr("{place}. {name}: {points}{fire}{mark}", place=place, name=names.get(player, player),
                             points=f"{score[0]:g}", fire=fire, mark=mark))
         else:
