@@ -274,7 +274,7 @@ async def test_the_board_colours_are_named_in_the_pages_words_and_the_arrow_keys
     assert {"Wood", "High contrast"} <= set(_script_messages())  # marked for translation, as the page's words are
     await asyncio.to_thread(menu.click)
     await asyncio.to_thread(Select(menu).select_by_visible_text, "High contrast")
-    await asyncio.to_thread(b.wait, lambda s: b.js("return page.theme") == "contrast")
+    await asyncio.to_thread(b.wait, lambda s: b.js("return look.theme") == "contrast")
     await asyncio.to_thread(b.key, "\ue012")  # ArrowLeft: back a move, though the menu was used last
     await asyncio.to_thread(until, b, lambda: visible_text(b, "status").startswith("Looking at move 1 of 1"),
                             "a move back with the arrow key")

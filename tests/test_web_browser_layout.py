@@ -52,8 +52,8 @@ def displayed(b: Browser, selector: str) -> bool:
 
 
 def players(b: Browser) -> list[list[str]]:
-    """The players' rows as they read, top first: [name, side]."""
-    return b.js("return [...document.querySelectorAll('#players .player')].map((row) => "
+    """The players' rows as they read, top first (beside the board, or above and below it): [name, side]."""
+    return b.js("return [...document.querySelectorAll('.player')].map((row) => "
                 "[row.querySelector('.name').innerText, row.querySelector('.side').innerText])")
 
 
@@ -168,8 +168,12 @@ async def test_the_panel_is_beside_the_board_on_a_wide_window_and_below_it_on_a_
         assert panel["top"] >= board["bottom"]  # under the board
         assert narrow.js("return window.innerWidth") <= 500
         assert board["width"] >= 400 and narrow.js("return document.documentElement.scrollWidth <= window.innerWidth")
+        # the player at the top of the board above it, the other below it, as on lidraughts
+        top, bottom = box(narrow, "#top-player .player"), box(narrow, "#bottom-player .player")
+        assert top["bottom"] <= board["top"] and bottom["top"] >= board["bottom"] and bottom["bottom"] <= panel["top"]
+        assert players(narrow) == [["ben", "Black · to move"], ["ana", "White"]]
         narrow.js("window.scrollTo(0, document.body.scrollHeight)")
-        for selector in ("#players", "#moves", "#first", "#last", '#moves [data-ply="8"]', "#pdn"):
+        for selector in ("#moves", "#first", "#last", '#moves [data-ply="8"]', "#pdn"):
             assert displayed(narrow, selector), selector
             assert board["left"] <= box(narrow, selector)["left"] < board["right"], selector
 

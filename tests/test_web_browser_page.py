@@ -256,7 +256,7 @@ async def test_a_timed_games_clocks_tick_on_the_page_turn_red_and_its_loss_on_ti
     def shown_clock(colour: str) -> tuple[str, str, str]:
         from selenium.webdriver.common.by import By
 
-        el = b.driver.find_element(By.CSS_SELECTOR, f'#players .clock[data-colour="{colour}"]')
+        el = b.driver.find_element(By.CSS_SELECTOR, f'.player .clock[data-colour="{colour}"]')
         return el.text, el.get_attribute("class"), el.value_of_css_property("background-color")
 
     first, black = await asyncio.to_thread(shown_clock, "White"), await asyncio.to_thread(shown_clock, "Black")

@@ -161,7 +161,7 @@ async def test_an_illegal_answer_from_the_server_leaves_the_board_as_it_was(serv
     await asyncio.to_thread(until, b, lambda: "not legal here" in visible_text(b, "notice"), "no refusal shown")
     assert await asyncio.to_thread(b.js, "return [puzzle.entries.length, puzzle.moves.length, puzzle.over]") == \
         [1, 0, None]
-    assert await asyncio.to_thread(visible_text, b, "status") == "Your move: click a piece, then where it goes."
+    assert await asyncio.to_thread(visible_text, b, "status") == "Your move: click or drag a piece, or type the move."
     assert await asyncio.to_thread(my_turn, b)
 
 

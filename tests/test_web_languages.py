@@ -103,7 +103,7 @@ async def test_a_game_played_on_the_page_in_dutch_with_a_chooser_that_changes_it
 
     await asyncio.to_thread(dutch.wait, my_turn)
     assert await asyncio.to_thread(dutch.text, "status") == nl(
-        "Your move ({colour}): click a piece, then where it goes.", colour=render(colour_name(colour), "nl"))
+        "Your move ({colour}): click or drag a piece, or type the move.", colour=render(colour_name(colour), "nl"))
     assert await asyncio.to_thread(shown_controls, dutch) == [nl("Resign"), nl("Offer a draw")]
     assert nl("to move") in await asyncio.to_thread(dutch.text, "players")  # the words the scripts put together
     assert await asyncio.to_thread(dutch.text, "title") == (f"{render(game_title('english'), 'nl')} · "

@@ -16,9 +16,11 @@ function svg(tag, attrs, parent) {
 
 function sameCell(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 
-// options: {layout, colours, entry, flipped, selected: [[r, c]...], targets: [[r, c]...], lit: [[r, c]...],
-// arrow: [[r, c]...]} (lit: the pieces that may move, ringed after a click on one that may not; arrow: a move's
-// cells, drawn over the pieces as an arrow from the first to the last: the analysis's better move)
+// options: {layout, colours, entry, flipped, numbers, animate, selected: [[r, c]...], targets: [[r, c]...],
+// lit: [[r, c]...], arrow: [[r, c]...]} (numbers: where a numbered board's square numbers are written, "frame" (the
+// default, as lidraughts does), "squares" or "none"; animate: the entry's move slides there; lit: the pieces that may
+// move, ringed after a click on one that may not; arrow: a move's cells, drawn over the pieces as an arrow from the
+// first to the last: the analysis's better move)
 // returns the svg element; its cellAt(clientX, clientY) gives the board cell under a point, or null.
 function drawBoard(container, options) {
   const { layout, colours, entry, flipped } = options;
@@ -46,11 +48,7 @@ function drawBoard(container, options) {
     svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: markFill[kind] || colours.dark,
                   opacity: 0.35, class: `mark-${kind}` }, root);
   }
-  for (const [r, c, text] of layout.labels) {
-    const [x, y] = xy(r, c);
-    const t = svg("text", { x: x + 3, y: y + 12, "font-size": 11, fill: colours.square_text }, root);
-    t.textContent = text;
-  }
+  drawNumbers(root, layout, options.numbers || "frame", colours, place, xy);
   const files = flipped ? [...layout.files].reverse() : [...layout.files];
   files.forEach((f, i) => {
     for (const y of [EDGE - 6, side - 6]) {
@@ -77,14 +75,8 @@ function drawBoard(container, options) {
   }
   const drawPiece = (r, c, kind, extra) => {
     const [cx, cy] = centre(r, c);
-    const white = kind === "w" || kind === "W";
     const g = svg("g", Object.assign({ class: "piece", "data-piece": kind, "data-cell": `${r},${c}` }, extra || {}), root);
-    svg("circle", { cx, cy, r: CELL * 0.4, fill: white ? colours.white_piece : colours.black_piece,
-                    stroke: white ? colours.white_edge : colours.black_edge, "stroke-width": 2.5 }, g);
-    if (kind === "W" || kind === "B") {
-      svg("circle", { cx, cy, r: CELL * 0.2, fill: "none", stroke: white ? colours.white_crown : colours.black_crown,
-                      "stroke-width": 4 }, g);
-    }
+    drawMan(g, cx, cy, kind, colours);
     return g;
   };
   if (move) {
@@ -114,6 +106,9 @@ function drawBoard(container, options) {
   }
 
   if (options.arrow && options.arrow.length > 1) drawArrow(root, options.arrow.map(([r, c]) => centre(r, c)));
+  if (options.animate && move && move.path.length > 1) {
+    slide(root, move.path.map(([r, c]) => centre(r, c)), move.path[move.path.length - 1].join(","));
+  }
 
   root.cellAt = (clientX, clientY) => {
     const box = root.getBoundingClientRect();
@@ -125,6 +120,62 @@ function drawBoard(container, options) {
   };
   container.replaceChildren(root);
   return root;
+}
+
+// A piece as the board images draw it (renders.drawing.sprite): a disc, a ring inside it, and a king's crown.
+function drawMan(g, cx, cy, kind, colours) {
+  const white = kind === "w" || kind === "W";
+  const edge = white ? colours.white_edge : colours.black_edge;
+  const r = CELL * 0.4;
+  svg("circle", { cx, cy, r, fill: white ? colours.white_piece : colours.black_piece, stroke: edge,
+                  "stroke-width": CELL * 0.035 }, g);
+  svg("circle", { cx, cy, r: r * 0.72, fill: "none", stroke: edge, "stroke-width": CELL * 0.0175 }, g);
+  if (kind === "W" || kind === "B") {
+    const left = cx - 0.52 * r, right = cx + 0.52 * r;
+    const bottom = cy + 0.34 * r, top = cy - 0.42 * r, valley = cy - 0.02 * r;
+    const points = [[left, bottom], [left, top], [cx - 0.26 * r, valley], [cx, top - 0.08 * r],
+                    [cx + 0.26 * r, valley], [right, top], [right, bottom]];
+    svg("polygon", { points: points.map((p) => p.join(",")).join(" "), class: "crown",
+                     fill: white ? colours.white_crown : colours.black_crown, stroke: edge, "stroke-width": 1 }, g);
+  }
+}
+
+// A numbered board's square numbers: on every dark square ("squares"), or on the frame ("frame"): above and below
+// the top and bottom rows' squares, and beside each row's square at either edge, so that every row's first or last
+// number can be read at a glance; none at all with "none".
+function drawNumbers(root, layout, where, colours, place, xy) {
+  const n = layout.size;
+  for (const [r, c, text] of layout.labels) {
+    const [x, y] = xy(r, c);
+    if (where === "squares") {
+      const t = svg("text", { x: x + 3, y: y + 12, "font-size": 11, fill: colours.square_text, class: "number" }, root);
+      t.textContent = text;
+      continue;
+    }
+    if (where !== "frame") return;
+    const [pr, pc] = place(r, c);
+    const spots = [];
+    if (pr === 0) spots.push([x + CELL / 2, EDGE - 6]);
+    if (pr === n - 1) spots.push([x + CELL / 2, y + CELL + EDGE - 6]);
+    if (pc === 0) spots.push([EDGE / 2, y + CELL / 2 + 4]);
+    if (pc === n - 1) spots.push([x + CELL + EDGE / 2, y + CELL / 2 + 4]);
+    for (const [tx, ty] of spots) {
+      const t = svg("text", { x: tx, y: ty, "font-size": 15, fill: colours.frame_text,
+                              "text-anchor": "middle", class: "number" }, root);
+      t.textContent = text;
+    }
+  }
+}
+
+const SLIDE_MS = 140;  // each leg of a move's slide; a capture of several pieces takes a leg for each
+
+// The moved piece (the one on ``cell``, "r,c") slides along the move's ``points`` to where it stands now.
+function slide(root, points, cell) {
+  const [ex, ey] = points[points.length - 1];
+  const piece = root.querySelector(`g.piece:not(.captured)[data-cell="${cell}"]`);
+  if (!piece || !piece.animate) return;
+  const frames = points.map(([x, y]) => ({ transform: `translate(${x - ex}px, ${y - ey}px)` }));
+  piece.animate(frames, { duration: SLIDE_MS * (points.length - 1), easing: "ease-in-out" });
 }
 
 const ARROW = "#15803d";  // the better move's arrow, as analysis boards draw it: a green that reads on both themes
@@ -148,7 +199,8 @@ function drawArrow(root, points) {
 }
 
 // A move chosen by clicking on the board (the game page's and the puzzle page's input): a piece, then where it goes,
-// or each square on the way when more than one way leads there; a drag from a square to another is two clicks.
+// or each square on the way when more than one way leads there; a drag from a square to another is two clicks, the
+// piece following the pointer on the way.
 // ``holder.clicks`` keeps the cells chosen so far. ``legal()``: the moves ({path, text}) that may be played now
 // (none: clicks choose nothing); ``play(move)``: the move chosen (the clicks are cleared first); ``say(text)``: why
 // a click chose nothing ("" clears it); ``redraw()``: draw the board again, with ``targets()`` marked and ``lit()``
@@ -175,7 +227,11 @@ function moveInput(holder, { legal, play, say, redraw }) {
     return cells;
   }
 
+  let dropping = false;  // the move being chosen was dropped there by a drag
+  let dropped = null;    // the text of the last move chosen by a drag (not slid again when it comes back played)
+
   function chosen(move) {
+    dropped = dropping ? move.text : null;
     holder.clicks = [];
     lighting = false;
     play(move);
@@ -218,31 +274,77 @@ function moveInput(holder, { legal, play, say, redraw }) {
     redraw();
   }
 
-  function press(cell, release) {
+  let board = null;      // the board drawn last (attach's), whose cells the pointer is over
+  let dragging = null;   // a piece held down: {cell, x, y}, where the pointer went down; it follows the pointer
+
+  function press(cell, at) {
     if (!cell) return;
-    if (release) {
-      // a drag ends on another square: that square is the next click
-      if (pressed && !sameCell(pressed, cell)) choose(cell);
-      pressed = null;
-      return;
-    }
     pressed = cell;
     choose(cell);
+    // a piece picked up (now the move's first square): it follows the pointer until it is let go
+    const picked = holder.clicks.length === 1 && sameCell(holder.clicks[0], cell);
+    dragging = picked ? { cell, x: at[0], y: at[1], moved: false } : null;
   }
+
+  // the held piece drawn where the pointer is, over the others
+  function follow(clientX, clientY) {
+    if (!dragging || !board) return;
+    const piece = board.querySelector(`g.piece:not(.captured)[data-cell="${dragging.cell.join(",")}"]`);
+    if (!piece) return;
+    const box = board.getBoundingClientRect();
+    const scale = board.viewBox.baseVal.width / box.width;
+    dragging.moved = true;
+    piece.parentNode.appendChild(piece);
+    piece.classList.add("dragged");
+    piece.setAttribute("transform", `translate(${(clientX - dragging.x) * scale} ${(clientY - dragging.y) * scale})`);
+  }
+
+  function release(clientX, clientY) {
+    const held = dragging;
+    dragging = null;
+    const cell = board ? board.cellAt(clientX, clientY) : null;
+    // a drag ends on another square: that square is the next click; anywhere else the piece goes back
+    dropping = Boolean(held && held.moved);
+    if (pressed && cell && !sameCell(pressed, cell)) choose(cell);
+    else if (held && held.moved) redraw();
+    dropping = false;
+    pressed = null;
+  }
+
+  document.addEventListener("pointermove", (e) => follow(e.clientX, e.clientY));
+  document.addEventListener("pointerup", (e) => { if (pressed) release(e.clientX, e.clientY); });
+  document.addEventListener("pointercancel", () => { if (dragging) { dragging = null; pressed = null; redraw(); } });
 
   // listen to a newly drawn board (drawBoard's svg)
   function attach(svgEl) {
+    board = svgEl;
     svgEl.addEventListener("pointerdown", (e) => {
       e.preventDefault();
-      press(svgEl.cellAt(e.clientX, e.clientY), false);
+      press(svgEl.cellAt(e.clientX, e.clientY), [e.clientX, e.clientY]);
     });
-    svgEl.addEventListener("pointerup", (e) => { press(svgEl.cellAt(e.clientX, e.clientY), true); });
   }
 
   // a new position: nothing lit from before
   function clear() { lighting = false; }
 
-  return { candidates, targets, lit, clear, attach };
+  return { candidates, targets, lit, clear, attach, dropped: () => dropped };
+}
+
+// The move ``text`` names among ``moves`` ({path, text}), as the chat reads one: written as the move list writes it,
+// or by its first and last squares alone ("11x25" for "11x18x25") when only one move joins them; and [null, why]
+// when it names none, or more than one.
+function typedMove(text, moves) {
+  const words = text.trim().toLowerCase().replace(/[×:]/g, "x").replace(/\s+/g, "");
+  if (!moves.length) return [null, tr("It is not your turn.")];
+  const exact = moves.filter((m) => m.text.toLowerCase() === words);
+  if (exact.length === 1) return [exact[0], ""];
+  const ends = (t) => { const squares = t.split(/[-x]/); return [squares[0], squares[squares.length - 1]].join(); };
+  const joined = moves.filter((m) => ends(m.text.toLowerCase()) === ends(words) && /^\w+([-x]\w+)+$/.test(words));
+  if (joined.length === 1) return [joined[0], ""];
+  if (joined.length > 1) return [null, tr("More than one move goes there: write each square, as {move}.",
+                                         { move: joined[0].text })];
+  return [null, tr("{move} is not a move here. Your moves: {moves}.",
+                   { move: text.trim(), moves: moves.map((m) => m.text).join(", ") })];
 }
 
 // Fill ``element`` with ``sentences``, joined by spaces: each a pair [template, values], the template a tr() text
@@ -269,21 +371,62 @@ function writeWithMoves(element, sentences) {
   element.replaceChildren(...parts);
 }
 
-// The board colours' menu: fills ``select`` with the themes (by their names in the page's language), shows
-// ``current``, keeps the one chosen in the browser (every page starts with it) and calls ``changed(name)``. Once
-// chosen, the menu lets go of the keyboard, so that the arrow keys step through the moves again.
-function themeMenu(select, current, changed) {
-  for (const [name, words] of Object.entries(THEME_NAMES)) {
+// A menu of the board's settings: fills ``select`` with ``choices`` (value -> its words, a function), shows the one
+// kept in the browser under ``key`` (or ``fallback``), keeps the one chosen (every page starts with it) and calls
+// ``changed(value)``. Once chosen, the menu lets go of the keyboard, so that the arrow keys step through the moves.
+function settingMenu(select, key, choices, fallback, changed) {
+  for (const [value, words] of Object.entries(choices)) {
     const option = document.createElement("option");
-    option.value = name;
+    option.value = value;
     option.textContent = words();
     select.appendChild(option);
   }
-  select.value = current;
+  const kept = localStorage.getItem(key);
+  select.value = kept in choices ? kept : fallback;
   select.addEventListener("change", () => {
-    localStorage.setItem("theme", select.value);
+    localStorage.setItem(key, select.value);
     select.blur();
     changed(select.value);
   });
+  return select.value;
+}
+
+// The board's look as the reader set it: {theme, numbers, sound}, and the menus that set it (``menus``: the ids of
+// the theme's and the numbers' selects and the sound's checkbox). The numbers' menu shows only on a numbered board
+// (``numbered``); Russian and Brazilian boards have coordinates on the frame instead. ``changed()``: draw again.
+function boardLook(changed) {
+  const look = { theme: "wood", numbers: "frame", sound: localStorage.getItem("sound") === "on" };
+  look.theme = settingMenu(document.getElementById("theme"), "theme", THEME_NAMES, "wood",
+                           (value) => { look.theme = value; changed(); });
+  look.numbers = settingMenu(document.getElementById("numbers"), "numbers", NUMBER_PLACES, "frame",
+                             (value) => { look.numbers = value; changed(); });
+  const sound = document.getElementById("sound");
+  sound.checked = look.sound;
+  sound.addEventListener("change", () => {
+    look.sound = sound.checked;
+    localStorage.setItem("sound", sound.checked ? "on" : "off");
+    sound.blur();
+  });
+  look.numbered = (layout) => {
+    document.getElementById("numbers-setting").hidden = !layout.labels.length;
+  };
+  return look;
 }
 const THEME_NAMES = { wood: () => tr("Wood"), contrast: () => tr("High contrast") };  // (renders.themes' names)
+const NUMBER_PLACES = { frame: () => tr("On the frame"), squares: () => tr("On every square"), none: () => tr("None") };
+
+let audio = null;  // made on the first sound: browsers let a page make sounds only after the reader did something
+
+// The move's sound, when the reader turned it on: a short knock, lower for a capture. Made, not loaded: no file.
+function moveSound(look, capture) {
+  if (!look.sound || !window.AudioContext) return;
+  audio = audio || new AudioContext();
+  const now = audio.currentTime, tone = audio.createOscillator(), gain = audio.createGain();
+  tone.frequency.setValueAtTime(capture ? 330 : 520, now);
+  tone.frequency.exponentialRampToValueAtTime(capture ? 110 : 180, now + 0.08);
+  gain.gain.setValueAtTime(0.25, now);
+  gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+  tone.connect(gain).connect(audio.destination);
+  tone.start(now);
+  tone.stop(now + 0.13);
+}

@@ -7,7 +7,7 @@ const page = {
   game: null,       // {board, themes, entries, status} from the server
   view: -1,         // the entry shown; -1 follows the game
   flipped: null,    // null: chosen by the seat
-  theme: localStorage.getItem("theme") || "wood",
+  drawn: null,      // the entry the board showed last: the next one slides its move in
   seat: null,       // {colour, name, starter} once the server accepts the seat link
   clicks: [],       // cells of the move being chosen
   socket: null,
@@ -19,6 +19,8 @@ const page = {
   asked: false,     // the game was asked for whole (a gap in its updates' versions), and has not come yet
   clocksAt: 0,      // when the server's clocks came (performance.now()): the side to move's counts down from it
 };
+let look = null;    // the board's look, as the reader set it (board.js's boardLook)
+const PHONE = matchMedia("(max-width: 799.98px)");  // (style.css's narrow layout: the players above and below the board)
 const LOW_TIME = 10;  // seconds: a clock with less is shown in red, as lidraughts does
 const $ = (id) => document.getElementById(id);
 
@@ -169,12 +171,17 @@ const input = moveInput(page, {
 function render() {
   if (!page.game) return;
   const { board, themes, status } = page.game;
-  const colours = themes[page.theme] || themes.wood;
-  const index = shown();
-  const svgEl = drawBoard($("board"), { layout: board, colours, entry: page.game.entries[index], flipped: flipped(),
-                                        selected: page.clicks, targets: input.targets(), lit: input.lit(),
+  const colours = themes[look.theme] || themes.wood;
+  const index = shown(), entry = page.game.entries[index];
+  // a move slides in when it is the next one: played, or stepped to; not one the reader dropped there by a drag
+  const animate = page.drawn === index - 1 && entry.move && entry.move.text !== input.dropped();
+  page.drawn = index;
+  if (animate) moveSound(look, entry.move.captured.length > 0);
+  const svgEl = drawBoard($("board"), { layout: board, colours, entry, flipped: flipped(), numbers: look.numbers,
+                                        animate, selected: page.clicks, targets: input.targets(), lit: input.lit(),
                                         arrow: analysisArrow(index) });
   input.attach(svgEl);
+  look.numbered(board);
 
   document.title = tr("Draughts bot: game {game}", { game: page.game.id });
   $("title").textContent = board.title + " · " + tr("game {game}", { game: page.game.id });
@@ -187,7 +194,9 @@ function render() {
                  moves: formatNumber(Math.ceil((page.game.entries.length - 1) / 2)) });  // (the result
     // is in the header, and at the end)
   } else if (status.result) words = status.headline;  // the page's result line, not the chat's whole message
-  else if (myTurn()) words = tr("Your move ({colour}): click a piece, then where it goes.", { colour: colourName(status.turn) });
+  else if (myTurn()) {
+    words = tr("Your move ({colour}): click or drag a piece, or type the move.", { colour: colourName(status.turn) });
+  }
   else {  // (the player after a colon: a name with brackets of its own is not followed by more)
     words = tr("{colour} to move: {player}.", { colour: colourName(status.turn), player: status.to_move });
   }
@@ -195,6 +204,7 @@ function render() {
     words += " " + evaluationWords(status.evaluation);
   }
   $("status").textContent = words;
+  showTyping();
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
   showControls();
 
@@ -296,7 +306,11 @@ function showPlayers() {
                           { seconds: formatNumber(status.seconds, { maximumFractionDigits: 2 }) });
     rows.push(note);
   }
-  $("players").replaceChildren(...rows);
+  // on a phone the player at the top of the board is above it and the other below it, as on lidraughts
+  const [top, bottom, ...notes] = rows;
+  $("top-player").replaceChildren(...(PHONE.matches ? [top] : []));
+  $("bottom-player").replaceChildren(...(PHONE.matches ? [bottom] : []));
+  $("players").replaceChildren(...(PHONE.matches ? notes : rows));
   showClocks();
 }
 
@@ -306,7 +320,7 @@ function showClocks() {
   const status = page.game && page.game.status;
   if (!status || !status.clocks) return;
   const running = status.result ? null : status.turn;
-  for (const el of document.querySelectorAll("#players .clock")) {
+  for (const el of document.querySelectorAll(".player .clock")) {
     const colour = el.dataset.colour;
     const passed = colour === running ? (performance.now() - page.clocksAt) / 1000 : 0;
     const left = Math.max(0, status.clocks[colour] - passed);
@@ -421,6 +435,28 @@ function confirmed(yes) {
   render();
 }
 
+// The box for a typed move, as in chat ("11-15", "11x18x25"): shown to a seated player while the game is on, its
+// example one of their moves when it is their turn. The server reads the move as the chat does.
+function showTyping() {
+  const status = page.game.status;
+  const on = Boolean(page.seat && !page.seat.starter && !status.result);
+  $("typed").hidden = !on;
+  const example = myTurn() && status.legal.length ? status.legal[0].text : "";
+  $("move-text").placeholder = example ? tr("Type a move, as {move}", { move: example }) : tr("Type a move");
+}
+
+function typed(event) {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text) return;
+  if (!myTurn()) {
+    $("notice").textContent = page.view >= 0 ? tr("Go to the latest position (▶▶) to move.") : tr("It is not your turn.");
+    return;
+  }
+  $("move-text").value = "";
+  send({ type: "move", text, ply: page.game.entries.length - 1 });
+}
+
 function play(move) {
   send({ type: "move", text: move.text, ply: page.game.entries.length - 1 });
   render();
@@ -449,7 +485,9 @@ function setUp() {
   $("forward").addEventListener("click", () => goTo(shown() + 1));
   $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
-  themeMenu($("theme"), page.theme, (name) => { page.theme = name; render(); });
+  look = boardLook(render);
+  PHONE.addEventListener("change", render);
+  $("typed").addEventListener("submit", typed);
   document.addEventListener("keydown", (e) => {
     if (!page.game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "Escape" && page.confirming) confirmed(false);

@@ -21,11 +21,12 @@ const puzzle = {
   clicks: [],      // cells of the move being chosen
   waiting: false,  // a move is being checked, or its reply is about to be played
   flipped: null,   // null: the solver's side at the bottom
-  theme: localStorage.getItem("theme") || "wood",
+  drawn: null,     // the position the board showed last: the next one slides its move in
   said: [],        // the status line: its sentences, as writeWithMoves takes them
   verdict: "",     // the status line's look: "", "right", "solved" or "wrong"
 };
 const $ = (id) => document.getElementById(id);
+let look = null;  // the board's look, as the reader set it (board.js's boardLook)
 
 const input = moveInput(puzzle, {
   legal: () => (puzzle.data && !puzzle.over && !puzzle.waiting && puzzle.view < 0 ? puzzle.legal : []),
@@ -65,7 +66,7 @@ async function load() {
   puzzle.data = data;
   puzzle.entries = [data.entry];
   puzzle.legal = data.legal;
-  say([[tr("Your move: click a piece, then where it goes.")]]);
+  say([[tr("Your move: click or drag a piece, or type the move.")]]);
   render();
 }
 
@@ -152,11 +153,16 @@ function flipped() {
 function render() {
   const data = puzzle.data;
   if (!data) return;
-  const colours = data.themes[puzzle.theme] || data.themes.wood;
-  const index = shown();
-  const svgEl = drawBoard($("board"), { layout: data.board, colours, entry: puzzle.entries[index], flipped: flipped(),
-                                        selected: puzzle.clicks, targets: input.targets(), lit: input.lit() });
+  const colours = data.themes[look.theme] || data.themes.wood;
+  const index = shown(), entry = puzzle.entries[index];
+  const animate = puzzle.drawn === index - 1 && entry.move && entry.move.text !== input.dropped();
+  if (animate) moveSound(look, entry.move.captured.length > 0);
+  puzzle.drawn = index;
+  const svgEl = drawBoard($("board"), { layout: data.board, colours, entry, flipped: flipped(), numbers: look.numbers,
+                                        animate, selected: puzzle.clicks, targets: input.targets(), lit: input.lit() });
   input.attach(svgEl);
+  look.numbered(data.board);
+  $("typed").hidden = Boolean(puzzle.over);
 
   const name = data.daily ? tr("today's puzzle") : tr("puzzle {id}", { id: data.id });
   document.title = tr("Draughts bot: {puzzle}", { puzzle: name });
@@ -204,6 +210,20 @@ function showMoves(index) {
   });
 }
 
+// A move typed as in chat: played as if clicked, when it is one of the solver's moves now.
+function typed(event) {
+  event.preventDefault();
+  const text = $("move-text").value;
+  if (!text.trim() || !puzzle.data || puzzle.over) return;
+  const moves = puzzle.view < 0 && !puzzle.waiting ? puzzle.legal : [];
+  const [move, problem] = typedMove(text, moves);
+  $("notice").textContent = problem;
+  if (!move) return;
+  $("move-text").value = "";
+  puzzle.clicks = [];
+  play(move);
+}
+
 function goTo(i) {
   if (!puzzle.data) return;
   const last = puzzle.entries.length - 1;
@@ -219,7 +239,8 @@ function setUp() {
   $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { if (puzzle.data) { puzzle.flipped = !flipped(); render(); } });
   $("solution").addEventListener("click", showSolution);
-  themeMenu($("theme"), puzzle.theme, (name) => { puzzle.theme = name; render(); });
+  look = boardLook(render);
+  $("typed").addEventListener("submit", typed);
   document.addEventListener("keydown", (e) => {
     if (!puzzle.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowLeft") goTo(shown() - 1);
