@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from bot.ratings import Change, RatedPuzzle, Rating, update
-from bot.store import Attempt, Daily, MoveConflict, SaveFailed, ServedPuzzle
+from bot.store import Attempt, Daily, MoveConflict, PuzzleTry, SaveFailed, ServedPuzzle
 from test_store import database, opener  # noqa: F401 (the fixtures: each back end, opened as often as asked)
 
 POSITION = "W:W21,22,25:B9,10,18"
@@ -110,6 +110,37 @@ async def test_an_end_that_fails_writes_nothing_and_leaves_the_puzzle_on(opener)
     assert await store.puzzles_seen("g", "english", "1") == set()
     await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)])
     assert await store.puzzles_seen("g", "english", "1") == {"a1b2c3d4"}
+
+
+async def test_a_puzzle_tried_alone_is_kept_ended_rated_once_and_listed_in_the_persons_history(opener):
+    store = await opener()
+    first = Rating(1480, 300, 0.06)
+    changes = await store.tried_puzzle(served("page:web:ana", puzzle="p1"), "failed", Attempt("web:ana", "ana", False),
+                                       RatedPuzzle((("web:ana", "ana"),), False, first))
+    after = update(Rating(), [(first, 0.0)])
+    assert changes == [Change("web:ana", "ana", Rating(), after)]
+    assert await store.puzzles_on() == []  # kept ended: nothing is left on to bring back after a restart
+    assert await store.puzzle_rating("g", "english", "web:ana") == (after, 1)
+    assert await store.puzzles_seen("g", "english", "web:ana") == {"p1"}
+    # tried again (a retry, unrated), then another puzzle solved: each listed, the latest first
+    assert await store.tried_puzzle(served("page:web:ana", puzzle="p1"), "solved",
+                                    Attempt("web:ana", "ana", True)) == []
+    solved = await store.tried_puzzle(served("page:web:ana", puzzle="p2", variant="international"), "solved",
+                                      Attempt("web:ana", "ana", True),
+                                      RatedPuzzle((("web:ana", "ana"),), True, first))
+    history = await store.puzzle_history("g", "web:ana")
+    assert [(t.variant, t.puzzle, t.solved, t.rating) for t in history] == [
+        ("international", "p2", True, solved[0].after.rating), ("english", "p1", True, None),
+        ("english", "p1", False, after.rating)]
+    assert all(isinstance(t, PuzzleTry) and t.ended > 1700000000.25 for t in history)
+    assert [t.puzzle for t in await store.puzzle_history("g", "web:ana", limit=1)] == ["p2"]
+    assert await store.puzzle_history("h", "web:ana") == [] and await store.puzzle_history("g", "web:ben") == []
+
+    # a chat's puzzle keeps each rated person's rating after it too
+    puzzle = await store.start_puzzle(served())
+    changes = await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)],
+                                     RatedPuzzle((("1", "ana"),), True, first))
+    assert [(t.puzzle, t.rating) for t in await store.puzzle_history("g", "1")] == [("a1b2c3d4", changes[0].after.rating)]
 
 
 async def test_the_puzzles_a_person_has_seen_are_those_they_attempted_in_that_server_and_variant(opener):

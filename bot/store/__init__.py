@@ -4,12 +4,13 @@ is a ``postgresql://`` URL). ``schema`` holds the one list of migrations both fo
 
 from urllib.parse import urlsplit
 
-from bot.store.base import (Attempt, Daily, FinishedGame, MoveConflict, SaveFailed, ServedPuzzle, Standing, Store,
+from bot.store.base import (Attempt, Daily, FinishedGame, MoveConflict, PuzzleTry, SaveFailed, ServedPuzzle, Standing,
+                            Store,
                             StoredGame, StoreError)
 from bot.store.schema import MIGRATIONS, VERSION
 from bot.store.sqlite import SqliteStore
 
-__all__ = ["Attempt", "Daily", "FinishedGame", "MIGRATIONS", "MoveConflict", "SaveFailed", "ServedPuzzle",
+__all__ = ["Attempt", "Daily", "FinishedGame", "MIGRATIONS", "MoveConflict", "PuzzleTry", "SaveFailed", "ServedPuzzle",
            "SqliteStore", "Standing", "Store", "StoreError", "StoredGame", "VERSION", "open_store", "is_postgres",
            "where"]
 

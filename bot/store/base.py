@@ -174,6 +174,24 @@ class Attempt:
     solved: bool
 
 
+PUZZLE_HISTORY = ('SELECT s.variant, s.puzzle, a.solved, s.ended, a.rating FROM puzzle_attempts a'
+                  ' JOIN served_puzzles s ON s.id = a.served WHERE a."user" = ? AND s.guild = ?'
+                  ' ORDER BY s.ended DESC, s.id DESC LIMIT ?')
+"""A person's puzzles in a server, the latest first (``Store.puzzle_history``)."""
+
+
+@dataclass(frozen=True)
+class PuzzleTry:
+    """A puzzle a person tried, as their history lists it."""
+
+    variant: str
+    puzzle: str
+    solved: bool
+    ended: float
+    rating: float | None
+    """Their puzzle rating just after it (None: it was not rated)."""
+
+
 @dataclass(frozen=True)
 class Daily:
     """A server's daily puzzle: where and when it is posted."""
@@ -343,6 +361,17 @@ class Store(ABC):
         one more attempt); the people's rating changes. The ratings are read and written inside the transaction,
         held meanwhile, so puzzles that end at the same moment (the day's puzzle in many servers) all count.
         Refused (``MoveConflict``) if it has ended already."""
+
+    @abstractmethod
+    async def tried_puzzle(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
+                           rated: RatedPuzzle | None = None) -> list[Change]:
+        """Keep a puzzle one person tried alone (on the web page) as ended (``outcome`` 'solved' or 'failed'), with
+        their attempt, rated as ``end_puzzle`` rates (``served.id`` and ``served.ply`` are ignored): one transaction,
+        so there is never a puzzle left on."""
+
+    @abstractmethod
+    async def puzzle_history(self, guild: str, user: str, limit: int = 50) -> list[PuzzleTry]:
+        """A person's puzzles in a server, the latest first."""
 
     @abstractmethod
     async def puzzles_on(self) -> list[ServedPuzzle]:

@@ -13,18 +13,16 @@ from collections.abc import AsyncIterator, Sequence
 
 import asyncpg
 
-from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
+from bot.ratings import Change, RatedGame, Rating
 from bot.ending import Ending
-from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATINGS, Attempt, Daily, FinishedGame,
-                            MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
-                            read_ending, stored_ending)
+from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, Daily, FinishedGame, MoveConflict, Ratings,
+                            SaveFailed, Standing, Store, StoreError, StoredGame, read_ending, stored_ending)
 from bot.store.postgres_logs import without_password
+from bot.store.postgres_puzzles import PostgresPuzzles
 from bot.store.postgres_tournaments import PostgresTournaments
 from bot.store.schema import MIGRATIONS, VERSION
 
 _GAME_COLUMNS = "id, guild, channel, variant, start_fen, kind, seats, settings, updated, version"
-_SERVED_COLUMNS = ("id, guild, channel, variant, puzzle, kind, position, solution, asker, asker_name, started, ply, day,"
-                   " movers")
 _MIGRATION_LOCK = 0x64726175  # the advisory lock migrations hold ('drau')
 TIMEOUT = 5.0
 """Seconds a store call may take in all (a connection, its statements, its transaction) before it fails with
@@ -38,7 +36,7 @@ process migrates."""
 log = logging.getLogger(__name__)
 
 
-class PostgresStore(PostgresTournaments, Store):
+class PostgresStore(PostgresPuzzles, PostgresTournaments, Store):
     """A pool of connections to one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, timeout: float = TIMEOUT, url: str = ""):
@@ -327,84 +325,6 @@ class PostgresStore(PostgresTournaments, Store):
                                   f" WHERE guild = $1 AND {kept.where('$', 2)} ORDER BY rating DESC"
                                   f" LIMIT ${len(pool) + 2}", guild, *pool, limit)
         return [Standing(u, n, Rating(r, rd, vol), g) for u, n, r, rd, vol, g in rows]
-
-    # puzzles
-
-    async def start_puzzle(self, served: ServedPuzzle) -> int:
-        try:
-            async with self.connection() as db:
-                return int(await db.fetchval(
-                    "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"
-                    " asker, asker_name, status, day, started)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'on', $11, $12) RETURNING id",
-                    served.guild, served.channel, served.variant, served.puzzle, served.kind, served.position,
-                    " ".join(served.solution), served.ply, served.asker, served.asker_name, served.day,
-                    served.started))
-        except SaveFailed as error:
-            if isinstance(error.__cause__, asyncpg.UniqueViolationError):
-                raise MoveConflict(f"channel {served.channel} has a puzzle on already") from error
-            raise
-
-    async def advance_puzzle(self, served: int, ply: int, movers: Sequence[tuple[str, str]] = ()) -> None:
-        async with self.connection() as db:
-            status = await db.execute("UPDATE served_puzzles SET ply = $1, movers = $3 WHERE id = $2"
-                                      " AND status = 'on' AND ply < $1", ply, served,
-                                      json.dumps([list(m) for m in movers]))
-        if status != "UPDATE 1":
-            raise MoveConflict(f"puzzle {served} is no longer on before ply {ply}")
-
-    async def end_puzzle(self, served: int, outcome: str, attempts: Sequence[Attempt],
-                         rated: RatedPuzzle | None = None) -> list[Change]:
-        async with self.connection(transaction=True) as db:
-            row = await db.fetchrow("UPDATE served_puzzles SET status = $1, ended = $2 WHERE id = $3"
-                                    " AND status = 'on' RETURNING guild, variant, puzzle", outcome, time.time(), served)
-            if row is None:
-                raise MoveConflict(f"puzzle {served} has ended already")
-            await db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
-                                 " VALUES ($1, $2, $3, $4, $5)",
-                                 [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
-            if rated is None:
-                return []
-            guild, variant, puzzle = row["guild"], row["variant"], row["puzzle"]
-            # held until the transaction ends, the puzzle first and then its people, in one order by every end
-            await self._hold(db, f"puzzle_strengths:{variant}:{puzzle}")
-            known = await db.fetchrow("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = $1"
-                                      " AND puzzle = $2", variant, puzzle)
-            now = await self._held_ratings(db, PUZZLE_RATINGS, guild, (variant,), rated.users())
-            changes, strength = rated.changes(now, Rating(*known) if known else None)
-            await self._save_ratings(db, PUZZLE_RATINGS, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
-            await db.execute(
-                "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
-                " VALUES ($1, $2, $3, $4, $5, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
-                " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
-                " attempts = puzzle_strengths.attempts + 1",
-                variant, puzzle, strength.rating, strength.rd, strength.volatility)
-            return changes
-
-    async def puzzles_on(self) -> list[ServedPuzzle]:
-        async with self.connection() as db:
-            rows = await db.fetch(f"SELECT {_SERVED_COLUMNS} FROM served_puzzles WHERE status = 'on' ORDER BY id")
-        return [ServedPuzzle(r["id"], r["guild"], r["channel"], r["variant"], r["puzzle"], r["kind"], r["position"],
-                             tuple(r["solution"].split()), r["asker"], r["asker_name"], r["started"], r["ply"],
-                             r["day"], tuple((u, n) for u, n in json.loads(r["movers"]))) for r in rows]
-
-    async def puzzle_rating(self, guild: str, variant: str, user: str) -> tuple[Rating, int]:
-        return await self._rating(PUZZLE_RATINGS, guild, (variant,), user)
-
-    async def puzzle_strengths(self, variant: str) -> dict[str, tuple[Rating, int]]:
-        async with self.connection() as db:
-            rows = await db.fetch("SELECT puzzle, rating, rd, volatility, attempts FROM puzzle_strengths"
-                                  " WHERE variant = $1", variant)
-        return {puzzle: (Rating(r, rd, vol), n) for puzzle, r, rd, vol, n in rows}
-
-    async def puzzles_seen(self, guild: str, variant: str, user: str) -> set[str]:
-        async with self.connection() as db:
-            rows = await db.fetch('SELECT s.puzzle FROM puzzle_attempts a JOIN served_puzzles s ON s.id = a.served'
-                                  ' WHERE a."user" = $1 AND s.guild = $2 AND s.variant = $3', user, guild, variant)
-        return {r["puzzle"] for r in rows}
-
-    async def puzzle_leaderboard(self, guild: str, variant: str, limit: int = 10) -> list[Standing]:
-        return await self._leaderboard(PUZZLE_RATINGS, guild, (variant,), limit)
 
     # languages
 

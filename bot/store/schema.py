@@ -235,6 +235,11 @@ _TOURNAMENTS = """
         PRIMARY KEY (tournament, round, board)
     );
 """
+_PUZZLE_HISTORY = """
+    -- the person's puzzle rating just after a rated attempt (NULL: not rated), for their history
+    ALTER TABLE puzzle_attempts ADD COLUMN rating {real};
+    CREATE INDEX puzzle_attempts_history ON puzzle_attempts ("user", served);
+"""
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
 
@@ -263,5 +268,7 @@ MIGRATIONS = (
     Migration("tournaments (arenas, Swiss events, round robins): their settings, players and pairings, each"
               " pairing with its game", _TOURNAMENTS.format(**_SQLITE),
               _TOURNAMENTS.format(**_POSTGRES)),
+    Migration("each rated puzzle attempt with the person's puzzle rating after it, for their history",
+              _PUZZLE_HISTORY.format(**_SQLITE), _PUZZLE_HISTORY.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from bot.ratings import Change, RatedGame, RatedPuzzle, Rating
 from bot.ending import Ending
-from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_RATINGS, Attempt, Daily, FinishedGame,
-                            MoveConflict, Ratings, SaveFailed, ServedPuzzle, Standing, Store, StoreError, StoredGame,
-                            read_ending, stored_ending)
+from bot.store.base import (CORRESPONDENCE, GAME_RATINGS, NO_RESULT, PUZZLE_HISTORY, PUZZLE_RATINGS, Attempt, Daily,
+                            FinishedGame, MoveConflict, PuzzleTry, Ratings, SaveFailed, ServedPuzzle, Standing, Store,
+                            StoreError, StoredGame, read_ending, stored_ending)
 from bot.store.sqlite_tournaments import SqliteTournaments
 from bot.store.schema import MIGRATIONS, VERSION
 
@@ -287,24 +287,48 @@ class SqliteStore(SqliteTournaments, Store):
             if row is None:
                 raise MoveConflict(f"puzzle {served} has ended already")
             guild, variant, puzzle = row
-            self.db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
-                                " VALUES (?, ?, ?, ?, ?)",
-                                [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
-            if rated is None:
-                return []
-            known = self.db.execute("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = ? AND"
-                                    " puzzle = ?", (variant, puzzle)).fetchone()
-            changes, strength = rated.changes(
-                {user: self._rating(PUZZLE_RATINGS, guild, (variant,), user)[0] for user in rated.users()},
-                Rating(*known) if known else None)
-            self._save_ratings(PUZZLE_RATINGS, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
-            self.db.execute(
-                "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
-                " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
-                " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
-                " attempts = puzzle_strengths.attempts + 1",
-                (variant, puzzle, strength.rating, strength.rd, strength.volatility))
-            return changes
+            return self._ended(served, guild, variant, puzzle, attempts, rated)
+
+    async def tried_puzzle(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
+                           rated: RatedPuzzle | None = None) -> list[Change]:
+        with self._transaction():
+            now = time.time()
+            cursor = self.db.execute(
+                "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"
+                " asker, asker_name, status, day, started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
+                (served.guild, served.channel, served.variant, served.puzzle, served.kind, served.position,
+                 " ".join(served.solution), served.asker, served.asker_name, outcome, served.day, served.started, now))
+            return self._ended(int(cursor.lastrowid or 0), served.guild, served.variant, served.puzzle, [attempt],
+                               rated)
+
+    def _ended(self, served: int, guild: str, variant: str, puzzle: str, attempts: Sequence[Attempt],
+               rated: RatedPuzzle | None) -> list[Change]:
+        """A puzzle's end, inside its transaction: the attempts, and the ratings when it is ``rated``."""
+        self.db.executemany('INSERT INTO puzzle_attempts (served, "user", name, solved, place)'
+                            " VALUES (?, ?, ?, ?, ?)",
+                            [(served, a.user, a.name, a.solved, place) for place, a in enumerate(attempts)])
+        if rated is None:
+            return []
+        known = self.db.execute("SELECT rating, rd, volatility FROM puzzle_strengths WHERE variant = ? AND"
+                                " puzzle = ?", (variant, puzzle)).fetchone()
+        changes, strength = rated.changes(
+            {user: self._rating(PUZZLE_RATINGS, guild, (variant,), user)[0] for user in rated.users()},
+            Rating(*known) if known else None)
+        self._save_ratings(PUZZLE_RATINGS, guild, (variant,), [(c.user, c.name, c.after) for c in changes])
+        self.db.executemany('UPDATE puzzle_attempts SET rating = ? WHERE served = ? AND "user" = ?',
+                            [(c.after.rating, served, c.user) for c in changes])
+        self.db.execute(
+            "INSERT INTO puzzle_strengths (variant, puzzle, rating, rd, volatility, attempts)"
+            " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (variant, puzzle) DO UPDATE SET"
+            " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+            " attempts = puzzle_strengths.attempts + 1",
+            (variant, puzzle, strength.rating, strength.rd, strength.volatility))
+        return changes
+
+    async def puzzle_history(self, guild: str, user: str, limit: int = 50) -> list[PuzzleTry]:
+        with self._reading():
+            rows = self.db.execute(PUZZLE_HISTORY, (user, guild, limit)).fetchall()
+        return [PuzzleTry(v, p, bool(solved), ended, rating) for v, p, solved, ended, rating in rows]
 
     async def puzzles_on(self) -> list[ServedPuzzle]:
         with self._reading():
