@@ -570,7 +570,7 @@ async def test_a_rematch_from_the_page_needs_the_players_seat_and_one_of_the_pag
 async def test_my_games_page_lists_the_guests_games_on_and_finished_and_their_ratings(site):
     chat, client = site
     assert (await (await client.get("/api/me")).json()) == {"games": [], "on": [], "ratings": [], "name": None,
-                                                            "events": []}
+                                                            "events": [], "puzzles": {"ratings": [], "history": []}}
     started = await client.post("/api/new", json={"kind": "bot", "variant": "english", "level": 1,
                                                    "colour": "black", "control": "3+2", "name": "Zoë"})
     path, secret = (await started.json())["url"].split("#seat=")

@@ -54,15 +54,18 @@ async def test_the_puzzle_pages_and_their_friendly_404s(site):
                  "/puzzle/english/%3Cscript%3E"):
         missing = await client.get(path, allow_redirects=False)
         assert missing.status == 404 and await missing.text() == NO_PUZZLE, path
-    for path in (api(puzzle, "00000000"), "/api/puzzle/tablut/daily", f"/api/puzzle/english/{puzzle.id}x/solution"):
+    for path in (api(puzzle, "00000000"), "/api/puzzle/tablut/daily", "/api/streak/tablut"):
         missing = await client.get(path)
         assert missing.status == 404 and (await missing.json())["error"] == NO_PUZZLE, path
     assert (await client.post(api(puzzle, "00000000"), json={"moves": ["11-15"]})).status == 404
+    assert (await client.post(f"/api/puzzle/english/{puzzle.id}x/solution")).status == 404
 
     listed = await (await client.get("/api/puzzles")).json()
     english = next(v for v in listed["variants"] if v["name"] == "english")
     assert english == {"name": "english", "title": game_type("english").title, "count": len(puzzle_set("english")),
-                       "daily": "/puzzle/english/daily", "random": "/puzzle/english/random"}
+                       "daily": "/puzzle/english/daily", "random": "/puzzle/english/random",
+                       "streak": "/puzzle/english/streak", "themes": chat.core.puzzle_themes("english")}
+    assert sum(english["themes"].values()) == english["count"] and "shot" in english["themes"]
     assert all(v["count"] > 0 for v in listed["variants"]) and "tablut" not in [v["name"] for v in listed["variants"]]
     assert set(chat.core.puzzle_variants()) == {v["name"] for v in listed["variants"]}
 
@@ -124,7 +127,7 @@ async def test_a_right_move_gets_the_reply_and_the_last_one_solves_it(site):
             assert len(shown["solution"]) == len(puzzle.solution) + 1
             assert [e["move"]["text"] for e in shown["solution"][1:]] == line
     assert chat.core.try_puzzle(puzzle, moves).verdict == "solved"
-    assert not chat.replies  # nothing reached a chat, nothing is stored
+    assert not chat.replies  # nothing reached a chat
 
 
 async def test_moves_as_typed_are_read_too(site):
@@ -135,7 +138,7 @@ async def test_moves_as_typed_are_read_too(site):
     assert status == 200 and shown["verdict"] == "right" and shown["reply"] == line[1]
 
 
-async def test_a_wrong_move_ends_it_with_the_answer_and_the_line(site):
+async def test_a_wrong_move_is_shown_without_the_answer_and_the_solver_may_try_again(site):
     chat, client = site
     puzzle = deepest()
     line = written(puzzle)
@@ -145,11 +148,12 @@ async def test_a_wrong_move_ends_it_with_the_answer_and_the_line(site):
     right = gt.parse_move(start, puzzle.solution[0])
     other = next(m["text"] for m in started["legal"] if gt.parse_move(start, m["text"]) != right)
     status, shown = await answer(client, puzzle, [other])
-    assert status == 200 and shown["verdict"] == "wrong"
-    assert shown["right"] == line[0] and shown["line"] == " ".join(line)
-    assert shown["solution"][1]["move"]["text"] == line[0]  # the page shows the right move on the board
+    assert status == 200 and shown["verdict"] == "wrong" and shown["entry"]["move"]["text"] == other
+    assert " ".join(line) not in json.dumps(shown) and "solution" not in shown  # the answer is not given away
+    status, again = await answer(client, puzzle, [puzzle.solution[0]])  # tried again: the right move goes on
+    assert status == 200 and again["verdict"] == "right"
 
-    # later in the line (the first of the solver's later moves with a choice): the right move is the one due there
+    # later in the line (the first of the solver's later moves with a choice): the wrong move is shown there
     record = gt.new_game(puzzle.position)
     for n in range(1, puzzle.solver_moves):
         record.play_text(puzzle.solution[2 * n - 2])
@@ -164,8 +168,9 @@ async def test_a_wrong_move_ends_it_with_the_answer_and_the_line(site):
     due = gt.parse_move(record.position, puzzle.solution[2 * n])
     other = next(m["text"] for m in before["legal"] if gt.parse_move(record.position, m["text"]) != due)
     status, shown = await answer(client, puzzle, moves + [other])
-    assert status == 200 and shown["verdict"] == "wrong" and shown["right"] == line[2 * n]
-    assert shown["solution"][2 * n + 1]["move"]["text"] == line[2 * n]
+    assert status == 200 and shown["verdict"] == "wrong" and shown["entry"]["move"]["text"] == other
+    after = gt.make(record.position, gt.parse_move(record.position, other))
+    assert len(shown["entry"]["pieces"]) == len(gt.pieces(after))
 
 
 async def test_an_illegal_move_or_a_bad_answer_is_refused_and_changes_nothing(site):
@@ -191,7 +196,7 @@ async def test_an_illegal_move_or_a_bad_answer_is_refused_and_changes_nothing(si
 async def test_the_solution_button_and_the_daily_puzzle(site):
     chat, client = site
     puzzle = deepest()
-    shown = await (await client.get(api(puzzle) + "/solution")).json()
+    shown = await (await client.post(api(puzzle) + "/solution")).json()
     assert shown["verdict"] == "shown" and shown["line"] == " ".join(written(puzzle))
     assert len(shown["solution"]) == len(puzzle.solution) + 1
 

@@ -16,14 +16,14 @@ from bot.clocks import Speed
 from bot.commands import CommandError
 from bot.config import Config
 from bot.core import (analyses, clock, daily, history, languages, lobby, play, practice, puzzles, rematch, results,
-                      tournament_runs, tournaments)
+                      tournament_runs, tournaments, training)
 from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
 from bot.core.state import Follower, Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
-from bot.ratings import Rating
-from bot.store import FinishedGame, SaveFailed, Store, StoredGame
+from bot.ratings import Change, Rating
+from bot.store import FinishedGame, PuzzleTry, SaveFailed, Store, StoredGame
 from bot.replies import Controls, Message, NO_GAME, Reply, User
 from bot.tables import Kind, LiveGame, Table
 from bot.tournament.event import Tournament
@@ -232,10 +232,32 @@ class Core:
         return {variant: len(puzzles.puzzle_set(variant)) for variant in puzzles.DRAUGHTS
                 if puzzles.puzzle_set(variant)}
 
-    def random_puzzle(self, variant: str) -> Puzzle | None:
-        """Any one of the shipped puzzles of ``variant``, for a page's "a puzzle" link (None if it has none)."""
-        found = puzzles.puzzle_set(variant) if variant in puzzles.DRAUGHTS else {}
-        return random.choice(list(found.values())) if found else None
+    def puzzle_themes(self, variant: str) -> dict[str, int]:
+        """The themes of ``variant``'s puzzles, and how many each has (for the page's choice of theme)."""
+        return training.themes(variant)
+
+    async def next_puzzle(self, guild: str, user: str, variant: str, theme: str | None = None) -> Puzzle | None:
+        """The page's next puzzle for ``user``: of ``variant`` (and ``theme``), near their puzzle rating, not had
+        before; None if there is none of that theme. ``SaveFailed`` if the database cannot say."""
+        return await training.next_puzzle(self.state.store, guild, user, variant, theme, random.Random())
+
+    async def puzzle_result(self, guild: str, person: User, puzzle: Puzzle, solved: bool) -> Change | None:
+        """A person's result on a puzzle of the page: rated and kept if it is their first on it (their rating's
+        change), else None. ``SaveFailed`` if the database cannot keep it."""
+        return await training.first_result(self.state.store, guild, person, puzzle, solved)
+
+    async def puzzle_ratings(self, guild: str, user: str) -> dict[str, tuple[Rating, int]]:
+        """``user``'s puzzle rating on server ``guild`` in each game they tried puzzles of, and how many it counts."""
+        found = {v: await self.state.store.puzzle_rating(guild, v, user) for v in self.puzzle_variants()}
+        return {variant: rated for variant, rated in found.items() if rated[1]}
+
+    async def puzzle_history(self, guild: str, user: str, limit: int = 30) -> list[PuzzleTry]:
+        """The puzzles ``user`` tried on server ``guild``, the latest first."""
+        return await self.state.store.puzzle_history(guild, user, limit)
+
+    async def streak_puzzle(self, variant: str, rung: int, seed: int) -> Puzzle | None:
+        """Rung ``rung`` of a puzzle streak (``training.streak_puzzle``)."""
+        return await training.streak_puzzle(self.state.store, variant, rung, seed)
 
     def controls(self, channel: str) -> Controls | None:
         """The controls of the latest board of the game (or else the puzzle) in ``channel``; None without either,

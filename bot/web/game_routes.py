@@ -19,7 +19,7 @@ from bot.web import forms, views, wording
 from bot.web.finished import people_of
 from bot.web.guilds import is_page_guild
 from bot.web.rematches import rematch_command
-from bot.web.site import (GUEST_COOKIE, NO_GAME, REF, SITE, client, guest_of, html_answer, json_answer, not_found,
+from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, keep_guest, json_answer, not_found,
                           pages_of, recent_times, requested_game, same_origin)
 from bot.words import game_name
 from engine import NAMES
@@ -125,7 +125,7 @@ async def _new(request: web.Request) -> web.Response:
         seat = next((c for c, s in seats if s.user == user), None)
         url = pages.seat_path(game_id, seat, user) if seat is not None else pages.starter_path(game_id, user)
         response = json_answer(request, {"game": game_id, "url": url})
-    response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
+    keep_guest(response, guest)
     return response
 
 

@@ -108,7 +108,7 @@ class Pages:
 
     def puzzle_path(self, variant: str, puzzle: str) -> str:
         """A puzzle's page, without the server's address (``puzzle``: its id, or ``daily`` for the day's puzzle of
-        ``variant``, or ``random`` for any one of them)."""
+        ``variant``, ``random`` for the next one near the reader's rating, or ``streak`` for a streak of them)."""
         return f"/puzzle/{variant}/{puzzle}"
 
     def puzzle_url(self, variant: str, puzzle: str) -> str:

@@ -2,7 +2,8 @@
 and ``/p/REF``, a chat's player, whose link the chat gives with their games (``REF`` names their server and id,
 with a key). ``/me`` lists the games played on the page (on, and finished with their clocks and ends); a chat
 player's page lists their finished games only (a game on in a private channel is not shown to whoever has the
-link); both give the player's ratings per game and speed, and the tournaments they played in."""
+link); both give the player's ratings per game and speed, the tournaments they played in, and their puzzle
+ratings and the puzzles they tried, the latest first."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from bot.translation import rendered, tr
 from bot.tournament.words import title
 from bot.web import wording
 from bot.web.pages import Pages
-from bot.web.site import (GUEST_COOKIE, NO_GAME, SITE, client, guest_of, html_answer, json_answer, not_found,
+from bot.web.site import (NO_GAME, SITE, client, guest_of, html_answer, keep_guest, json_answer, not_found,
                           pages_of, recent_times)
 from bot.words import game_name
 
@@ -40,7 +41,7 @@ async def _mine(request: web.Request) -> web.Response:
     """The guest's games and ratings, in the page's language."""
     guest = guest_of(request)
     answer = await _answer(request, pages_of(request).guild, f"web:{guest}", live=True)
-    answer.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
+    keep_guest(answer, guest)
     return answer
 
 
@@ -87,7 +88,12 @@ async def _games_of(pages: Pages, guild: str, user: str, live: bool) -> dict:
           if game.colour_of(User(user, "")) is not None]
     events = [{"title": title(t), "path": f"/t/{pages.keys.tournament_ref(t.id)}"}  # (a tournament on may be in
               for t in await pages.core.player_tournaments(guild, user) if t.over]  # a private channel: not here)
-    return {"games": games, "on": on, "ratings": ratings, "name": name, "events": events}
+    puzzles = {"ratings": [{"game": game_name(variant), "rating": str(rating), "puzzles": tried}
+                           for variant, (rating, tried) in (await pages.core.puzzle_ratings(guild, user)).items()],
+               "history": [{"game": game_name(t.variant), "path": pages.puzzle_path(t.variant, t.puzzle),
+                            "solved": t.solved, "rating": None if t.rating is None else round(t.rating)}
+                           for t in await pages.core.puzzle_history(guild, user)]}
+    return {"games": games, "on": on, "ratings": ratings, "name": name, "events": events, "puzzles": puzzles}
 
 
 def add_routes(app: web.Application) -> None:

@@ -1,5 +1,6 @@
 """The web server's puzzle routes: the puzzles page, a puzzle's page, and the questions it asks (its start, the solver's
-moves so far, the solution once it is over)."""
+moves so far, the solution once it is over); a streak's puzzles. The person on the page (its guest cookie) is
+rated on their first result on each puzzle (``bot.core.training``): the answer says how their rating changed."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import logging
 
 from aiohttp import web
 
-from bot.core import refusal
+from bot.core import SaveFailed, refusal
+from bot.replies import User
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import html_answer, json_answer, not_found, pages_of
+from bot.web.site import guest_of, html_answer, json_answer, keep_guest, not_found, pages_of
 from bot.words import game_title
 from engine import MoveError
 from engine.puzzles.puzzle import Puzzle
@@ -21,6 +23,7 @@ log = logging.getLogger(__name__)
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
+GUEST = "guest"  # the name a guest's puzzle rating is kept under
 BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
                 example='{"moves": ["11-15"]}')
 
@@ -44,25 +47,33 @@ async def _puzzles_page(request: web.Request) -> web.Response:
 
 
 async def _puzzle_page(request: web.Request) -> web.StreamResponse:
-    """A puzzle's page; ``random`` sends the browser on to any one of the game's puzzles."""
+    """A puzzle's page; ``random`` sends the browser on to a puzzle near the person's puzzle rating that they have not
+    had (of the theme ``?theme=`` names, if any), and ``streak`` is the page of a streak."""
     pages = pages_of(request)
-    variant = request.match_info["variant"]
-    if request.match_info["puzzle"] == "random":
-        found = pages.core.random_puzzle(variant)
+    variant, ref = request.match_info["variant"], request.match_info["puzzle"]
+    if ref == "random":
+        theme = request.query.get("theme") or None
+        guest = guest_of(request)
+        found = await pages.core.next_puzzle(pages.guild, f"web:{guest}", variant, theme)
         if found is None:
             raise not_found(request, NO_PUZZLE)
-        raise web.HTTPFound(pages.puzzle_path(variant, found.id), headers={"Cache-Control": "no-store"})
-    if _find_puzzle(request) is None:
+        path = pages.puzzle_path(variant, found.id) + (f"?theme={found.theme}" if theme else "")
+        response = web.HTTPFound(path, headers={"Cache-Control": "no-store"})
+        keep_guest(response, guest)
+        raise response
+    if ref != "streak" and _find_puzzle(request) is None or ref == "streak" and not pages.core.puzzle_themes(variant):
         raise not_found(request, NO_PUZZLE)
     return html_answer(request, "puzzle.html")
 
 
 async def _puzzle_list(request: web.Request) -> web.Response:
-    """The games that have puzzles: each one's name, title, how many, and its daily and random puzzle's pages."""
+    """The games that have puzzles: each one's name, title, how many, its themes (with how many each), and its daily
+    and random puzzle's and its streak's pages."""
     pages = pages_of(request)
     return json_answer(request, {"variants": [
-        {"name": variant, "title": game_title(variant), "count": count,
-         "daily": pages.puzzle_path(variant, "daily"), "random": pages.puzzle_path(variant, "random")}
+        {"name": variant, "title": game_title(variant), "count": count, "themes": pages.core.puzzle_themes(variant),
+         "daily": pages.puzzle_path(variant, "daily"), "random": pages.puzzle_path(variant, "random"),
+         "streak": pages.puzzle_path(variant, "streak")}
         for variant, count in pages.core.puzzle_variants().items()]})
 
 
@@ -76,9 +87,26 @@ async def _puzzle_start(request: web.Request) -> web.Response:
                              headers={"Cache-Control": "no-store"})
 
 
+async def _streak_start(request: web.Request) -> web.Response:
+    """Rung ``?rung=`` of the streak ``?seed=`` chose, as a puzzle's page starts (``views.puzzle``)."""
+    try:
+        rung, seed = int(request.query.get("rung", "0")), int(request.query.get("seed", "0"))
+    except ValueError:
+        return json_answer(request, {"error": NO_PUZZLE}, status=400)
+    pages = pages_of(request)
+    variant = request.match_info["variant"]
+    found = await pages.core.streak_puzzle(variant, min(max(rung, 0), 10_000), seed % 2**31)
+    if found is None:
+        return json_answer(request, {"error": NO_PUZZLE}, status=404)
+    return json_answer(request, views.puzzle(found, pages.puzzle_path(variant, found.id), False),
+                       headers={"Cache-Control": "no-store"})
+
+
 async def _puzzle_try(request: web.Request) -> web.Response:
     """The solver's moves so far (``{"moves": [...]}``), checked by the core: right (with the defender's reply),
-    solved or wrong (with the answer and the line); a move that is not legal is refused, and changes nothing."""
+    solved, or wrong (the position after the wrong move, to show before it is taken back; the answer is kept for
+    the solution); a move that is not legal is refused, and changes nothing. A first result is rated, unless the
+    body says ``"streak": true``."""
     pages = pages_of(request)
     found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
     if found is None:
@@ -97,18 +125,43 @@ async def _puzzle_try(request: web.Request) -> web.Response:
         return json_answer(request, {"error": join([refusal(error, legal=False),
                                                    tr("That move is not legal here, so nothing changed.")])},
                            status=400)
-    return json_answer(request, views.puzzle_step(found, len(moves), step.verdict, step.reply, step.right, step.line),
-                             headers={"Cache-Control": "no-store"})
+    answer = views.puzzle_step(found, moves, step.verdict, step.reply, step.line)
+    if step.verdict == "right" or body.get("streak") is True:
+        return json_answer(request, answer, headers={"Cache-Control": "no-store"})
+    return await _rated(request, found, step.verdict == "solved", answer)
 
 
 async def _puzzle_solution(request: web.Request) -> web.Response:
-    """A puzzle's solution, for its page's Show the solution button."""
+    """A puzzle's solution, for its page's Show the solution button: a first result, and lost, unless the body says
+    ``"streak": true``."""
     pages = pages_of(request)
     found = _find_puzzle(request, daily=False)
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)
     line = pages.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
-    return json_answer(request, views.puzzle_step(found, 0, "shown", None, None, line))
+    answer = views.puzzle_step(found, [], "shown", None, line)
+    try:
+        streak = json.loads(await request.text() or "{}").get("streak") is True
+    except (ValueError, RecursionError, AttributeError):
+        streak = False
+    return json_answer(request, answer) if streak else await _rated(request, found, False, answer)
+
+
+async def _rated(request: web.Request, found: Puzzle, solved: bool, answer: dict) -> web.Response:
+    """``answer`` with the person's first result on ``found`` rated (``rating``: before and after), or with why it
+    could not be (``unrated``) when the database does not answer; the puzzle goes on either way."""
+    pages, guest = pages_of(request), guest_of(request)
+    try:
+        change = await pages.core.puzzle_result(pages.guild, User(f"web:{guest}", GUEST), found, solved)
+    except SaveFailed as error:
+        log.warning("a puzzle's result could not be kept: %s", error)
+        answer["unrated"] = tr("The database is not answering, so this puzzle did not count for your puzzle rating.")
+    else:
+        if change is not None:
+            answer["rating"] = {"before": round(change.before.rating), "after": round(change.after.rating)}
+    response = json_answer(request, answer, headers={"Cache-Control": "no-store"})
+    keep_guest(response, guest)
+    return response
 
 
 def add_routes(app: web.Application) -> None:
@@ -118,4 +171,5 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/api/puzzles", _puzzle_list)
     app.router.add_get(f"/api/puzzle/{_PUZZLE}", _puzzle_start)
     app.router.add_post(f"/api/puzzle/{_PUZZLE}", _puzzle_try)
-    app.router.add_get(f"/api/puzzle/{_PUZZLE}/solution", _puzzle_solution)
+    app.router.add_post(f"/api/puzzle/{_PUZZLE}/solution", _puzzle_solution)
+    app.router.add_get("/api/streak/{variant:[^/]{1,20}}", _streak_start)

@@ -151,6 +151,11 @@ def guest_of(request: web.Request) -> str:
     return guest if re.fullmatch(r"[\w-]{16,32}", guest) else secrets.token_urlsafe(12)
 
 
+def keep_guest(response: web.StreamResponse, guest: str) -> None:
+    """Give the browser its guest id (``guest_of``) for a year, for this site's own requests only."""
+    response.set_cookie(GUEST_COOKIE, guest, httponly=True, samesite="Strict", max_age=365 * 86400)
+
+
 def recent_times(record: dict[str, list[float]], address: str, now: float) -> list[float]:
     """When ``address`` did something counted in ``record`` in the last minute (others' older times forgotten)."""
     recent = [t for t in record.get(address, []) if now - t < 60]

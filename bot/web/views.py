@@ -254,15 +254,20 @@ def puzzle_line(found: Puzzle) -> GameRecord[Any, Any]:
     return record
 
 
-def puzzle_step(found: Puzzle, moves: int, verdict: str, reply: str | None, right: str | None, line: str) -> dict:
-    """The answer to the solver's ``moves`` moves, checked by the core (its ``Step``'s fields): after a right move,
-    the positions after it and after the defender's ``reply``, and the legal moves then; once it is over
-    ('solved', 'wrong', or 'shown' when the page asked for the solution), the ``right`` move (after a wrong one),
-    the whole ``line``, and ``solution``, its positions from the start."""
+def puzzle_step(found: Puzzle, moves: list[str], verdict: str, reply: str | None, line: str) -> dict:
+    """The answer to the solver's ``moves``, checked by the core (its ``Step``'s fields): after a right move, the
+    positions after it and after the defender's ``reply``, and the legal moves then; after a wrong one, the position
+    it leads to (``entry``), which the page shows and takes back (nothing of the answer: the solver may try again);
+    once it is over ('solved', or 'shown' when the page asked for the solution), the whole ``line`` and
+    ``solution``, its positions from the start."""
     record = puzzle_line(found)
+    ply = 2 * len(moves)  # the solver's moves and the defender's replies
     if verdict == "right":
-        ply = 2 * moves  # the solver's moves and the defender's replies
         return {"verdict": verdict, "reply": reply, "entries": [entry(record, ply - 1), entry(record, ply)],
                 "legal": legal(record.type, record.positions[ply])}
-    return {"verdict": verdict, "right": right, "line": line,
+    if verdict == "wrong":
+        tried = record.type.new_game(record.type.write_position(record.positions[ply - 2]))
+        tried.play_text(moves[-1])
+        return {"verdict": verdict, "entry": entry(tried, 1)}
+    return {"verdict": verdict, "line": line,
             "solution": [entry(record, ply) for ply in range(len(record.moves) + 1)]}
