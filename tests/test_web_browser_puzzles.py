@@ -6,6 +6,7 @@ person sees: the pieces the board draws and the words the page displays."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 
@@ -114,7 +115,7 @@ async def test_a_puzzle_of_five_moves_solved_by_clicking(served):
         puzzle.position)), "Home did not show the start")
 
 
-async def test_a_wrong_move_and_the_solution_button_show_the_answer(served):
+async def test_a_wrong_move_is_shown_then_taken_back_and_the_solver_tries_again_rated_once(served):
     chat, base, browser = served
     puzzle = deepest()
     gt = game_type("english")
@@ -124,18 +125,25 @@ async def test_a_wrong_move_and_the_solution_button_show_the_answer(served):
     b = await browser()
     await asyncio.to_thread(open_puzzle, b, base + f"/puzzle/english/{puzzle.id}")
     assert not await asyncio.to_thread(b.js, "return $('solution').disabled")
+    assert await asyncio.to_thread(visible_text, b, "rating") == ""
     await asyncio.to_thread(click_move, b, wrong)
-    said = f"Not it: the answer was {gt.write_move(start, right)}."
-    await asyncio.to_thread(until, b, lambda: visible_text(b, "status").startswith(said), f"no {said!r}")
+    # shown on the board, said, and the rating's change written under it: the first try is the one that counts
+    await asyncio.to_thread(until, b, lambda: drawn_pieces(b) == pieces_of("english", gt.make(start, wrong)),
+                            "the wrong move was not shown")
+    assert await asyncio.to_thread(visible_text, b, "status") == f"{gt.write_move(start, wrong)} is not it."
+    rating = await asyncio.to_thread(until, b, lambda: visible_text(b, "rating"), "no word on the rating")
+    found = re.fullmatch(r"Your puzzle rating: 1500 → (\d+) \(-(\d+)\)\.", rating)
+    assert found and int(found[1]) == 1500 - int(found[2]), rating  # lost: a wrong move is a miss
+    # then taken back: the start again, the solver to move, the answer not given away
+    await asyncio.to_thread(until, b, lambda: drawn_pieces(b) == pieces_of("english", start), "not taken back")
+    said = f"{gt.write_move(start, wrong)} is not it. Try again, or ask for the solution."
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "status") == said, f"no {said!r}")
+    assert await asyncio.to_thread(my_turn, b)
     line = chat.core.try_puzzle(puzzle, list(puzzle.solution[::2])).line
-    assert await asyncio.to_thread(visible_text, b, "status") == f"{said} The whole line: {line}."
-    # the board shows the right move instead, marked as the last move
-    assert await asyncio.to_thread(drawn_pieces, b) == pieces_of("english", gt.make(start, right))
-    assert await asyncio.to_thread(b.js, "return document.querySelectorAll('#board .last-move').length") >= 2
-    assert await asyncio.to_thread(b.js, "return document.querySelector('#moves button.current').textContent") == \
-        gt.write_move(start, right)
-    await asyncio.to_thread(b.click_cell, [list(c) for c in gt.path(wrong)][0])  # the board takes no more moves
-    assert await asyncio.to_thread(b.js, "return puzzle.clicks.length") == 0
+    assert line not in await asyncio.to_thread(b.js, "return document.body.innerText")
+    await asyncio.to_thread(click_move, b, right)  # and again: right this time, but the rating stays as it was
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "status").startswith("Right! I answer"), "no reply")
+    assert await asyncio.to_thread(visible_text, b, "rating") == rating
 
     # a fresh page: one right move, then the button shows the answer due there, not before
     await asyncio.to_thread(open_puzzle, b, base + f"/puzzle/english/{puzzle.id}")
@@ -195,3 +203,71 @@ async def test_the_daily_page_shows_todays_puzzle_and_the_puzzles_page_leads_to_
                             "the random link led nowhere")
     landed = await asyncio.to_thread(b.js, "return [location.pathname, puzzle.data.id]")
     assert landed[0] == f"/puzzle/english/{landed[1]}" and landed[1] in puzzle_set("english")
+
+
+def solve_shown(b: Browser) -> None:
+    """Solve the puzzle the page shows by clicking its answer, move after move."""
+    found = puzzle_set("english")[b.js("return puzzle.data.id")]
+    gt = game_type("english")
+    here = gt.read_position(found.position)
+    for n in range(0, len(found.solution), 2):
+        move = gt.parse_move(here, found.solution[n])
+        click_move(b, move)
+        here = gt.make(here, move)
+        if n + 1 < len(found.solution):
+            here = gt.make(here, gt.parse_move(here, found.solution[n + 1]))
+
+
+async def test_a_streak_goes_on_while_solved_ends_at_the_first_miss_and_keeps_the_best(served):
+    chat, base, browser = served
+    b = await browser()
+    await asyncio.to_thread(open_puzzle, b, base + "/puzzle/english/streak")
+    assert await asyncio.to_thread(visible_text, b, "streak") == "Streak: 0 solved"
+    assert "puzzle streak" in await asyncio.to_thread(visible_text, b, "title")
+    assert not await asyncio.to_thread(visible_text, b, "another")  # a streak goes on by itself
+    first = await asyncio.to_thread(b.js, "return puzzle.data.id")
+    await asyncio.to_thread(solve_shown, b)
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "streak") == "Streak: 1 solved", "no count")
+    await asyncio.to_thread(until, b, lambda: loaded(b) and b.js("return puzzle.data.id") != first and my_turn(b),
+                            "the next puzzle did not come")
+    found = puzzle_set("english")[await asyncio.to_thread(b.js, "return puzzle.data.id")]
+    gt = game_type("english")
+    start = gt.read_position(found.position)
+    wrong = next(m for m in gt.legal_moves(start) if m != gt.parse_move(start, found.solution[0]))
+    await asyncio.to_thread(click_move, b, wrong)
+    over = "Streak: 1 solved. It is over; your best: 1."
+    await asyncio.to_thread(until, b, lambda: visible_text(b, "streak") == over, f"no {over!r}")
+    assert (await asyncio.to_thread(visible_text, b, "status")).startswith("The answer: ")
+    assert await asyncio.to_thread(visible_text, b, "new-streak") == "A new streak"
+    assert await asyncio.to_thread(visible_text, b, "rating") == ""  # a streak is never rated
+    await asyncio.to_thread(b.js, "$('new-streak').click()")
+    await asyncio.to_thread(until, b, lambda: loaded(b) and visible_text(b, "streak") == "Streak: 0 solved",
+                            "no new streak")
+
+
+async def test_a_theme_chosen_on_the_puzzles_page_stays_and_my_page_lists_the_puzzles_tried(served):
+    chat, base, browser = served
+    b = await browser()
+    await asyncio.to_thread(b.open, base + "/puzzles")
+    shot = await asyncio.to_thread(until, b, lambda: b.js(
+        "const a = document.querySelector('[data-variant=english] a[data-theme=shot]'); return a && a.textContent"),
+        "no theme links")
+    assert re.fullmatch(r"shot \(\d+\)", shot)
+    await asyncio.to_thread(b.js, "document.querySelector('[data-variant=english] a[data-theme=shot]').click()")
+    await asyncio.to_thread(until, b, lambda: loaded(b) and b.js("return location.pathname") != "/puzzles",
+                            "the theme's link led nowhere")
+    assert await asyncio.to_thread(b.js, "return location.search") == "?theme=shot"
+    assert await asyncio.to_thread(visible_text, b, "motif") == "Theme: shot"
+    assert (await asyncio.to_thread(b.js, "return $('another').getAttribute('href')")).endswith("?theme=shot")
+    tried = await asyncio.to_thread(b.js, "return puzzle.data.id")
+    await asyncio.to_thread(b.js, "$('solution').click()")  # asked for before a move: a miss
+    rating = await asyncio.to_thread(until, b, lambda: visible_text(b, "rating"), "no word on the rating")
+    after = re.fullmatch(r"Your puzzle rating: 1500 → (\d+) \(-\d+\)\.", rating)[1]
+
+    await asyncio.to_thread(b.open, base + "/me")
+    await asyncio.to_thread(until, b, lambda: "puzzle rating" in visible_text(b, "my-puzzle-ratings"), "no ratings")
+    assert re.fullmatch(rf"English: puzzle rating {after} ± \d+ \(puzzles: 1\)",  # (as ratings are written)
+                        await asyncio.to_thread(visible_text, b, "my-puzzle-ratings"))
+    assert await asyncio.to_thread(visible_text, b, "my-puzzles") == f"English: missed, puzzle rating {after} after it"
+    assert await asyncio.to_thread(b.js, "return document.querySelector('#my-puzzles a').getAttribute('href')") == (
+        f"/puzzle/english/{tried}")

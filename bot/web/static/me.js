@@ -1,4 +1,5 @@
-// The page of the person on this browser: their games on the page (on, and finished with their ends) and ratings.
+// The page of the person on this browser: their games on the page (on, and finished with their ends), ratings, and
+// puzzles (their puzzle ratings, and the puzzles they tried, the latest first); or, on /p/REF, a chat player's.
 "use strict";
 
 function item(text, path) {
@@ -47,6 +48,19 @@ async function show() {
   const ratings = data.ratings.map((r) => item(tr("{game}, {speed}: {rating} (rated games: {count})",
     { game: r.game, speed: r.speed, rating: r.rating, count: formatNumber(r.games) })));
   const events = data.events.map((e) => item(e.title, e.path));
+  const puzzleRatings = data.puzzles.ratings.map((r) => item(tr("{game}: puzzle rating {rating} (puzzles: {count})",
+    { game: r.game, rating: r.rating, count: formatNumber(r.puzzles) })));
+  const puzzles = data.puzzles.history.map((p) => {
+    const result = p.solved ? tr("solved") : tr("missed");
+    const text = p.rating === null ? tr("{game}: {result}", { game: p.game, result })
+      : tr("{game}: {result}, puzzle rating {rating} after it", { game: p.game, result, rating: formatNumber(p.rating, { useGrouping: false }) });
+    const li = item(text, p.path);
+    li.className = p.solved ? "solved" : "missed";
+    return li;
+  });
+  document.getElementById("my-puzzle-ratings").replaceChildren(...(puzzleRatings.length ? puzzleRatings
+    : none(tr("No puzzle tried yet."))));
+  document.getElementById("my-puzzles").replaceChildren(...puzzles);
   document.getElementById("my-events").replaceChildren(...(events.length ? events : none(tr("No tournament yet."))));
   document.getElementById("my-live").replaceChildren(...(live.length ? live : none(tr("No game on."))));
   document.getElementById("my-games").replaceChildren(...(games.length ? games : none(tr("No finished game yet."))));

@@ -1,16 +1,16 @@
-// A puzzle's page: the board at the puzzle's start, the solver's moves chosen by clicking (board.js's move input),
-// each one checked by the server, which answers with the defender's reply, "solved" or "wrong"; and the solution,
-// which the page is sent only once the puzzle is over (solved, a wrong move, or the Show the solution button).
+// A puzzle's page: the board at the puzzle's start, the solver's moves chosen by clicking, dragging or typing
+// (board.js's move input), each one checked by the server, which answers with the defender's reply, "solved" or
+// "wrong"; a wrong move is shown, then taken back, and the solver tries again. The solution is sent only once the
+// puzzle is over (solved, or the Show the solution button). The first result on a puzzle changes the reader's
+// puzzle rating (the server says how). On /puzzle/VARIANT/streak, puzzles of rising difficulty follow one another
+// until the first miss, unrated: the streak is the score.
 "use strict";
 
-const [, , puzzleVariant, puzzleRef] = location.pathname.split("/");  // /puzzle/VARIANT/ID, or .../daily
+const [, , puzzleVariant, puzzleRef] = location.pathname.split("/");  // /puzzle/VARIANT/ID, .../daily, .../streak
+const theme = new URLSearchParams(location.search).get("theme");  // the theme chosen for the next puzzles, if any
 const REPLY_MS = 450;  // the pause before the defender's reply is played, so that the solver sees their move first
-const THEMES = {  // each theme's name and what it means (the miner's themes: engine/puzzles/puzzle.py)
-  shot: () => [tr("shot"), tr("a sacrifice that opens the way for captures")],
-  breakthrough: () => [tr("breakthrough"), tr("a man through to the king row")],
-  ending: () => [tr("ending"), tr("few pieces left, or an endgame win")],
-  tactic: () => [tr("tactic"), tr("a tactic that wins material")],
-};
+const WRONG_MS = 900;  // how long a wrong move is shown before it is taken back
+const NEXT_MS = 1200;  // in a streak, the pause after a solved puzzle before the next one
 const puzzle = {
   data: null,      // the puzzle's start: {id, variant, path, daily, board, themes, theme, solver, entry, legal}
   entries: [],     // the positions so far: the start, then one after each move played
@@ -24,6 +24,9 @@ const puzzle = {
   drawn: null,     // the position the board showed last: the next one slides its move in
   said: [],        // the status line: its sentences, as writeWithMoves takes them
   verdict: "",     // the status line's look: "", "right", "solved" or "wrong"
+  rating: null,    // the server's word on the reader's puzzle rating: {before, after}, or {unrated: why}
+  // a streak (its page only): the rung being solved (the puzzles solved so far), its seed, and whether it is over
+  streak: puzzleRef === "streak" ? { rung: 0, seed: Math.floor(Math.random() * 2 ** 31), over: false } : null,
 };
 const $ = (id) => document.getElementById(id);
 let look = null;  // the board's look, as the reader set it (board.js's boardLook)
@@ -36,8 +39,17 @@ const input = moveInput(puzzle, {
 });
 
 function api(suffix = "") {
+  if (!puzzle.data && puzzle.streak) {
+    return `/api/streak/${puzzleVariant}?rung=${puzzle.streak.rung}&seed=${puzzle.streak.seed}`;
+  }
   const ref = puzzle.data ? puzzle.data.id : puzzleRef;  // the daily page keeps its puzzle after midnight
   return `/api/puzzle/${puzzleVariant}/${ref}${suffix}`;
+}
+
+// A request that sends ``body`` as JSON (with the streak's word that it is not rated).
+function posting(body) {
+  return { method: "POST", headers: { "Content-Type": "application/json" },
+           body: JSON.stringify(Object.assign({ streak: Boolean(puzzle.streak) }, body)) };
 }
 
 // The server's answer to a request, or null with the reason shown (a refused move changes nothing).
@@ -63,11 +75,16 @@ async function load() {
     $("status").textContent = "";
     return;
   }
-  puzzle.data = data;
-  puzzle.entries = [data.entry];
-  puzzle.legal = data.legal;
+  Object.assign(puzzle, { data, entries: [data.entry], legal: data.legal, moves: [], over: null, view: -1,
+                          clicks: [], waiting: false, flipped: null, drawn: null, rating: null });
   say([[tr("Your move: click or drag a piece, or type the move.")]]);
   render();
+}
+
+// The server's word on the reader's puzzle rating, kept to show under the puzzle.
+function rated(answer) {
+  if (answer.rating) puzzle.rating = answer.rating;
+  else if (answer.unrated) puzzle.rating = { unrated: answer.unrated };
 }
 
 // The status line: ``sentences`` as writeWithMoves takes them (its moves kept whole), and its look.
@@ -83,12 +100,16 @@ async function play(move) {
   const before = [puzzle.said, puzzle.verdict];
   say([[tr("Checking your move…")]]);
   render();
-  const answer = await ask({ method: "POST", headers: { "Content-Type": "application/json" },
-                             body: JSON.stringify({ moves }) });
+  const answer = await ask(posting({ moves }));
   if (!answer) {  // refused: the position and the moves stay as they were
     puzzle.waiting = false;
     say(...before);
     render();
+    return;
+  }
+  rated(answer);
+  if (answer.verdict === "wrong") {
+    missed(answer.entry);
     return;
   }
   puzzle.moves = moves;
@@ -109,14 +130,38 @@ async function play(move) {
   }, REPLY_MS);
 }
 
+// A wrong move: shown on the board, then taken back, and the solver tries again (in a streak, the streak ends and
+// the answer is shown).
+function missed(entry) {
+  puzzle.entries.push(entry);
+  say([[tr("{move} is not it."), { move: entry.move.text }]], "wrong");
+  render();
+  setTimeout(() => {
+    puzzle.entries.pop();
+    puzzle.waiting = false;
+    if (puzzle.streak) {
+      puzzle.streak.over = true;
+      showSolution();
+      return;
+    }
+    say([[tr("{move} is not it. Try again, or ask for the solution."), { move: entry.move.text }]], "wrong");
+    render();
+  }, WRONG_MS);
+}
+
 async function showSolution() {
   if (puzzle.over || puzzle.waiting || !puzzle.data) return;
   puzzle.waiting = true;
   render();
-  const answer = await ask({}, "/solution");
+  const answer = await ask(posting({}), "/solution");
   puzzle.waiting = false;
-  if (answer) finish(answer);
-  else render();
+  if (!answer) {
+    render();
+    return;
+  }
+  if (puzzle.streak) puzzle.streak.over = true;
+  rated(answer);
+  finish(answer);
 }
 
 // The puzzle is over: the whole line becomes the positions to step through, and the board shows the last move
@@ -131,13 +176,42 @@ function finish(answer) {
   if (answer.verdict === "solved") {
     puzzle.view = -1;
     say([[tr("Solved! The whole line: {line}."), { line: answer.line }]], "solved");
+    if (puzzle.streak) {  // the next rung, after a moment to see the last move
+      puzzle.streak.rung += 1;
+      setTimeout(next, NEXT_MS);
+    }
   } else {
     puzzle.view = at + 1 >= answer.solution.length - 1 ? -1 : at + 1;
-    const words = answer.verdict === "wrong" ? [tr("Not it: the answer was {move}."), { move: answer.right }]
-      : [tr("The answer: {move}."), { move: right.move.text }];
-    say([words, [tr("The whole line: {line}."), { line: answer.line }]], answer.verdict === "wrong" ? "wrong" : "");
+    say([[tr("The answer: {move}."), { move: right.move.text }], [tr("The whole line: {line}."), { line: answer.line }]]);
   }
   render();
+}
+
+// A streak's next puzzle: the rung it has climbed to.
+async function next() {
+  puzzle.data = null;
+  await load();
+}
+
+// The streak's words: how many solved, and the best streak on this browser (kept once this one is over).
+function streakWords() {
+  const streak = puzzle.streak, key = `streak-${puzzleVariant}`;
+  const best = Math.max(Number(localStorage.getItem(key) || 0), streak.over ? streak.rung : 0);
+  if (streak.over) localStorage.setItem(key, String(best));
+  const solved = tr("Streak: {count} solved", { count: formatNumber(streak.rung) });
+  return streak.over ? tr("{streak}. It is over; your best: {best}.", { streak: solved, best: formatNumber(best) })
+    : solved;
+}
+
+// The reader's puzzle rating, once the server said how this puzzle changed it: "Your puzzle rating: 1500 → 1488".
+function ratingWords() {
+  const rating = puzzle.rating;
+  if (!rating) return "";
+  if (rating.unrated) return rating.unrated;
+  const change = rating.after - rating.before;
+  const plain = { useGrouping: false };  // a rating as ratings are written everywhere: 1500, not 1,500
+  return tr("Your puzzle rating: {before} → {after} ({change}).", { before: formatNumber(rating.before, plain),
+    after: formatNumber(rating.after, plain), change: formatNumber(change, { signDisplay: "exceptZero", ...plain }) });
 }
 
 function shown() {
@@ -164,11 +238,11 @@ function render() {
   look.numbered(data.board);
   $("typed").hidden = Boolean(puzzle.over);
 
-  const name = data.daily ? tr("today's puzzle") : tr("puzzle {id}", { id: data.id });
+  const name = puzzle.streak ? tr("puzzle streak") : data.daily ? tr("today's puzzle") : tr("puzzle {id}", { id: data.id });
   document.title = tr("Draughts bot: {puzzle}", { puzzle: name });
   $("title").textContent = `${data.board.title} · ${name}`;
   $("task").textContent = tr("{colour} to play and win", { colour: colourName(data.solver) });
-  const [theme, meaning] = THEMES[data.theme] ? THEMES[data.theme]() : [data.theme, ""];
+  const [theme, meaning] = PUZZLE_THEMES[data.theme] ? PUZZLE_THEMES[data.theme]() : [data.theme, ""];
   $("motif").textContent = tr("Theme: {theme}", { theme });
   $("motif").title = meaning;
   let sentences = puzzle.said;
@@ -179,7 +253,11 @@ function render() {
   writeWithMoves($("status"), sentences);
   $("status").className = puzzle.verdict;
   $("solution").disabled = Boolean(puzzle.over) || puzzle.waiting;
-  $("another").href = `/puzzle/${data.variant}/random`;
+  $("another").href = `/puzzle/${data.variant}/random` + (theme ? `?theme=${encodeURIComponent(theme)}` : "");
+  $("another").hidden = Boolean(puzzle.streak);
+  $("new-streak").hidden = !(puzzle.streak && puzzle.streak.over);
+  $("streak").textContent = puzzle.streak ? streakWords() : "";
+  $("rating").textContent = ratingWords();
   $("permalink").hidden = !data.daily;
   $("permalink").href = data.path;
   showMoves(index);
@@ -239,6 +317,7 @@ function setUp() {
   $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { if (puzzle.data) { puzzle.flipped = !flipped(); render(); } });
   $("solution").addEventListener("click", showSolution);
+  $("new-streak").addEventListener("click", () => location.reload());
   look = boardLook(render);
   $("typed").addEventListener("submit", typed);
   document.addEventListener("keydown", (e) => {

@@ -1,4 +1,5 @@
-// The puzzles' page: each game that has puzzles, with links to its daily puzzle and to a random one.
+// The puzzles' page: each game that has puzzles, with links to its daily puzzle, to the next one for the reader (of
+// any theme, or of the theme they choose) and to a streak.
 "use strict";
 
 async function list() {
@@ -29,9 +30,26 @@ async function list() {
     const random = document.createElement("a");
     random.className = "button random";
     random.href = game.random;
-    random.textContent = tr("A random puzzle");
-    links.append(daily, random);
-    card.append(title, lead, links);
+    random.textContent = tr("A puzzle for me");
+    const streak = document.createElement("a");
+    streak.className = "button streak";
+    streak.href = game.streak;
+    streak.textContent = tr("Puzzle streak");
+    streak.title = tr("Puzzles that get harder, until the first miss");
+    links.append(daily, random, streak);
+    const themes = document.createElement("p");  // one link a theme: the next puzzles of that theme only
+    themes.className = "themes";
+    themes.append(tr("By theme:"));
+    for (const [name, count] of Object.entries(game.themes)) {
+      const [words, meaning] = PUZZLE_THEMES[name] ? PUZZLE_THEMES[name]() : [name, ""];
+      const link = document.createElement("a");
+      link.href = `${game.random}?theme=${encodeURIComponent(name)}`;
+      link.textContent = `${words} (${formatNumber(count)})`;
+      link.title = meaning;
+      link.dataset.theme = name;
+      themes.append(" ", link);
+    }
+    card.append(title, lead, links, themes);
     return card;
   });
   if (!cards.length) error.textContent = tr("No game has puzzles yet.");

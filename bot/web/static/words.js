@@ -32,3 +32,11 @@ function formatNumber(value, options = {}) {
 function formatScore(value) {
   return formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
 }
+
+// Each puzzle theme's name and what it means (the miner's themes: engine/puzzles/puzzle.py).
+const PUZZLE_THEMES = {
+  shot: () => [tr("shot"), tr("a sacrifice that opens the way for captures")],
+  breakthrough: () => [tr("breakthrough"), tr("a man through to the king row")],
+  ending: () => [tr("ending"), tr("few pieces left, or an endgame win")],
+  tactic: () => [tr("tactic"), tr("a tactic that wins material")],
+};
