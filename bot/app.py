@@ -23,6 +23,7 @@ from bot.web.guilds import GUILD, web_guild
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve
+from bot.web.signin import SignIn
 from engine import games
 
 if TYPE_CHECKING:
@@ -60,6 +61,14 @@ async def services(config: Config) -> AsyncIterator[tuple[Store, Core]]:
         await store.close()
 
 
+def signing(config: Config) -> SignIn | None:
+    """The bot's Discord application for signing in on the web page, when the operator set one up."""
+    if not config.discord_client_id:
+        return None
+    return SignIn(config.discord_client_id, config.discord_client_secret, f"{config.web_base}/login/discord/back",
+                  config.discord_oauth_url.rstrip("/"))
+
+
 @contextlib.asynccontextmanager
 async def web_page(config: Config, store: Store, core: Core, local_chat: bool) -> AsyncIterator[Pages | None]:
     """The web page (``Pages``), its server listening, closed again at the end; None with BOT_WEB off, or when the
@@ -71,7 +80,7 @@ async def web_page(config: Config, store: Store, core: Core, local_chat: bool) -
     pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, core,
                   local_chat=local_chat, guild=web_guild(config.shards))
     try:
-        runner = await serve(pages, config.web_host, config.web_port, config.proxies)
+        runner = await serve(pages, config.web_host, config.web_port, config.proxies, signing(config))
     except OSError as error:
         print(f"The web page could not start on {config.web_host}:{config.web_port} ({error.strerror or error}). "
               "The chat runs without it; set BOT_WEB_PORT to a free port, or BOT_WEB=false.", file=sys.stderr)
@@ -171,7 +180,7 @@ async def run_web(config: Config) -> None:
         pages = Pages(SeatKeys(await load_key(store, config.database, config.web_secret)), config.web_base, core,
                       games, guild=GUILD)
         async with sharing(games, core, pages):
-            runner = await serve(pages, config.web_host, config.web_port, config.proxies)
+            runner = await serve(pages, config.web_host, config.web_port, config.proxies, signing(config))
             try:
                 print(f"Web page: {config.web_base}/ for the games of every chat process around "
                       f"{where(config.database)}.", flush=True)

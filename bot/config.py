@@ -92,6 +92,13 @@ class Config:
     """BOT_WEB_SECRET: the key seat links are made with (default: one made once and kept in the database)."""
     language: str = ""
     """BOT_LANGUAGE: the terminal chat's language: en, nl, fr, ru or pt_BR (default: the locale's, from LANG)."""
+    discord_client_id: str = ""
+    """DISCORD_CLIENT_ID: the bot's Discord application's id, for signing in with Discord on the web page (with the
+    secret; its OAuth2 redirect must be BOT_WEB_URL/login/discord/back)."""
+    discord_client_secret: str = field(default="", repr=False)
+    """DISCORD_CLIENT_SECRET: that application's client secret (never logged)."""
+    discord_oauth_url: str = "https://discord.com"
+    """DISCORD_OAUTH_URL: where Discord's OAuth2 endpoints are (a test emulator's, or Discord's own)."""
     web_proxies: str = ""
     """BOT_WEB_PROXIES: addresses of the proxies in front of the web page, as '10.0.0.2,10.0.0.5': a request from one
     is counted against the address its X-Forwarded-For names (the limits on new games and analyses are per
@@ -126,6 +133,8 @@ KEYS = {
     "shard_count": "BOT_SHARD_COUNT", "shard_ids": "BOT_SHARD_IDS", "endgame_pieces": "BOT_ENDGAME_PIECES",
     "analysis_nodes": "BOT_ANALYSIS_NODES", "web": "BOT_WEB", "web_host": "BOT_WEB_HOST", "web_port": "BOT_WEB_PORT", "web_url": "BOT_WEB_URL",
     "web_secret": "BOT_WEB_SECRET", "web_proxies": "BOT_WEB_PROXIES", "language": "BOT_LANGUAGE",
+    "discord_client_id": "DISCORD_CLIENT_ID", "discord_client_secret": "DISCORD_CLIENT_SECRET",
+    "discord_oauth_url": "DISCORD_OAUTH_URL",
 }
 BOOLEANS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -191,6 +200,10 @@ def load(env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) 
         raise ConfigError("BOT_WEB_PORT must be a port number, 1 to 65535")
     if config.web_url and not config.web_url.startswith(("http://", "https://")):
         raise ConfigError("BOT_WEB_URL must start with http:// or https://")
+    if bool(config.discord_client_id) != bool(config.discord_client_secret):
+        raise ConfigError("signing in with Discord needs both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET")
+    if not config.discord_oauth_url.startswith(("http://", "https://")):
+        raise ConfigError("DISCORD_OAUTH_URL must start with http:// or https://")
     if config.language and config.language.replace("-", "_").lower() not in {code.lower() for code in LANGUAGES}:
         raise ConfigError(f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     if shards and not all(0 <= s < config.shard_count for s in shards):

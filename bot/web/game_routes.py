@@ -19,7 +19,7 @@ from bot.web import forms, views, wording
 from bot.web.finished import people_of
 from bot.web.guilds import is_page_guild
 from bot.web.rematches import rematch_command
-from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, keep_guest, json_answer, not_found,
+from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, keep_guest, person_of, json_answer, not_found,
                           pages_of, recent_times, requested_game, same_origin)
 from bot.words import game_name
 from engine import NAMES
@@ -113,7 +113,7 @@ async def _new(request: web.Request) -> web.Response:
     except forms.FormError as error:
         return json_answer(request, {"error": error.args[0]}, status=400)
     guest = guest_of(request)
-    user = User(f"web:{guest}", name)
+    user = person_of(request, guest, name)  # signed in with Discord: their id and Discord name
     pages = site.pages
     game_id, notes = await pages.start(user, command)
     if game_id is None:

@@ -18,7 +18,7 @@ from bot.translation import rendered, tr
 from bot.tournament.words import title
 from bot.web import wording
 from bot.web.pages import Pages
-from bot.web.site import (NO_GAME, SITE, client, guest_of, html_answer, keep_guest, json_answer, not_found,
+from bot.web.site import (NO_GAME, SITE, client, guest_of, html_answer, keep_guest, person_of, json_answer, not_found,
                           pages_of, recent_times)
 from bot.words import game_name
 
@@ -38,9 +38,10 @@ def _player(request: web.Request) -> tuple[str, str] | None:
 
 
 async def _mine(request: web.Request) -> web.Response:
-    """The guest's games and ratings, in the page's language."""
+    """The games, ratings and puzzles of the person on this browser (signed in, or its guest), in the page's
+    language."""
     guest = guest_of(request)
-    answer = await _answer(request, pages_of(request).guild, f"web:{guest}", live=True)
+    answer = await _answer(request, pages_of(request).guild, person_of(request, guest).id, live=True)
     keep_guest(answer, guest)
     return answer
 

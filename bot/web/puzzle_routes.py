@@ -10,10 +10,9 @@ import logging
 from aiohttp import web
 
 from bot.core import SaveFailed, refusal
-from bot.replies import User
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import guest_of, html_answer, json_answer, keep_guest, not_found, pages_of
+from bot.web.site import guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of
 from bot.words import game_title
 from engine import MoveError
 from engine.puzzles.puzzle import Puzzle
@@ -23,7 +22,6 @@ log = logging.getLogger(__name__)
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
-GUEST = "guest"  # the name a guest's puzzle rating is kept under
 BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
                 example='{"moves": ["11-15"]}')
 
@@ -54,7 +52,7 @@ async def _puzzle_page(request: web.Request) -> web.StreamResponse:
     if ref == "random":
         theme = request.query.get("theme") or None
         guest = guest_of(request)
-        found = await pages.core.next_puzzle(pages.guild, f"web:{guest}", variant, theme)
+        found = await pages.core.next_puzzle(pages.guild, person_of(request, guest).id, variant, theme)
         if found is None:
             raise not_found(request, NO_PUZZLE)
         path = pages.puzzle_path(variant, found.id) + (f"?theme={found.theme}" if theme else "")
@@ -152,7 +150,7 @@ async def _rated(request: web.Request, found: Puzzle, solved: bool, answer: dict
     could not be (``unrated``) when the database does not answer; the puzzle goes on either way."""
     pages, guest = pages_of(request), guest_of(request)
     try:
-        change = await pages.core.puzzle_result(pages.guild, User(f"web:{guest}", GUEST), found, solved)
+        change = await pages.core.puzzle_result(pages.guild, person_of(request, guest), found, solved)
     except SaveFailed as error:
         log.warning("a puzzle's result could not be kept: %s", error)
         answer["unrated"] = tr("The database is not answering, so this puzzle did not count for your puzzle rating.")

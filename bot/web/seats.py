@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 from bot.store import SaveFailed, Store, StoreError
+from bot.replies import User
 from engine import Color
 
 KEY_BYTES = 32
@@ -91,6 +92,33 @@ class SeatKeys:
             return None
         return int(number) if hmac.compare_digest(self.tournament_ref(int(number)).encode(),
                                                   ref.encode("utf-8", "replace")) else None
+
+    def sign(self, text: str) -> str:
+        """``text`` with this bot's signature, for a cookie: read back only by ``unsign``."""
+        body = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+        return f"{body}.{self._digest(f'signed:{body}', 18)}"
+
+    def unsign(self, signed: str) -> str | None:
+        """The text ``sign`` signed, or None if ``signed`` is not one of this bot's."""
+        body, _, digest = signed.partition(".")
+        if not hmac.compare_digest(self._digest(f"signed:{body}", 18).encode(), digest.encode("utf-8", "replace")):
+            return None
+        try:
+            return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+
+    def session(self, person: User, until: int) -> str:
+        """A signed-in person's session cookie, good until ``until`` (a Unix time)."""
+        return self.sign(f"{person.id}\n{until}\n{person.name}")
+
+    def read_session(self, cookie: str, now: float) -> User | None:
+        """The person a session cookie names, while it is good; None for anything else."""
+        text = self.unsign(cookie[:300]) if cookie else None
+        if text is None or text.count("\n") < 2:
+            return None
+        user_id, until, name = text.split("\n", 2)
+        return User(user_id, name) if user_id.isdigit() and until.isdigit() and int(until) > now else None
 
     def watch_key(self, game: int) -> str:
         return self._digest(f"watch:{game}", 9)

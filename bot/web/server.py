@@ -7,17 +7,22 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/g/REF.pdn`` and ``/g/REF.gif``: the record and the animated replay;
 - ``/api/games`` and ``/api/new``: the front page's list and its forms; ``/api/rematch/REF``: a finished game of
   the page against the bot played again, colours swapped, for the player whose seat secret the body carries;
-- ``/me`` and ``/api/me``: the games and ratings of the person on this browser (the page's guest cookie);
+- ``/me`` and ``/api/me``: the games, ratings and puzzles of the person on this browser (signed in with Discord,
+  else the page's guest cookie); ``/login``, ``/login/discord/back``, ``/logout`` and ``/api/account``: signing in
+  with Discord (``bot.web.signin``);
 - ``/favicon.ico``: the pages' icon (``/static/favicon.svg``);
 - ``/api/analysis/REF``: a finished game's analysis (GET: how far it is, and the analysis once done; POST: ask for
   it, as the player whose seat secret the body carries, ``{"seat": ...}``, else as the page's guest);
-- ``/puzzles``: the games that have puzzles, each with a link to its daily puzzle and to a random one;
-- ``/puzzle/VARIANT/ID``: a shipped puzzle's page, to solve it by clicking (``ID``: its id; ``daily``: the day's
-  puzzle, the servers' daily post; ``random``: a redirect to any one);
+- ``/puzzles``: the games that have puzzles, each with its daily puzzle, the next one for the reader, its themes and
+  a streak;
+- ``/puzzle/VARIANT/ID``: a shipped puzzle's page, to solve it (``ID``: its id; ``daily``: the day's puzzle, the
+  servers' daily post; ``random``: a redirect to the next one near the reader's rating, ``?theme=`` of a theme;
+  ``streak``: a streak's page);
 - ``/api/puzzles``, ``/api/puzzle/VARIANT/ID`` (GET: the puzzle's start; POST ``{"moves": [...]}``: the solver's
-  moves so far, checked by the core: right, with the defender's reply, solved, or wrong, with the answer) and
-  ``/api/puzzle/VARIANT/ID/solution``: the puzzle page's questions. The page is sent the solution only once the
-  puzzle is over; nothing is stored (people on the page are anonymous, and puzzles there are not rated).
+  moves so far, checked by the core: right, with the defender's reply, solved, or wrong, with the position it
+  leads to), ``/api/puzzle/VARIANT/ID/solution`` (POST) and ``/api/streak/VARIANT``: the puzzle page's questions.
+  The page is sent the solution only once the puzzle is over; the reader's first result on a puzzle is rated
+  (``bot.web.puzzle_routes``).
 
 Watching needs the page's address; moving needs the seat's secret, sent by the page over the WebSocket (it stays
 in the link's fragment, which browsers never send to a server). Requests must name this server (``Host``: the
@@ -35,19 +40,21 @@ import sys
 from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.web import game_routes, player_routes, puzzle_routes, tournament_routes, websocket, wording
+from bot.web import game_routes, player_routes, puzzle_routes, signin, tournament_routes, websocket, wording
 from bot.web.pages import Pages
+from bot.web.signin import SignIn
 from bot.web.site import SERVER_NAME, SITE, Site, guard
 
 
-def make_app(pages: Pages, proxies: frozenset[str] = frozenset()) -> web.Application:
-    """The web page's server; ``proxies``: the addresses of the proxies in front of it (``site.client``)."""
+def make_app(pages: Pages, proxies: frozenset[str] = frozenset(), signing: SignIn | None = None) -> web.Application:
+    """The web page's server; ``proxies``: the addresses of the proxies in front of it (``site.client``);
+    ``signing``: the bot's Discord application, when people may sign in with Discord."""
     app = web.Application(client_max_size=4096, middlewares=[guard])
-    app[SITE] = Site(pages, proxies)
+    app[SITE] = Site(pages, proxies, signin=signing)
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
-    for routes in (game_routes, websocket, puzzle_routes, player_routes, tournament_routes):
+    for routes in (game_routes, websocket, puzzle_routes, player_routes, tournament_routes, signin):
         routes.add_routes(app)
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_static("/static/", wording.STATIC)
@@ -73,9 +80,10 @@ class _RequestLog(logging.LoggerAdapter):
         super().exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
-async def serve(pages: Pages, host: str, port: int, proxies: frozenset[str] = frozenset()) -> web.AppRunner:
+async def serve(pages: Pages, host: str, port: int, proxies: frozenset[str] = frozenset(),
+                signing: SignIn | None = None) -> web.AppRunner:
     """Start the server; the caller cleans the returned runner up."""
-    runner = web.AppRunner(make_app(pages, proxies), access_log=None,
+    runner = web.AppRunner(make_app(pages, proxies, signing), access_log=None,
                            logger=_RequestLog(logging.getLogger("aiohttp.server"), {}))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

@@ -8,20 +8,28 @@ import asyncio
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from bot.core import SaveFailed
+from bot.replies import User
 from bot.translation import render, rendered, tr
 from bot.web import wording
 from bot.web.pages import Pages
 
+if TYPE_CHECKING:
+    from bot.web.signin import SignIn
+
 log = logging.getLogger(__name__)
 
 GUEST_COOKIE = "draughts_guest"
+SESSION_COOKIE = "draughts_session"  # a person signed in with Discord (bot.web.signin)
+LOGIN_COOKIE = "draughts_login"  # a sign-in under way: its state, PKCE verifier and where to go after
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 SERVER_NAME = "draughts-bot"  # the Server header: no software or version for anyone to look up
 UNREADABLE = tr("The games' database is not answering right now, so this game cannot be shown. Please try again "
@@ -42,6 +50,8 @@ class Site:
     looks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it read players' games, last minute
     gifs: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)  # by game and language
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+    signin: SignIn | None = None
+    """The bot's Discord application, when signing in with Discord is set up."""
 
 
 SITE: web.AppKey[Site] = web.AppKey("site", Site)
@@ -149,6 +159,13 @@ def guest_of(request: web.Request) -> str:
     """The page's guest id, from its cookie, or a new one (the answer sets the cookie)."""
     guest = request.cookies.get(GUEST_COOKIE, "")
     return guest if re.fullmatch(r"[\w-]{16,32}", guest) else secrets.token_urlsafe(12)
+
+
+def person_of(request: web.Request, guest: str, guest_name: str = "guest") -> User:
+    """The person on the page: signed in with Discord (their id and name, ``bot.web.signin``), else the browser's
+    guest ``guest`` (``guest_of``: the answer keeps it with ``keep_guest``), named ``guest_name``."""
+    signed = pages_of(request).keys.read_session(request.cookies.get(SESSION_COOKIE, ""), time.time())
+    return signed if signed is not None else User(f"web:{guest}", guest_name)
 
 
 def keep_guest(response: web.StreamResponse, guest: str) -> None:

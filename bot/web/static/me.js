@@ -32,6 +32,11 @@ async function show() {
     error.textContent = data.error;
     return;
   }
+  const signed = (await account).name;
+  if (location.pathname === "/me" && signed) {  // signed in with Discord: their games wherever they played
+    document.querySelector(".intro p").textContent = tr("Signed in with Discord as {name}: your games, ratings and "
+      + "puzzles on this page.", { name: signed });
+  }
   if (location.pathname !== "/me") {  // a chat player's page: theirs, not "My games"
     const title = data.name ? tr("{name}'s games", { name: data.name }) : tr("A player's games");
     document.querySelector("h1").textContent = title;

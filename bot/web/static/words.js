@@ -40,3 +40,37 @@ const PUZZLE_THEMES = {
   ending: () => [tr("ending"), tr("few pieces left, or an endgame win")],
   tactic: () => [tr("tactic"), tr("a tactic that wins material")],
 };
+
+// The header's account: the signed-in person's name and Sign out, or Sign in (with Discord) when the bot offers it;
+// nothing for a guest of a bot that does not. ``account`` is the server's answer ({signin, name}), for the pages.
+const account = (async () => {
+  const slot = document.getElementById("account");
+  let data = { signin: false, name: null };
+  try {
+    data = await (await fetch("/api/account", { cache: "no-store" })).json();
+  } catch (error) { /* the server is not answering: the page goes on as a guest's */ }
+  if (!slot) return data;
+  if (data.name) {
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = data.name;
+    name.title = tr("Signed in with Discord");
+    const out = document.createElement("button");
+    out.id = "sign-out";
+    out.textContent = tr("Sign out");
+    out.addEventListener("click", async () => {
+      await fetch("/logout", { method: "POST" }).catch(() => null);
+      location.reload();
+    });
+    slot.replaceChildren(name, out);
+  } else if (data.signin) {
+    const link = document.createElement("a");
+    link.id = "sign-in";
+    link.className = "nav";
+    link.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;  // (not a seat's #secret)
+    link.textContent = tr("Sign in");
+    link.title = tr("Sign in with Discord: your games, puzzles and ratings here are kept under your Discord account");
+    slot.replaceChildren(link);
+  }
+  return data;
+})();
