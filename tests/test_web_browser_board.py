@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from chat import ANA
-from engine import Color
+from engine import Color, game_type
 from test_web_browser import Browser, my_turn, play_by_clicking, pytestmark, served  # noqa: F401 (fixture, skip)
 from test_web_browser_feedback import SIZES, bot_game, until, visible_text
 from test_web_browser_layout import box, players
@@ -206,3 +206,96 @@ async def test_on_a_phone_the_header_is_one_line_and_the_opponent_is_above_the_b
     assert [name for name, _ in names] == [bot, "ana"] and bot != "ana"
     assert names[1][1] == "White · to move"
     assert await asyncio.to_thread(b.js, "return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def engine_says(b: Browser) -> str:
+    return visible_text(b, "score")
+
+
+def looked_at_shown(b: Browser) -> bool:
+    """Whether the engine's look at the position shown has come."""
+    return bool(b.js("return lab.data !== null && positionKey(shown()) in lab.looks"))
+
+
+def type_move(b: Browser, text: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    field = b.driver.find_element(By.ID, "move-text")
+    assert field.is_displayed()
+    field.send_keys(text + Keys.ENTER)
+
+
+@SIZES
+async def test_the_analysis_board_opens_a_games_position_and_looks_at_every_move_tried(served, phone):
+    chat, table, b = await bot_game(served, phone, f"a{phone}")
+    await asyncio.to_thread(play_by_clicking, b, lambda legal: legal[0])
+    await asyncio.to_thread(b.wait, lambda s: my_turn(s) and len(s["entries"]) == 3)
+    assert await asyncio.to_thread(visible_text, b, "board-link") == "Analysis board"
+    await asyncio.to_thread(b.js, "document.getElementById('board-link').scrollIntoView()")
+    await asyncio.to_thread(lambda: b.driver.find_element("id", "board-link").click())
+    await asyncio.to_thread(until, b, lambda: b.js("return typeof lab !== 'undefined' && lab.data !== null")
+                            and looked_at_shown(b), "the analysis board did not open with the engine's look")
+    played = await asyncio.to_thread(b.js, "return [...document.querySelectorAll('#moves button.move')]"
+                                           ".map((m) => m.textContent)")
+    gt = game_type("english")
+    assert played == [gt.write_move(p, m) for p, m in zip(table.game.positions, table.game.moves)][:2]
+    assert await asyncio.to_thread(visible_text, b, "status") == "Black to move."
+    said = await asyncio.to_thread(engine_says, b)
+    assert said.endswith("for White") or said.startswith("A forced win"), said
+    assert (await asyncio.to_thread(visible_text, b, "best-line")).startswith("Best line: ")
+    assert await asyncio.to_thread(b.js, "return document.querySelectorAll('#better-arrow').length") == 1
+    bar = await asyncio.to_thread(box, b, "#eval-bar")
+    assert bar["width"] > 5 and bar["height"] > 200  # beside the board, as tall as it
+    assert await asyncio.to_thread(b.js, "return document.documentElement.scrollWidth <= window.innerWidth")
+
+    # a move tried: played, and looked at in turn; back a move and another tried instead: the line is replaced
+    legal = await asyncio.to_thread(b.js, "return lab.data.legal.map((m) => m.text)")
+    await asyncio.to_thread(type_move, b, legal[0])
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.entries.length") == 4 and looked_at_shown(b),
+                            "the tried move was not played and looked at")
+    await asyncio.to_thread(b.js, "document.getElementById('first').click()")  # the start: another first move
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.legalAt(shown()).length") > 1, "no moves here")
+    other = next(m for m in await asyncio.to_thread(b.js, "return lab.data.legalAt(0).map((m) => m.text)")
+                 if m != played[0])
+    await asyncio.to_thread(type_move, b, other)
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.moves") == [other] and looked_at_shown(b),
+                            "the other move did not replace the line")
+
+    # a FEN loaded: White's two kings against a man, White's by far
+    await asyncio.to_thread(b.js, "const f = document.getElementById('fen'); f.value = 'B:WK18,K22,27:B3'; "
+                                  "document.getElementById('fen-form').requestSubmit()")
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.fen") == "B:WK18,K22,27:B3" and looked_at_shown(b),
+                            "the FEN did not load")
+    said = await asyncio.to_thread(engine_says, b)
+    assert said.startswith("+") or said == "A forced win for White.", said
+    chances = await asyncio.to_thread(b.js, "return lab.looks[positionKey(shown())].chances")
+    await asyncio.sleep(0.5)  # (the bar's height moves in 0.3 s)
+    white, bar = await asyncio.to_thread(box, b, "#eval-white"), await asyncio.to_thread(box, b, "#eval-bar")
+    assert chances > 0 and abs(white["height"] / bar["height"] - (1 + chances) / 2) < 0.02  # more of it White's
+    assert white["bottom"] == bar["bottom"]  # White's share from the bottom, White's side of the board
+    await asyncio.to_thread(b.js, "const f = document.getElementById('fen'); f.value = 'nonsense'; "
+                                  "document.getElementById('fen-form').requestSubmit()")
+    await asyncio.to_thread(until, b, lambda: "not a position of this variant" in visible_text(b, "notice"), "no refusal")
+    assert await asyncio.to_thread(b.js, "return lab.data.fen") == "B:WK18,K22,27:B3"  # nothing changed
+
+
+async def test_a_position_set_up_by_hand_loads_on_the_analysis_board(served):
+    chat, base, browser = served
+    b = await browser()
+    await asyncio.to_thread(b.open, base + "/analysis?variant=english")
+    await asyncio.to_thread(until, b, lambda: b.js("return typeof lab !== 'undefined' && lab.data !== null"), "no board")
+    await asyncio.to_thread(b.js, "document.getElementById('edit').click()")
+    assert await asyncio.to_thread(visible_text, b, "setup-done") == "Done"
+    await asyncio.to_thread(b.js, "document.getElementById('setup-clear').click(); "
+                                  "document.querySelector('input[name=brush][value=W]').click()")
+    await asyncio.to_thread(b.click_cell, [7, 0])  # a White king on 29
+    await asyncio.to_thread(b.js, "document.querySelector('input[name=brush][value=b]').click()")
+    await asyncio.to_thread(b.click_cell, [0, 1])  # a Black man on 1
+    assert await asyncio.to_thread(b.js, "return document.querySelectorAll('#board g.piece').length") == 2
+    await asyncio.to_thread(b.js, "document.getElementById('setup-turn').value = 'Black'; "
+                                  "document.getElementById('setup-done').click()")
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.editing === null && lab.data.fen") == "B:WK29:B1",
+                            "the position set up did not load")
+    assert await asyncio.to_thread(b.js, "return document.getElementById('fen').value") == "B:WK29:B1"
+    assert "start=B%3AWK29%3AB1" in await asyncio.to_thread(b.js, "return location.search")  # a link gives it again

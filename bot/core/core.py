@@ -22,6 +22,7 @@ from bot.core.replay import replayed_record
 from bot.core.restore import restore
 from bot.core.state import Follower, Refusal, Send, State, capital, controls
 from bot.pool import PoolBusy, SearchPool
+from bot.worker import Segment
 from bot.ratings import Change, Rating
 from bot.store import FinishedGame, PuzzleTry, SaveFailed, Store, StoredGame
 from bot.replies import Controls, Message, NO_GAME, Reply, User
@@ -31,9 +32,13 @@ from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
 from engine import GameRecord, MoveError
+from engine.analysis import Look
 
 log = logging.getLogger(__name__)
 
+LOOK_WAIT = 20.0  # seconds an analysis board's look may wait for its turn and search
+LOOK_BUSY = tr("The engine is busy with games right now; the board still works. Try the evaluation again in a "
+               "moment.")
 TICK_SECONDS = 5.0  # how often run_clock checks reminders, abandonment and challenge expiry
 SAVE_FAILED = tr("I could not save that, so nothing changed. Please try again in a moment.")
 OUT_OF_DATE = tr("That board is out of date: the game has moved on. Use the menu under the latest board.")
@@ -245,6 +250,20 @@ class Core:
         """A person's result on a puzzle of the page: rated and kept if it is their first on it (their rating's
         change), else None. ``SaveFailed`` if the database cannot keep it."""
         return await training.first_result(self.state.store, guild, person, puzzle, solved)
+
+    async def look_at(self, owner: str, record: GameRecord) -> Look:
+        """The engine's look at ``record``'s last position (an analysis board's), in the pool's analysis lane as
+        ``owner``, at the analysis's effort. ``Refusal`` when the pool is too busy with games to look within
+        ``LOOK_WAIT`` seconds."""
+        segment = Segment.of(record, (len(record.moves),), self.state.config.analysis_nodes)
+        try:
+            async with asyncio.timeout(LOOK_WAIT):
+                while True:  # a look that gave way to a move is searched again when its turn comes
+                    found = await self.state.pool.look(owner, segment)
+                    if found:
+                        return found[0]
+        except (TimeoutError, PoolBusy):
+            raise Refusal(LOOK_BUSY) from None
 
     async def puzzle_ratings(self, guild: str, user: str) -> dict[str, tuple[Rating, int]]:
         """``user``'s puzzle rating on server ``guild`` in each game they tried puzzles of, and how many it counts."""

@@ -50,6 +50,7 @@ class Site:
     looks: dict[str, list[float]] = field(default_factory=dict)  # address -> when it read players' games, last minute
     gifs: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)  # by game and language
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+    looking: set[str] = field(default_factory=set)  # addresses whose analysis board's look is under way
     signin: SignIn | None = None
     """The bot's Discord application, when signing in with Discord is set up."""
 

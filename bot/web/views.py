@@ -271,3 +271,29 @@ def puzzle_step(found: Puzzle, moves: list[str], verdict: str, reply: str | None
         return {"verdict": verdict, "entry": entry(tried, 1)}
     return {"verdict": verdict, "line": line,
             "solution": [entry(record, ply) for ply in range(len(record.moves) + 1)]}
+
+def board_record(variant: str, start: str, moves: list[str]) -> GameRecord[Any, Any]:
+    """An analysis board's game: ``start`` (a FEN; "" for the game's usual start) and the ``moves`` from there, as
+    typed or written. ``ValueError`` for a start that is not a position of the game, ``MoveError`` for a move that
+    is not legal where it is played."""
+    record = game_type(variant).new_game(start.strip() or None)
+    for text in moves:
+        record.play_text(text)
+    return record
+
+
+def setup_fen(variant: str, pieces: list, turn: str) -> str:
+    """A draughts position set up by hand as its FEN: ``pieces`` as [row, column, kind] ('w', 'W', 'b', 'B': men
+    and kings), ``turn`` 'White' or 'Black'. ``ValueError`` for a cell that is not a dark square, a man where none
+    may stand, or a game that is not draughts."""
+    kind = game_type(variant)
+    numbers = {tuple(cell): text for cell, text in kind.grid("numbers").labels}
+    if not numbers or turn not in ("White", "Black") or not isinstance(pieces, list) or len(pieces) > len(numbers):
+        raise ValueError("not a draughts board, or not White or Black to move")
+    sides: dict[str, list[str]] = {"W": [], "B": []}
+    for row, col, piece in pieces:
+        square = numbers.get((row, col))
+        if square is None or piece not in ("w", "W", "b", "B"):
+            raise ValueError(f"no piece can stand on row {int(row) + 1}, column {int(col) + 1}")
+        sides[piece.upper()].append(("K" if piece.isupper() else "") + square)
+    return f"{turn[0]}:W{','.join(sides['W'])}:B{','.join(sides['B'])}"

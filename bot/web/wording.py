@@ -24,6 +24,8 @@ from aiohttp import web
 
 from bot.clocks import UNTIMED, WEB_CONTROLS
 from bot.translation import ENGLISH, LANGUAGES, accepted, catalog, render
+from bot.words import game_title
+from engine.games import GAMES
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = Path(__file__).with_name("static")
@@ -67,6 +69,9 @@ def page(name: str, language: str) -> str:
         if key == "@controls":  # the clocks a game on the page may have: untimed, or a preset of a speed
             return "".join(f'<option value="{control}">{html.escape(render(control.words(), language))}</option>'
                            for control in (UNTIMED, *WEB_CONTROLS))
+        if key == "@games":  # every game, for the analysis board's choice
+            return "".join(f'<option value="{name}">{html.escape(render(game_title(name), language))}</option>'
+                           for name in GAMES)
         if key == "@texts":  # JSON inside <script type="application/json">: "<" written so that it cannot end it
             return json.dumps(script_texts(language), ensure_ascii=False).replace("<", "\\u003c")
         return html.escape(found.gettext(key))
