@@ -13,6 +13,7 @@ from chat import BEN, config
 from engine import Color
 from renders.graph import JUDGEMENT_COLOURS
 from test_web_analysis import NODES, play_given_away
+from test_web_browser_layout import box
 from test_web_browser import Browser, pytestmark, serving  # noqa: F401 (pytestmark: the skip without a browser)
 
 # Records, from the moment it runs, each time the page shows the analysis's bar: its value, its maximum and its
@@ -99,6 +100,13 @@ async def test_a_finished_game_is_analysed_from_its_page(served_analysis):
         assert counts == [f"?! {figures['inaccuracies']}", f"? {figures['mistakes']}", f"?? {figures['blunders']}"]
         assert abs(int(accuracy.rstrip("%")) - figures["accuracy"]) <= 0.5
         assert height < 40  # one line a side
+    # each judged move's comment under it in the list, as lidraughts writes it
+    comment = await asyncio.to_thread(b.js, "const c = document.querySelector('#moves .comment[data-ply=\"6\"]'); "
+                                            "return c && c.offsetHeight > 0 ? c.textContent : null")
+    assert comment == f"{blunder['judgement'].capitalize()}. Best move was {blunder['line'][0]}."
+    # the graph full width under the board
+    graph, board = await asyncio.to_thread(box, b, "#analysis-graph"), await asyncio.to_thread(box, b, "#board svg")
+    assert graph["top"] >= board["bottom"] and abs(graph["width"] - board["width"]) < 2
     dot = "#analysis-graph circle.point[data-ply='6']"
     assert await asyncio.to_thread(b.js, f"return document.querySelector(\"{dot}\").getAttribute('fill')") == hex_colour
 

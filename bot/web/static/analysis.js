@@ -13,8 +13,8 @@ const analysis = {
   before: {},      // the position before each judged move -> that move (for the arrow and the better line)
   shownAt: null,   // the position the graph and the better line were last drawn for
 };
-const GRAPH_WIDTH = 320, GRAPH_HEIGHT = 90, GRAPH_MARGIN = 5;  // the graph's SVG units (about the panel's pixels);
-// a dot at +-1 stays whole
+const GRAPH_WIDTH = 640, GRAPH_HEIGHT = 110, GRAPH_MARGIN = 6;  // the graph's SVG units (about its pixels, the
+// board's width under it); a dot at +-1 stays whole
 const POLL_MS = 1000;
 
 // Called on every message from the game's socket: a finished game's analysis is read once (shown at once if it
@@ -111,7 +111,7 @@ function drawAnalysis() {
     bar.textContent = `${Math.floor(100 * state.done / Math.max(1, state.total))}%`;
     parts.push(words, bar);
   } else if (state && state.status === "done") {
-    parts.push(figures(state), graph(state));
+    parts.push(figures(state));
     const better = document.createElement("p");
     better.id = "better-line";
     better.setAttribute("aria-live", "polite");
@@ -135,7 +135,18 @@ function drawAnalysis() {
     parts.push(error);
   }
   box.replaceChildren(...parts);
+  // the graph full width under the board, as lidraughts draws it
+  $("graph-slot").replaceChildren(...(state && state.status === "done" ? [graph(state)] : []));
   analysis.shownAt = null;
+}
+
+// The analysis's word on move ``ply`` (0 the first), for the move list: "Mistake. Best move was 22-18." (null for a
+// move that was not judged, or before the analysis).
+function analysisComment(ply) {
+  const state = analysis.state;
+  const move = state && state.status === "done" ? state.analysis.moves[ply] : null;
+  if (!move || !move.judgement || !move.line.length) return null;
+  return JUDGEMENTS[move.judgement].comment({ move: move.line[0] });
 }
 
 // Each side's line: its name, its counts of inaccuracies, mistakes and blunders (by their marks, the words in
@@ -268,16 +279,19 @@ function scoreWords(score) {
 const JUDGEMENTS = {
   inaccuracy: {
     name: () => tr("inaccuracy"),
+    comment: (v) => tr("Inaccuracy. Best move was {move}.", v),
     is: (v) => tr("{move} is an inaccuracy ({before} → {after} for {colour}).", v),
     was: (v) => tr("{move} was an inaccuracy: ◀ shows the better move.", v),
   },
   mistake: {
     name: () => tr("mistake"),
+    comment: (v) => tr("Mistake. Best move was {move}.", v),
     is: (v) => tr("{move} is a mistake ({before} → {after} for {colour}).", v),
     was: (v) => tr("{move} was a mistake: ◀ shows the better move.", v),
   },
   blunder: {
     name: () => tr("blunder"),
+    comment: (v) => tr("Blunder. Best move was {move}.", v),
     is: (v) => tr("{move} is a blunder ({before} → {after} for {colour}).", v),
     was: (v) => tr("{move} was a blunder: ◀ shows the better move.", v),
   },

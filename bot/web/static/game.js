@@ -239,6 +239,16 @@ function render() {
     button.append(text, mark);
     button.addEventListener("click", () => goTo(i));
     item.append(" ", button);  // a space between, so that copied moves do not run together
+    const comment = analysisComment(i - 1);  // the analysis's word on it, under it, as lidraughts writes it
+    if (comment) {
+      const said = document.createElement("span");
+      said.className = "comment";
+      said.dataset.ply = i;
+      said.textContent = comment;
+      const colour = judgementColour(judgement);
+      if (colour) said.style.borderLeftColor = colour;
+      item.append(said);
+    }
   });
   if (page.view < 0) list.scrollTop = list.scrollHeight;  // following the game: its latest moves in sight
   $("pdn").href = `/g/${gameRef}.pdn`;
