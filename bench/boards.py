@@ -37,7 +37,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def waits_line(name: str, waits: list[float], moves: int) -> str:
-    return (f"  {name}: {moves} match moves, {len(waits)} waits for the search process: p50 "
+    return (f"  {name}: {moves} match moves, each one's wait for a search process: p50 "
             f"{1000 * statistics.median(waits) if waits else float('nan'):.1f} ms, p95 {1000 * percentile(waits, 95):.1f} ms, "
             f"max {1000 * max(waits, default=float('nan')):.1f} ms")
 
@@ -76,7 +76,7 @@ async def bench(args: argparse.Namespace) -> None:
     from bot.config import Config
     from bot.core import Core
     from bot.pool import SearchPool
-    from bot.replies import User
+    from bot.replies import Message, User
     from bot.store import SqliteStore
     from bot.web.pages import Pages
     from bot.web.seats import SeatKeys
@@ -94,22 +94,22 @@ async def bench(args: argparse.Namespace) -> None:
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
     try:
-        for k in range(args.games):
-            game, _ = await pages.start(User("bench", "bench"), f"watch english 1 1 delay {args.delay:g}")
-            if game is None:
-                raise SystemExit("a match did not start")
-
         async def phase(boards: int) -> tuple[list[float], int, dict]:
-            await asyncio.sleep(2.0)  # the phase before settles
+            for table in await pages.games.live_games(None):  # the last phase's matches stopped: fresh ones
+                await core.handle(Message(table.guild, table.channel, table.starter or User("bench", "bench"), "stop"))
+            for k in range(args.games):
+                game, _ = await pages.start(User("bench", "bench"), f"watch english 1 1 delay {args.delay:g}")
+                if game is None:
+                    raise SystemExit("a match did not start")
+            await asyncio.sleep(2.0)
             pool.waits.clear()
-            moves = sum(len(t.game.moves) for t in await pages.games.live_games(None))
             tally: dict = {}
             until = time.monotonic() + args.seconds
             async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
                 crowd = [asyncio.create_task(board(session, base, k, args.every, until, tally)) for k in range(boards)]
                 await asyncio.sleep(args.seconds)
                 waits = list(pool.waits)
-                played = sum(len(t.game.moves) for t in await pages.games.live_games(None)) - moves
+                played = len(waits)  # (each match move is one search, its wait recorded)
                 for task in crowd:
                     task.cancel()
                 await asyncio.gather(*crowd, return_exceptions=True)

@@ -4,7 +4,11 @@ Needs Debian's chromium and chromium-driver (``./run-tests`` installs them as ro
 in memory (English, International and Tablut, each a few moves in, the same every time), opens each seated
 player's page in headless Chromium, picks a piece so its moves are lit, and saves ``docs/web-*.png``. Then
 a finished English game, analysed (a beginner against level 3, the same every time), shown at its costliest
-move with the better move's arrow (``docs/web-analysis.png``), and the front page (``docs/web-front.png``).
+move with the better move's arrow (``docs/web-analysis.png``), the front page (``docs/web-front.png``), the
+analysis board at that game's costliest position (``docs/web-analysis-board.png``), and, at a phone's size
+(390 x 844) in Dutch and French: the English game's page (``docs/web-phone-game-nl.png``), a puzzle just after a
+wrong move was taken back (``docs/web-phone-puzzle-fr.png``) and the analysis board
+(``docs/web-phone-analysis-board-nl.png``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from engine import Color
 from engine.games import GAMES
 from engine.search import Searcher
 from engine.search.levels import choose_move, level
+from bot.core.puzzles import puzzle_set
 
 HERE = Path(__file__).resolve().parent
+PUZZLE = min(puzzle_set("english"))  # the puzzle shot on a phone (the first by id: the same every time)
 SHOTS = (("english", "wood", 14), ("international", "contrast", 16), ("tablut", "wood", 10))
 ANA, BEN = User("1", "ana"), User("2", "ben")
 CAT, DAN = User("3", "cat"), User("4", "dan")  # the analysed game's players (ana and ben have three games on)
@@ -73,6 +79,7 @@ async def main() -> int:
     ids = {name: await stored_game(store, name, plies) for name, _, plies in SHOTS}
     await core.start()
     analysed = await analysed_game(core)
+    costliest = await costliest_ply(core, analysed)
     server = TestServer(make_app(pages), host="127.0.0.1")
     await server.start_server()
     options = webdriver.ChromeOptions()
@@ -102,6 +109,22 @@ async def main() -> int:
         time.sleep(0.5)
         await asyncio.to_thread(browser.save_screenshot, str(HERE / "web-front.png"))
         print(f"wrote {HERE / 'web-front.png'}")
+        board = str(server.make_url(f"/analysis/g/{pages.game_path(analysed).split('/')[-1]}?ply={costliest}"))
+        await asyncio.to_thread(_shoot, browser, board, "web-analysis-board.png", _looked_at)
+        phone = await asyncio.to_thread(_phone, chromium, driver_path)
+        try:
+            english = core.live("shot-english")
+            assert english is not None and english.seats[english.game.turn].user is not None
+            game = pages.seat_path(ids["english"], english.game.turn, english.seats[english.game.turn].user)
+            await asyncio.to_thread(_in_language, phone, str(server.make_url("/")), "nl")
+            await asyncio.to_thread(_shoot, phone, str(server.make_url(game)), "web-phone-game-nl.png", _seated)
+            await asyncio.to_thread(_in_language, phone, str(server.make_url("/")), "fr")
+            puzzle = str(server.make_url(pages.puzzle_path("english", PUZZLE)))
+            await asyncio.to_thread(_shoot, phone, puzzle, "web-phone-puzzle-fr.png", _missed_once)
+            await asyncio.to_thread(_in_language, phone, str(server.make_url("/")), "nl")
+            await asyncio.to_thread(_shoot, phone, board, "web-phone-analysis-board-nl.png", _looked_at)
+        finally:
+            await asyncio.to_thread(phone.quit)
     finally:
         await asyncio.to_thread(browser.quit)
         pages.close()
@@ -133,6 +156,69 @@ async def analysed_game(core: Core) -> int:
     await core.ask_analysis(game_id, "web", CAT)
     await core.settle()
     return game_id
+
+
+def _phone(chromium: str, driver_path: str):
+    """A headless Chromium as a phone shows pages (390 x 844, touch)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
+        options.add_argument(flag)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": True, "mobile": True}})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+def _in_language(browser, front: str, language: str) -> None:
+    """The pages in ``language`` from now on, as the header's chooser sets it (its cookie)."""
+    browser.get(front)
+    browser.execute_script(f"document.cookie = 'draughts_language={language}; path=/'")
+
+
+def _shoot(browser, url: str, name: str, ready) -> None:
+    browser.get(url)
+    ready(browser)
+    time.sleep(0.5)  # (a move's slide, the bar's height)
+    browser.save_screenshot(str(HERE / name))
+    print(f"wrote {HERE / name}")
+
+
+def _until(browser, script: str, tries: int = 400) -> None:
+    for _ in range(tries):
+        if browser.execute_script(script):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the page never got there: {script}")
+
+
+def _seated(browser) -> None:
+    _until(browser, "return page.game && page.seat && page.game.status.legal.length > 0")
+
+
+def _looked_at(browser) -> None:
+    _until(browser, "return typeof lab !== 'undefined' && lab.data !== null && positionKey(shown()) in lab.looks")
+
+
+def _missed_once(browser) -> None:
+    """A wrong first move, shown and taken back: the puzzle as one tries it again, the rating's change said."""
+    found = puzzle_set("english")[PUZZLE]
+    kind = GAMES["english"]
+    start = kind.read_position(found.position)
+    answer = kind.write_move(start, kind.parse_move(start, found.solution[0]), full=True)
+    _until(browser, "return puzzle.data !== null && puzzle.legal.length > 1")
+    browser.execute_script(f"play(puzzle.legal.find((m) => m.text !== {answer!r}));")
+    _until(browser, "return !puzzle.waiting && document.getElementById('status').className === 'wrong' "
+                    "&& puzzle.entries.length === 1")
+
+
+async def costliest_ply(core: Core, game_id: int) -> int:
+    """The position before the analysed game's costliest judged move (its better move is the board's arrow)."""
+    found = (await core.analysis(game_id, "web")).analysis
+    assert found is not None, "the game was not analysed"
+    return found.costliest(1)[0].ply
 
 
 def _at_the_costliest_move(browser) -> None:

@@ -17,9 +17,11 @@ const lab = {
   drawn: null,     // the position the board showed last: the next one slides its move in
   looks: {},       // the engine's looks, by position (its game, start and moves)
   asking: null,    // the position whose look is being searched
+  later: {},       // positions whose look was refused (the engine busy): when to ask again (Date.now())
   editing: null,   // while a position is set up by hand: {pieces: Map "r,c" -> kind}
 };
 const $ = (id) => document.getElementById(id);
+const RETRY_MS = 4000;  // a look the server refused (the engine busy) is asked again after this long
 let look = null;  // the board's look, as the reader set it (board.js's boardLook)
 
 const input = moveInput(lab, {
@@ -82,7 +84,7 @@ function positionKey(index) {
 // position shown when the answer comes asked next.
 async function askLook() {
   const index = shown(), key = positionKey(index);
-  if (lab.editing || key in lab.looks || lab.asking !== null) return;
+  if (lab.editing || key in lab.looks || lab.asking !== null || (lab.later[key] || 0) > Date.now()) return;
   lab.asking = key;
   showEngine();
   let answer;
@@ -95,7 +97,11 @@ async function askLook() {
   }
   lab.asking = null;
   if (!answer.error) lab.looks[key] = answer;
-  else $("notice").textContent = answer.error;
+  else {  // asked again after a while, if the position is still shown then; never at once
+    $("notice").textContent = answer.error;
+    lab.later[key] = Date.now() + RETRY_MS;
+    setTimeout(() => { if (positionKey(shown()) === key) render(); }, RETRY_MS);
+  }
   render();
 }
 
