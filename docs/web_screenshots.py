@@ -234,6 +234,7 @@ def _at_the_costliest_move(browser) -> None:
     browser.find_element("css selector", f"#analysis-graph circle.point[data-ply='{ply}']").click()
     time.sleep(0.2)
     browser.find_element("css selector", "#back").click()
+    browser.execute_script("window.scrollTo(0, 0)")  # (the graph's dot is under the board: the page scrolled)
     time.sleep(0.3)
 
 

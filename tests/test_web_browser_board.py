@@ -299,3 +299,28 @@ async def test_a_position_set_up_by_hand_loads_on_the_analysis_board(served):
                             "the position set up did not load")
     assert await asyncio.to_thread(b.js, "return document.getElementById('fen').value") == "B:WK29:B1"
     assert "start=B%3AWK29%3AB1" in await asyncio.to_thread(b.js, "return location.search")  # a link gives it again
+
+
+async def test_stepping_through_a_long_game_keeps_the_move_shown_in_the_list_in_sight(served):
+    from test_web_browser_layout import people_game
+
+    chat, base, browser = served
+    game_id = await people_game(chat, 40)
+    await chat.core.start()
+    b = await browser()
+    await asyncio.to_thread(b.open, base + chat.pages.game_path(game_id))
+    await asyncio.to_thread(b.wait, lambda s: len(s["entries"]) == 41)
+
+    def in_sight(ply: int) -> bool:
+        return b.js(f"""const list = document.getElementById('moves').getBoundingClientRect();
+                       const move = document.querySelector('#moves [data-ply="{ply}"]').getBoundingClientRect();
+                       return move.top >= list.top - 1 && move.bottom <= list.bottom + 1""")
+
+    assert await asyncio.to_thread(in_sight, 40)  # following the game: the latest move
+    await asyncio.to_thread(b.key, "\ue011")  # Home, then a move forward at a time: each one in sight
+    for ply in (1, 2, 3):
+        await asyncio.to_thread(b.key, "\ue014")
+        await asyncio.to_thread(b.wait, lambda s, ply=ply: s["view"] == ply)
+        assert await asyncio.to_thread(in_sight, ply), ply
+    assert not await asyncio.to_thread(in_sight, 40)  # (the list is shorter than the game)
+    assert await asyncio.to_thread(b.js, "return window.scrollY") == 0  # the list scrolled, not the page

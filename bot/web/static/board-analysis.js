@@ -185,6 +185,7 @@ function showMoves(index) {
     button.addEventListener("click", () => goTo(i));
     item.append(" ", button);
   });
+  keepInView(list);
 }
 
 function goTo(i) {

@@ -347,6 +347,17 @@ function typedMove(text, moves) {
                    { move: text.trim(), moves: moves.map((m) => m.text).join(", ") })];
 }
 
+// Scroll the move list ``list`` (its own scroll, never the window's) so that its current move is in sight: stepping
+// through a long game with the keys keeps the move shown visible.
+function keepInView(list) {
+  const current = list.querySelector(".current");
+  if (!current) return;
+  const top = current.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  const bottom = top + current.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+}
+
 // Fill ``element`` with ``sentences``, joined by spaces: each a pair [template, values], the template a tr() text
 // whose {placeholders} were left to fill with the values, which are moves ("22-27") or lines of them. Each move is
 // a span that does not break, so that a line of moves wraps between moves, never inside one ("22-/27").

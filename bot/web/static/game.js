@@ -251,6 +251,7 @@ function render() {
     }
   });
   if (page.view < 0) list.scrollTop = list.scrollHeight;  // following the game: its latest moves in sight
+  else keepInView(list);  // looking back: the move shown in sight
   $("pdn").href = `/g/${gameRef}.pdn`;
   $("gif").href = `/g/${gameRef}.gif`;
   $("board-link").href = `/analysis/g/${gameRef}?ply=${index}`;
