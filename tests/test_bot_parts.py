@@ -104,7 +104,7 @@ async def test_an_old_database_migrates_forward_and_keeps_its_games(tmp_path):
     db.commit()
     db.close()
     store = SqliteStore(str(path))
-    assert await store.version() == VERSION == 13
+    assert await store.version() == VERSION == 14
     assert (await store.active_games())[0].moves == ["11-15"]
     assert (await store.active_games())[0].clocks == [None]  # (an untimed move, as every old one was)
     assert await store.add_move(1, 0, 1, "23-19") == 1  # an old game starts counting its writes at version 0
