@@ -136,11 +136,19 @@ async def test_a_puzzle_tried_alone_is_kept_ended_rated_once_and_listed_in_the_p
     assert [t.puzzle for t in await store.puzzle_history("g", "web:ana", limit=1)] == ["p2"]
     assert await store.puzzle_history("h", "web:ana") == [] and await store.puzzle_history("g", "web:ben") == []
 
+    # the page's own puzzles (channel web-puzzles) keep a person's first try only: a second, even at once, is refused
+    page = served("web-puzzles", puzzle="p9")
+    assert await store.tried_puzzle(page, "solved", Attempt("1", "ana", True)) == []
+    with pytest.raises(MoveConflict):
+        await store.tried_puzzle(page, "failed", Attempt("1", "ana", False), RatedPuzzle((("1", "ana"),), False, first))
+    assert (await store.puzzle_rating("g", "english", "1"))[1] == 0  # nothing of the refused try was kept
+
     # a chat's puzzle keeps each rated person's rating after it too
     puzzle = await store.start_puzzle(served())
     changes = await store.end_puzzle(puzzle, "solved", [Attempt("1", "ana", True)],
                                      RatedPuzzle((("1", "ana"),), True, first))
-    assert [(t.puzzle, t.rating) for t in await store.puzzle_history("g", "1")] == [("a1b2c3d4", changes[0].after.rating)]
+    assert [(t.puzzle, t.rating) for t in await store.puzzle_history("g", "1")] == [
+        ("a1b2c3d4", changes[0].after.rating), ("p9", None)]
 
 
 async def test_the_puzzles_a_person_has_seen_are_those_they_attempted_in_that_server_and_variant(opener):

@@ -126,6 +126,8 @@ async def test_a_wrong_move_is_shown_then_taken_back_and_the_solver_tries_again_
     await asyncio.to_thread(open_puzzle, b, base + f"/puzzle/english/{puzzle.id}")
     assert not await asyncio.to_thread(b.js, "return $('solution').disabled")
     assert await asyncio.to_thread(visible_text, b, "rating") == ""
+    # no theme chosen: the next puzzle of any theme
+    assert await asyncio.to_thread(b.js, "return $('another').getAttribute('href')") == "/puzzle/english/random"
     await asyncio.to_thread(click_move, b, wrong)
     # shown on the board, said, and the rating's change written under it: the first try is the one that counts
     await asyncio.to_thread(until, b, lambda: drawn_pieces(b) == pieces_of("english", gt.make(start, wrong)),

@@ -150,6 +150,9 @@ async def test_a_wrong_move_is_shown_without_the_answer_and_the_solver_may_try_a
     status, shown = await answer(client, puzzle, [other])
     assert status == 200 and shown["verdict"] == "wrong" and shown["entry"]["move"]["text"] == other
     assert " ".join(line) not in json.dumps(shown) and "solution" not in shown  # the answer is not given away
+    for extra in ([other, other], [other, "1-5", "1-5"]):  # moves after the wrong one are not looked at
+        status, shown = await answer(client, puzzle, extra)
+        assert status == 200 and shown["verdict"] == "wrong" and shown["entry"]["move"]["text"] == other, extra
     status, again = await answer(client, puzzle, [puzzle.solution[0]])  # tried again: the right move goes on
     assert status == 200 and again["verdict"] == "right"
 

@@ -15,7 +15,7 @@ from bot.config import ConfigError, load
 from bot.replies import User
 from bot.web.seats import SeatKeys
 from bot.web.server import make_app
-from bot.web.signin import DISCORD_DOWN, SignIn, local_path
+from bot.web.signin import DISCORD_DOWN, REFUSED, SignIn, local_path
 from test_web import site  # noqa: F401 (the fixture)
 
 
@@ -76,6 +76,11 @@ async def test_discord_not_answering_is_said_and_leaves_the_person_a_guest(site,
         with caplog.at_level(logging.INFO):
             back = await client.get(f"/login/discord/back?code=abc&state={asked['state'][0]}", allow_redirects=False)
         assert back.status == 502 and await back.text() == str(DISCORD_DOWN)
+        # the same answer again, its login cookie kept by hand: refused here, without asking Discord again
+        kept = going.cookies["draughts_login"].value
+        again = await client.get(f"/login/discord/back?code=abc&state={asked['state'][0]}", allow_redirects=False,
+                                 headers={"Cookie": f"draughts_login={kept}"})
+        assert again.status == 400 and await again.text() == str(REFUSED)
         assert "hush-hush" not in caplog.text and "abc" not in caplog.text
         assert await (await client.get("/api/account")).json() == {"signin": True, "name": None}
     finally:

@@ -5,6 +5,8 @@ database that does not answer costing the rating, never the puzzle."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.core.puzzles import puzzle_set, starting_strength
 from bot.store import SaveFailed
 from bot.web.site import GUEST_COOKIE
@@ -103,6 +105,18 @@ async def test_a_streak_climbs_from_easy_to_hard_the_same_for_its_seed_and_is_ne
     assert {(await rung(0, seed))["id"] for seed in range(8)} != {first["id"]}  # another seed, another streak
     climbed = await solve(client, puzzle_set("english")[first["id"]], streak=True)
     assert "rating" not in climbed
+    # a streak's puzzle is had: tried again without the streak's word, it is never rated (no free win after a free
+    # look at the answer), nor when asked twice at once
+    assert "rating" not in await solve(client, puzzle_set("english")[first["id"]])
+    other = next(p for p in puzzle_set("english").values() if p.id != first["id"])
+    shown = await (await client.post(api(other) + "/solution", json={"streak": True})).json()
+    assert shown["verdict"] == "shown" and "rating" not in shown
+    assert "rating" not in await solve(client, other)
+    fresh = [p for p in puzzle_set("english").values() if p.id not in (first["id"], other.id)][0]
+    both = await asyncio.gather(*(post(client, api(fresh), {"moves": [wrong_move(fresh)]}) for _ in range(2)))
+    assert sum("rating" in answer for answer in both) == 1
+    elsewhere = await client.post(api(fresh), json={"moves": [wrong_move(fresh)]}, headers={"Origin": "https://x.example"})
+    assert elsewhere.status == 403
     assert (await (await client.get("/api/streak/english?rung=x")).json())["error"]
     assert (await client.get("/puzzle/english/streak")).status == 200
 

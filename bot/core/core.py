@@ -21,7 +21,7 @@ from bot.core.analyses import Progress
 from bot.core.replay import replayed_record
 from bot.core.restore import restore
 from bot.core.state import Follower, Refusal, Send, State, capital, controls
-from bot.pool import PoolBusy, SearchPool
+from bot.pool import PoolBusy, PoolFailed, SearchPool
 from bot.worker import Segment
 from bot.ratings import Change, Rating
 from bot.store import FinishedGame, PuzzleTry, SaveFailed, Store, StoredGame
@@ -246,10 +246,11 @@ class Core:
         before; None if there is none of that theme. ``SaveFailed`` if the database cannot say."""
         return await training.next_puzzle(self.state.store, guild, user, variant, theme, random.Random())
 
-    async def puzzle_result(self, guild: str, person: User, puzzle: Puzzle, solved: bool) -> Change | None:
-        """A person's result on a puzzle of the page: rated and kept if it is their first on it (their rating's
-        change), else None. ``SaveFailed`` if the database cannot keep it."""
-        return await training.first_result(self.state.store, guild, person, puzzle, solved)
+    async def puzzle_result(self, guild: str, person: User, puzzle: Puzzle, solved: bool,
+                            rated: bool = True) -> Change | None:
+        """A person's result on a puzzle of the page: kept if it is their first on it, and rated unless ``rated`` is
+        False (a streak's); their rating's change, else None. ``SaveFailed`` if the database cannot keep it."""
+        return await training.first_result(self.state.store, guild, person, puzzle, solved, rated)
 
     async def look_at(self, owner: str, record: GameRecord) -> Look:
         """The engine's look at ``record``'s last position (an analysis board's), in the pool's analysis lane as
@@ -262,7 +263,7 @@ class Core:
                     found = await self.state.pool.look(owner, segment)
                     if found:
                         return found[0]
-        except (TimeoutError, PoolBusy):
+        except (TimeoutError, PoolBusy, PoolFailed):  # (failed: a search process died on every try)
             raise Refusal(LOOK_BUSY) from None
 
     async def puzzle_ratings(self, guild: str, user: str) -> dict[str, tuple[Rating, int]]:

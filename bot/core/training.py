@@ -5,7 +5,7 @@ puzzles of rising difficulty until the first miss.
 A person's first result on a puzzle is rated as a puzzle in chat is (Glicko-2 against the puzzle's own rating): a
 wrong move, or the solution shown before the answer, loses; solving it wins. After a wrong move they may keep
 trying, but nothing more counts, and the puzzle is not given to them again. Streak puzzles are never rated: the
-streak is its own score.
+streak is its own score; a puzzle first tried in a streak is kept as had, unrated, so it is never rated later.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from bot.core.puzzles import DRAUGHTS, pick, puzzle_set, starting_strength, strength_of
 from bot.ratings import Change, RatedPuzzle
 from bot.replies import User
-from bot.store import Attempt, SaveFailed, ServedPuzzle, Store
+from bot.store import Attempt, MoveConflict, SaveFailed, ServedPuzzle, Store
 from engine.puzzles.puzzle import Puzzle
 
 log = logging.getLogger(__name__)
@@ -58,15 +58,23 @@ async def next_puzzle(store: Store, guild: str, user: str, variant: str, theme: 
     return pick(found, strengths, seen, rating, rng)
 
 
-async def first_result(store: Store, guild: str, person: User, puzzle: Puzzle, solved: bool) -> Change | None:
-    """The person's result on ``puzzle``, kept and rated when it is their first on it: their rating's change; None
-    for a later one, which is not kept (they had the puzzle before)."""
+async def first_result(store: Store, guild: str, person: User, puzzle: Puzzle, solved: bool,
+                       rated: bool = True) -> Change | None:
+    """The person's result on ``puzzle``, kept when it is their first on it, and rated unless ``rated`` is False (a
+    streak's): their rating's change; None for a result not rated, and for a later one, which is not kept (they had
+    the puzzle before). A first result kept unrated counts as having had it: a later one is never rated either, so
+    a streak's tries cannot be turned into a rated win. Two first results at once keep one (the database's unique
+    index on a person's page puzzles): the other is a later one."""
     if puzzle.id in await store.puzzles_seen(guild, puzzle.variant, person.id):
         return None
     served = ServedPuzzle(0, guild, PAGE_CHANNEL, puzzle.variant, puzzle.id, "puzzle", puzzle.position,
                           tuple(puzzle.solution), person.id, person.name, time.time())
-    changes = await store.tried_puzzle(served, "solved" if solved else "failed", Attempt(person.id, person.name, solved),
-                                       RatedPuzzle(((person.id, person.name),), solved, starting_strength(puzzle)))
+    judged = RatedPuzzle(((person.id, person.name),), solved, starting_strength(puzzle)) if rated else None
+    try:
+        changes = await store.tried_puzzle(served, "solved" if solved else "failed",
+                                           Attempt(person.id, person.name, solved), judged)
+    except MoveConflict:
+        return None
     return changes[0] if changes else None
 
 

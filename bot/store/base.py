@@ -367,7 +367,8 @@ class Store(ABC):
                            rated: RatedPuzzle | None = None) -> list[Change]:
         """Keep a puzzle one person tried alone (on the web page) as ended (``outcome`` 'solved' or 'failed'), with
         their attempt, rated as ``end_puzzle`` rates (``served.id`` and ``served.ply`` are ignored): one transaction,
-        so there is never a puzzle left on."""
+        so there is never a puzzle left on. Refused (``MoveConflict``) when the page's puzzle (its channel
+        ``web-puzzles``) was kept for that person already: only their first try counts."""
 
     @abstractmethod
     async def puzzle_history(self, guild: str, user: str, limit: int = 50) -> list[PuzzleTry]:

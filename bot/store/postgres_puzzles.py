@@ -78,6 +78,15 @@ class PostgresPuzzles:
 
     async def tried_puzzle(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
                            rated: RatedPuzzle | None = None) -> list[Change]:
+        try:
+            return await self._tried(served, outcome, attempt, rated)
+        except SaveFailed as error:
+            if isinstance(error.__cause__, asyncpg.UniqueViolationError):
+                raise MoveConflict(f"{served.asker} has tried puzzle {served.puzzle} already") from error
+            raise
+
+    async def _tried(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
+                     rated: RatedPuzzle | None) -> list[Change]:
         async with self.connection(transaction=True) as db:
             row = await db.fetchval(
                 "INSERT INTO served_puzzles (guild, channel, variant, puzzle, kind, position, solution, ply,"

@@ -239,6 +239,9 @@ _PUZZLE_HISTORY = """
     -- the person's puzzle rating just after a rated attempt (NULL: not rated), for their history
     ALTER TABLE puzzle_attempts ADD COLUMN rating {real};
     CREATE INDEX puzzle_attempts_history ON puzzle_attempts ("user", served);
+    -- a person's puzzle tried alone on the web page (bot.core.training.PAGE_CHANNEL) is kept once: their first try
+    CREATE UNIQUE INDEX served_puzzles_page ON served_puzzles (guild, asker, variant, puzzle)
+        WHERE channel = 'web-puzzles';
 """
 _SQLITE = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "ref": "INTEGER", "big": "INTEGER"}
 _POSTGRES = {"id": "BIGSERIAL PRIMARY KEY", "real": "DOUBLE PRECISION", "ref": "BIGINT", "big": "BIGINT"}
@@ -268,7 +271,8 @@ MIGRATIONS = (
     Migration("tournaments (arenas, Swiss events, round robins): their settings, players and pairings, each"
               " pairing with its game", _TOURNAMENTS.format(**_SQLITE),
               _TOURNAMENTS.format(**_POSTGRES)),
-    Migration("each rated puzzle attempt with the person's puzzle rating after it, for their history",
+    Migration("each rated puzzle attempt with the person's puzzle rating after it, for their history; a person's"
+              " puzzle tried alone on the web page kept once",
               _PUZZLE_HISTORY.format(**_SQLITE), _PUZZLE_HISTORY.format(**_POSTGRES)),
 )
 VERSION = len(MIGRATIONS)

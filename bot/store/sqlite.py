@@ -291,6 +291,15 @@ class SqliteStore(SqliteTournaments, Store):
 
     async def tried_puzzle(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
                            rated: RatedPuzzle | None = None) -> list[Change]:
+        try:
+            return self._tried(served, outcome, attempt, rated)
+        except SaveFailed as error:
+            if isinstance(error.__cause__, sqlite3.IntegrityError):
+                raise MoveConflict(f"{served.asker} has tried puzzle {served.puzzle} already") from error
+            raise
+
+    def _tried(self, served: ServedPuzzle, outcome: str, attempt: Attempt,
+               rated: RatedPuzzle | None) -> list[Change]:
         with self._transaction():
             now = time.time()
             cursor = self.db.execute(

@@ -12,7 +12,8 @@ from aiohttp import web
 from bot.core import SaveFailed, refusal
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of
+from bot.web.site import (guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of,
+                          same_origin)
 from bot.words import game_title
 from engine import MoveError
 from engine.puzzles.puzzle import Puzzle
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
+OTHER_SITE = tr("That request did not come from this site.")
 BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
                 example='{"moves": ["11-15"]}')
 
@@ -106,6 +108,8 @@ async def _puzzle_try(request: web.Request) -> web.Response:
     the solution); a move that is not legal is refused, and changes nothing. A first result is rated, unless the
     body says ``"streak": true``."""
     pages = pages_of(request)
+    if not same_origin(request):  # (a result changes the person's rating: only this site's pages send one)
+        return json_answer(request, {"error": OTHER_SITE}, status=403)
     found = _find_puzzle(request, daily=False)  # by its id: a daily page keeps its puzzle after midnight
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)
@@ -124,15 +128,17 @@ async def _puzzle_try(request: web.Request) -> web.Response:
                                                    tr("That move is not legal here, so nothing changed.")])},
                            status=400)
     answer = views.puzzle_step(found, moves, step.verdict, step.reply, step.line)
-    if step.verdict == "right" or body.get("streak") is True:
+    if step.verdict == "right":
         return json_answer(request, answer, headers={"Cache-Control": "no-store"})
-    return await _rated(request, found, step.verdict == "solved", answer)
+    return await _rated(request, found, step.verdict == "solved", answer, rated=body.get("streak") is not True)
 
 
 async def _puzzle_solution(request: web.Request) -> web.Response:
     """A puzzle's solution, for its page's Show the solution button: a first result, and lost, unless the body says
     ``"streak": true``."""
     pages = pages_of(request)
+    if not same_origin(request):
+        return json_answer(request, {"error": OTHER_SITE}, status=403)
     found = _find_puzzle(request, daily=False)
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)
@@ -142,18 +148,21 @@ async def _puzzle_solution(request: web.Request) -> web.Response:
         streak = json.loads(await request.text() or "{}").get("streak") is True
     except (ValueError, RecursionError, AttributeError):
         streak = False
-    return json_answer(request, answer) if streak else await _rated(request, found, False, answer)
+    return await _rated(request, found, False, answer, rated=not streak)
 
 
-async def _rated(request: web.Request, found: Puzzle, solved: bool, answer: dict) -> web.Response:
-    """``answer`` with the person's first result on ``found`` rated (``rating``: before and after), or with why it
-    could not be (``unrated``) when the database does not answer; the puzzle goes on either way."""
+async def _rated(request: web.Request, found: Puzzle, solved: bool, answer: dict, rated: bool) -> web.Response:
+    """``answer`` with the person's first result on ``found`` kept, and rated unless ``rated`` is False (a streak's:
+    kept unrated, so that it is never rated later); ``rating``: before and after, or why it could not be
+    (``unrated``) when the database does not answer. The puzzle goes on either way."""
     pages, guest = pages_of(request), guest_of(request)
     try:
-        change = await pages.core.puzzle_result(pages.guild, person_of(request, guest), found, solved)
+        change = await pages.core.puzzle_result(pages.guild, person_of(request, guest), found, solved, rated)
     except SaveFailed as error:
         log.warning("a puzzle's result could not be kept: %s", error)
-        answer["unrated"] = tr("The database is not answering, so this puzzle did not count for your puzzle rating.")
+        if rated:
+            answer["unrated"] = tr("The database is not answering, so this puzzle did not count for your puzzle "
+                                   "rating.")
     else:
         if change is not None:
             answer["rating"] = {"before": round(change.before.rating), "after": round(change.after.rating)}

@@ -52,7 +52,7 @@ from bot.web.site import SERVER_NAME, SITE, Site, guard
 def make_app(pages: Pages, proxies: frozenset[str] = frozenset(), signing: SignIn | None = None) -> web.Application:
     """The web page's server; ``proxies``: the addresses of the proxies in front of it (``site.client``);
     ``signing``: the bot's Discord application, when people may sign in with Discord."""
-    app = web.Application(client_max_size=4096, middlewares=[guard])
+    app = web.Application(client_max_size=16384, middlewares=[guard])
     app[SITE] = Site(pages, proxies, signin=signing)
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).

@@ -5,7 +5,8 @@ in a signed cookie.
 with where to go afterwards, are kept in a short-lived login cookie (HttpOnly, SameSite=Lax, signed), so that any
 process of the bot can finish the sign-in. Discord sends the browser back to ``/login/discord/back`` with a code:
 the ``state`` must be the login cookie's (else a forged or foreign callback, refused), the cookie is spent at once
-(a replayed callback is refused; Discord refuses a code used twice too), and the code is traded, with the PKCE
+(and the ``state`` is kept as used until it expires: a replayed callback is refused, even with the cookie kept;
+Discord refuses a code used twice too; an address may bring ``SIGN_INS_PER_MINUTE`` answers a minute), and the code is traded, with the PKCE
 verifier and the client secret, for a token that reads who signed in (``identify`` only). The session cookie then
 names them: their Discord id and name, signed with the server's key, for 30 days (HttpOnly, SameSite=Lax, Secure on
 https). ``next`` is followed only to a path of this site, never to another site.
@@ -31,13 +32,15 @@ from aiohttp import web
 
 from bot.replies import User
 from bot.translation import tr
-from bot.web.site import (LOGIN_COOKIE, SESSION_COOKIE, SITE, json_answer, pages_of, person_of, same_origin,
-                          text_answer)
+from bot.web.site import (LOGIN_COOKIE, SESSION_COOKIE, SITE, client, json_answer, pages_of, person_of, recent_times,
+                          same_origin, text_answer)
 
 log = logging.getLogger(__name__)
 
 LOGIN_SECONDS = 600
 """How long a sign-in may take, from the click to Discord's answer."""
+SIGN_INS_PER_MINUTE = 10
+"""Answers from Discord one address may bring in a minute (each one costs a call to Discord)."""
 SESSION_DAYS = 30
 TIMEOUT = 10.0
 """Seconds each call to Discord may take."""
@@ -71,6 +74,12 @@ def local_path(path: str) -> str:
     return path
 
 
+def _secure(request: web.Request) -> bool:
+    """Whether the cookies are for https only: the request's, or the page's public address's (behind a proxy that
+    ends TLS, the request the bot sees is plain http)."""
+    return request.secure or pages_of(request).base_url.startswith("https://")
+
+
 def _challenge(verifier: str) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
 
@@ -88,7 +97,7 @@ async def _login(request: web.Request) -> web.Response:
                        "code_challenge": _challenge(verifier), "code_challenge_method": "S256"})
     response = web.HTTPFound(f"{site.signin.base}/oauth2/authorize?{query}", headers={"Cache-Control": "no-store"})
     response.set_cookie(LOGIN_COOKIE, cookie, max_age=LOGIN_SECONDS, path="/login", httponly=True, samesite="Lax",
-                        secure=request.secure)
+                        secure=_secure(request))
     raise response
 
 
@@ -103,13 +112,19 @@ async def _back(request: web.Request) -> web.Response:
         state, verifier, going, until = json.loads(kept) if kept else (None, None, "/", 0)
     except (ValueError, TypeError):
         state, verifier, going, until = None, None, "/", 0
-    given = request.query.get("state", "")
-    if (state is None or until < time.time() or not secrets.compare_digest(given.encode(), str(state).encode())
-            or "code" not in request.query):
+    given, now = request.query.get("state", ""), time.time()
+    site.spent = {kept_state: at for kept_state, at in site.spent.items() if at > now}  # (those expired forgotten)
+    recent = recent_times(site.signins, client(request), now)
+    if len(recent) >= SIGN_INS_PER_MINUTE:
+        return text_answer(request, tr("That is many sign-ins at once: wait a minute."), status=429)
+    site.signins[client(request)] = recent + [now]
+    if (state is None or until < now or not secrets.compare_digest(given.encode(), str(state).encode())
+            or "code" not in request.query or state in site.spent):
         answer = text_answer(request, REFUSED if "error" not in request.query else
                              tr("The sign-in was cancelled on Discord. You can go on as a guest."), status=400)
         answer.del_cookie(LOGIN_COOKIE, path="/login")
         return answer
+    site.spent[str(state)] = until  # used once, here too: not only the browser's cookie is spent
     try:
         person = await _who(site.signin, request.query["code"][:200], str(verifier))
     except (aiohttp.ClientError, TimeoutError, ValueError, KeyError, PermissionError) as error:
@@ -121,7 +136,7 @@ async def _back(request: web.Request) -> web.Response:
     response = web.HTTPFound(local_path(str(going)), headers={"Cache-Control": "no-store"})
     response.del_cookie(LOGIN_COOKIE, path="/login")
     response.set_cookie(SESSION_COOKIE, keys.session(person, int(time.time()) + SESSION_DAYS * 86400),
-                        max_age=SESSION_DAYS * 86400, httponly=True, samesite="Lax", secure=request.secure)
+                        max_age=SESSION_DAYS * 86400, httponly=True, samesite="Lax", secure=_secure(request))
     log.info("a person signed in with Discord")
     raise response
 

@@ -51,6 +51,8 @@ class Site:
     gifs: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)  # by game and language
     drawing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     looking: set[str] = field(default_factory=set)  # addresses whose analysis board's look is under way
+    spent: dict[str, int] = field(default_factory=dict)  # sign-ins' states used, until they expire (bot.web.signin)
+    signins: dict[str, list[float]] = field(default_factory=dict)  # address -> its sign-in answers, last minute
     signin: SignIn | None = None
     """The bot's Discord application, when signing in with Discord is set up."""
 

@@ -265,12 +265,18 @@ def puzzle_step(found: Puzzle, moves: list[str], verdict: str, reply: str | None
     if verdict == "right":
         return {"verdict": verdict, "reply": reply, "entries": [entry(record, ply - 1), entry(record, ply)],
                 "legal": legal(record.type, record.positions[ply])}
-    if verdict == "wrong":
-        tried = record.type.new_game(record.type.write_position(record.positions[ply - 2]))
-        tried.play_text(moves[-1])
-        return {"verdict": verdict, "entry": entry(tried, 1)}
+    if verdict == "wrong":  # the first of the moves that is not the answer (any after it are not looked at)
+        kind = record.type
+        for n, text in enumerate(moves):
+            before = record.positions[2 * n]
+            played = kind.parse_move(before, text)
+            if played != kind.parse_move(before, found.solution[2 * n]):
+                tried = kind.new_game(kind.write_position(before))
+                tried.play(played)
+                return {"verdict": verdict, "entry": entry(tried, 1)}
     return {"verdict": verdict, "line": line,
             "solution": [entry(record, ply) for ply in range(len(record.moves) + 1)]}
+
 
 def board_record(variant: str, start: str, moves: list[str]) -> GameRecord[Any, Any]:
     """An analysis board's game: ``start`` (a FEN; "" for the game's usual start) and the ``moves`` from there, as

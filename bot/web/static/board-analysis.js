@@ -52,15 +52,17 @@ async function load(variant, start, moves) {
     $("notice").textContent = data.error;
     return false;
   }
-  // the legal moves of the last position come with the board; an earlier one's are asked when it is shown
-  const legal = { [data.entries.length - 1]: data.legal };
+  // the legal moves of the last position come with the board; an earlier one's are asked when it is shown, once at a
+  // time, and after a failure not again until RETRY_MS later
+  const legal = { [data.entries.length - 1]: data.legal }, asked = {};
   data.legalAt = (index) => legal[index] || [];
   data.ask = async (index) => {
-    if (index in legal) return;
+    if (index in legal || (asked[index] || 0) > Date.now()) return;
+    asked[index] = Date.now() + RETRY_MS;
     const earlier = await fetch("/api/board", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ variant, start, moves: data.moves.slice(0, index) }) }).then((r) => r.json()).catch(() => null);
     if (earlier && earlier.legal) legal[index] = earlier.legal;
-    render();
+    if (lab.data === data && shown() === index) render();
   };
   Object.assign(lab, { variant, start, moves: data.moves, data, clicks: [] });
   $("notice").textContent = "";
@@ -150,7 +152,7 @@ function render() {
   document.title = tr("Draughts bot: analysis board");
   $("title").textContent = `${data.title} · ${tr("analysis board")}`;
   $("variant").value = lab.variant;
-  $("fen").value = index === data.entries.length - 1 ? data.fen : "";
+  if (document.activeElement !== $("fen")) $("fen").value = index === data.entries.length - 1 ? data.fen : "";
   $("fen").placeholder = tr("FEN of a position, to load");
   $("status").textContent = lab.editing ? "" : tr("{colour} to move.", { colour: colourName(entry.turn) });
   $("setup").hidden = !lab.editing;

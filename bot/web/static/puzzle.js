@@ -242,8 +242,8 @@ function render() {
   document.title = tr("Draughts bot: {puzzle}", { puzzle: name });
   $("title").textContent = `${data.board.title} · ${name}`;
   $("task").textContent = tr("{colour} to play and win", { colour: colourName(data.solver) });
-  const [theme, meaning] = PUZZLE_THEMES[data.theme] ? PUZZLE_THEMES[data.theme]() : [data.theme, ""];
-  $("motif").textContent = tr("Theme: {theme}", { theme });
+  const [motif, meaning] = PUZZLE_THEMES[data.theme] ? PUZZLE_THEMES[data.theme]() : [data.theme, ""];
+  $("motif").textContent = tr("Theme: {theme}", { theme: motif });
   $("motif").title = meaning;
   let sentences = puzzle.said;
   if (puzzle.view >= 0 && !puzzle.over) {  // the move numbered as the list numbers it

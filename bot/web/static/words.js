@@ -41,6 +41,16 @@ const PUZZLE_THEMES = {
   tactic: () => [tr("tactic"), tr("a tactic that wins material")],
 };
 
+// A seat link's #fragment (its secret, which never goes to the server) kept in this tab while the person signs in
+// with Discord, given back to the page they return to, before its own script reads it.
+(function keepFragment() {
+  const kept = sessionStorage.getItem("signin-return");
+  if (!kept) return;
+  sessionStorage.removeItem("signin-return");
+  const [path, hash] = JSON.parse(kept);
+  if (path === location.pathname && !location.hash) history.replaceState(null, "", location.pathname + location.search + hash);
+})();
+
 // The header's account: the signed-in person's name and Sign out, or Sign in (with Discord) when the bot offers it;
 // nothing for a guest of a bot that does not. ``account`` is the server's answer ({signin, name}), for the pages.
 const account = (async () => {
@@ -67,7 +77,10 @@ const account = (async () => {
     const link = document.createElement("a");
     link.id = "sign-in";
     link.className = "nav";
-    link.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;  // (not a seat's #secret)
+    link.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;  // (not a seat's #secret:
+    link.addEventListener("click", () => {  // it stays in this tab, given back on the way home: keepFragment)
+      if (location.hash) sessionStorage.setItem("signin-return", JSON.stringify([location.pathname, location.hash]));
+    });
     link.textContent = tr("Sign in");
     link.title = tr("Sign in with Discord: your games, puzzles and ratings here are kept under your Discord account");
     slot.replaceChildren(link);
