@@ -19,7 +19,7 @@ from bot.pool import SearchPool
 from bot.store import Store, is_postgres, open_store, where
 from bot.terminal import GUILD as TERMINAL_GUILD, Terminal, chat
 from bot.translation import language_of, language_of_locale, plural, tr
-from bot.web.guilds import GUILD, web_guild
+from bot.page_guilds import GUILD, web_guild
 from bot.web.pages import Pages
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import serve

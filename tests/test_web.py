@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.core import Core
 from bot.store import SqliteStore, open_store
 from bot.web import views
-from bot.web.guilds import CHANNEL_PREFIX
+from bot.page_guilds import CHANNEL_PREFIX
 from bot.web.pages import OUT_OF_DATE, Pages
 from bot.web.seats import SeatKeys, load_key
 from bot.web.server import make_app

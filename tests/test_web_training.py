@@ -136,3 +136,18 @@ async def test_a_database_that_does_not_answer_costs_the_rating_never_the_puzzle
     assert (await solve(client, puzzle))["verdict"] == "solved"
     response = await client.get("/puzzle/english/random", allow_redirects=False)
     assert response.status == 302 and response.headers["Location"].split("/")[-1] in puzzle_set("english")
+
+
+async def test_a_persons_page_puzzles_and_games_show_in_their_chat_rating(site):
+    """Signed in with Discord, a person's page results are kept under their Discord id: the chat's `rating` gives
+    them beside their server's."""
+    from chat import ANA
+    from bot.core.training import first_result
+
+    chat, _ = site
+    puzzle = deepest()
+    assert await first_result(chat.store, "web", ANA, puzzle, True) is not None  # as the page keeps a solve
+    await chat.say(ANA, "rating", channel="r1")
+    said = str(chat.replies[-1].text)
+    assert "has no rated games here yet" in said and "On the web page: English puzzles: " in said, said
+    assert "(1 puzzle)" in said.split("On the web page:")[1]

@@ -17,6 +17,7 @@ from bot.core.registry import Registry
 from bot.core.state import Answers, DEFAULT_VARIANT, Keeps, MOVED_ELSEWHERE, Refusal, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
 from bot.ending import Ending
+from bot.page_guilds import is_page_guild, page_guilds
 from bot.events import Ended
 from bot.replies import Buttons, Controls, Message
 from bot.tables import Kind, LiveGame, Seat, Table
@@ -149,7 +150,26 @@ async def rating(s: Needs, msg: Message, words: list[str]) -> None:
                                  game=game_name(name), rating=str(r)))
     if solved:
         parts.append(tr("Puzzle ratings: {ratings}.", ratings=join(solved, "; ")))
+    if not is_page_guild(msg.guild):  # signed in with Discord there, a person's page games are theirs here too
+        on_page = await _page_ratings(s, user.id)
+        if on_page:
+            parts.append(tr("On the web page: {ratings}.", ratings=join(on_page, "; ")))
     await s.say(msg.channel, join(parts), to=msg)
+
+
+async def _page_ratings(s: Needs, user: str) -> list[Text]:
+    """A person's ratings from the web page's games and puzzles (where they signed in with Discord), in words."""
+    lines: list[Text] = []
+    for guild in page_guilds(s.config.shard_count):
+        with _reading_ratings():
+            found = await ratings_of(s, guild, user, list(Speed))
+            puzzles = [(name, *await s.store.puzzle_rating(guild, name, user)) for name in NAMES]
+        lines += [plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} games)",
+                         played, game=game_name(name), speed=speed.words(), rating=str(r))
+                  for name, speed, r, played in found]
+        lines += [plural("{game} puzzles: {rating} ({count} puzzle)", "{game} puzzles: {rating} ({count} puzzles)",
+                         tried, game=game_name(name), rating=str(r)) for name, r, tried in puzzles if tried]
+    return lines
 
 
 async def ratings_of(s: Keeps, guild: str, user: str, speeds: list[Speed]) -> list[tuple[str, Speed, Rating, int]]:

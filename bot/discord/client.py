@@ -35,7 +35,7 @@ from bot.discord.views import (ActionButton, AnalyseButton, MoveMenu, PuzzleMenu
                                SolutionButton, game_view, puzzle_view)
 from bot.replies import Message, Reply, User
 from bot.translation import render, tr
-from bot.web.guilds import web_shard
+from bot.page_guilds import web_shard
 from bot.web.pages import Pages
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from bot.tables import LiveGame, stored_seats
 from bot.translation import join, tr
 from bot.web import forms, views, wording
 from bot.web.finished import people_of
-from bot.web.guilds import is_page_guild
+from bot.page_guilds import is_page_guild
 from bot.web.rematches import rematch_command
 from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, keep_guest, person_of, json_answer, not_found,
                           pages_of, recent_times, requested_game, same_origin)

@@ -28,7 +28,7 @@ from bot.words import colour_name, game_name
 from bot.translation import ENGLISH, join, tr
 from bot.web import views
 from bot.web.finished import FinishedGames, people_of
-from bot.web.guilds import CHANNEL_PREFIX, GUILD, is_page_guild
+from bot.page_guilds import CHANNEL_PREFIX, GUILD, is_page_guild
 from bot.web.seats import SeatKeys
 from bot.web.watchers import Watcher, WebOrigin
 from engine import Color

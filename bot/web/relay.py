@@ -26,7 +26,7 @@ from bot.events import Ended, Event
 from bot.store.exchange import ANSWERS, ASKS, Exchange, listening
 from bot.replies import Message, Reply, User
 from bot.translation import text_json
-from bot.web.guilds import CHANNEL_PREFIX
+from bot.page_guilds import CHANNEL_PREFIX
 
 log = logging.getLogger(__name__)
 

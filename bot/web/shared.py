@@ -27,7 +27,7 @@ from bot.events import Ended, Event, Started, applied, event_from_json
 from bot.replies import Message
 from bot.tables import LiveGame
 from bot.translation import text_from_json, tr
-from bot.web.guilds import GUILD, is_page_guild
+from bot.page_guilds import GUILD, is_page_guild
 from bot.web.pages import Pages
 from bot.web.watchers import WebOrigin
 from bot.web.relay import BEAT_SECONDS, process_name

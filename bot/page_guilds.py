@@ -22,3 +22,9 @@ def web_shard(guild: str) -> int | None:
 def is_page_guild(guild: str) -> bool:
     """Whether ``guild`` is where the page's own games are kept (not a chat's server)."""
     return guild == GUILD or web_shard(guild) is not None
+
+
+def page_guilds(shard_count: int) -> list[str]:
+    """Every server name the page's games may be kept under: ``web`` (one process, or the web tier's), and
+    ``web:N`` for each shard's process when the bot runs in ``shard_count`` shards."""
+    return [GUILD] + [f"{GUILD}:{shard}" for shard in range(shard_count)]
