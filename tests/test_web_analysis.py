@@ -179,3 +179,32 @@ async def test_one_address_may_ask_a_few_times_a_minute(site):
     assert all(a.status in (200, 409) for a in answers[:-1])  # asked, then "under way" or done
     assert answers[-1].status == 429 and "wait a minute" in (await answers[-1].json())["error"]
     await until_done(client, path)
+
+
+async def test_practice_on_the_page_is_for_the_games_players_once_it_is_analysed(site):
+    from bot.web.practice_routes import NOT_ANALYSED, NOT_YOURS
+
+    chat, client = site
+    game = await given_away(chat, "p1")
+    practice = chat.pages.game_path(game).replace("/g/", "/api/practice/")
+    ben = chat.pages.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
+    refused = await client.post(practice, json={"seat": ben})
+    assert refused.status == 409 and (await refused.json())["error"] == NOT_ANALYSED  # not analysed yet
+    await client.post(api(chat, game), json={})
+    await until_done(client, api(chat, game))
+    for body in ({}, {"seat": "forged"}, {"seat": 5}, []):  # a watcher, a forged seat: not theirs to practise
+        refused = await client.post(practice, json=body)
+        assert refused.status in (400, 403) and (await refused.json())["error"] == NOT_YOURS, body
+    spots = (await (await client.post(practice, json={"seat": ben})).json())["spots"]
+    assert spots and all(s["judgement"] in ("mistake", "blunder") and s["legal"] for s in spots)
+    assert all("best" not in s and "line" not in s for s in spots)  # the answer is not sent before a try
+    spot = spots[0]
+    for body in ({"ply": spot["ply"] + 1, "move": spot["legal"][0]["text"]}, {"ply": spot["ply"], "move": "1-2"}):
+        refused = await client.post(practice, json={"seat": ben, **body})
+        assert refused.status == 400, body
+    tried = next(m for m in spot["legal"] if m["text"] != spot["played"])
+    judged = await (await client.post(practice, json={"seat": ben, "ply": spot["ply"], "move": tried["text"]})).json()
+    assert isinstance(judged["good"], bool) and judged["best"] and judged["best_path"]
+    assert judged["best"] in judged["words"] or judged["good"]
+    elsewhere = await client.post(practice, json={"seat": ben}, headers={"Origin": "https://x.example"})
+    assert elsewhere.status == 403

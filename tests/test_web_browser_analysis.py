@@ -146,6 +146,25 @@ async def test_a_finished_game_is_analysed_from_its_page(served_analysis):
                                            "[...board.children].indexOf(pieces[pieces.length - 1]);")
     assert on_top  # drawn over the pieces
 
+    # practice from ben's own mistakes: each position before one, his move judged as `practice` judges it in chat
+    await asyncio.to_thread(click, b, "#practise")
+    await asyncio.to_thread(b.wait, lambda s: b.js("return practising()") and b.text("status").startswith("Practice (1 of"))
+    spot = await asyncio.to_thread(b.js, "return practiceSpot()")
+    judged = next(m for m in shown["analysis"]["moves"] if m["ply"] == spot["ply"] + 1)
+    assert judged["mover"] == "White" and judged["judgement"] in ("mistake", "blunder")
+    assert await asyncio.to_thread(b.text, "better-line") == ""  # the answer is not shown before the move
+    assert await asyncio.to_thread(b.js, "return document.querySelectorAll('#moves .comment').length") == 0
+    best = next(m for m in spot["legal"] if m["path"] == judged["path"])  # (the better move's cells)
+    assert not await asyncio.to_thread(b.js, "return document.getElementById('practice-next').disabled === false")
+    for cell in best["path"]:
+        await asyncio.to_thread(b.click_cell, cell)
+    await asyncio.to_thread(b.wait, lambda s: b.text("status").endswith("Well found!"), 60)
+    assert await asyncio.to_thread(displayed, b, "#better-arrow")  # the engine's move, on the board
+    assert await asyncio.to_thread(b.js, "return document.getElementById('practice-next').disabled") is False
+    await asyncio.to_thread(click, b, "#practice-stop")
+    await asyncio.to_thread(b.wait, lambda s: not b.js("return practising()") and s["view"] == -1)
+    assert await asyncio.to_thread(displayed, b, "#practise")
+
     logged = await asyncio.to_thread(b.driver.get_log, "browser")
     errors = [e["message"] for e in logged]
     assert not errors  # nothing refused by the Content-Security-Policy, no script error, no missing icon

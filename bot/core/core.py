@@ -31,7 +31,7 @@ from bot.tournament.event import Tournament
 from bot.translation import Text, tr
 from bot.user_text import CHANNEL_NAME_LIMIT, name
 from engine.puzzles.puzzle import Puzzle
-from engine import GameRecord, MoveError
+from engine import GameRecord, MoveError, game_type
 from engine.analysis import Look
 
 log = logging.getLogger(__name__)
@@ -251,6 +251,15 @@ class Core:
         """A person's result on a puzzle of the page: kept if it is their first on it, and rated unless ``rated`` is
         False (a streak's); their rating's change, else None. ``SaveFailed`` if the database cannot keep it."""
         return await training.first_result(self.state.store, guild, person, puzzle, solved, rated)
+
+    async def practise(self, owner: str, variant: str, position: str, played: str, best: str) -> tuple[bool, Text]:
+        """A practice move on the page: whether ``played`` counts in ``position`` (the engine's move ``best``, or one
+        the analysis would not mark, searched for ``owner``), and the words that say so, as in chat. ``MoveError``
+        for a move that is not legal there; ``Refusal`` when the pool is too busy to judge it."""
+        kind = game_type(variant)
+        here = kind.read_position(position)
+        return await practice.verdict(self.state, owner, variant, position, kind.parse_move(here, played),
+                                      kind.parse_move(here, best))
 
     async def look_at(self, owner: str, record: GameRecord) -> Look:
         """The engine's look at ``record``'s last position (an analysis board's), in the pool's analysis lane as

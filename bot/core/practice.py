@@ -22,7 +22,7 @@ from bot.store import Attempt, ServedPuzzle
 from bot.replies import Message
 from bot.tables import stored_seats
 from bot.words import colour_name
-from bot.translation import TWO_PLACES, number, tr
+from bot.translation import TWO_PLACES, Text, number, tr
 from bot.worker import Segment
 from engine import game_type
 from engine.analysis import Analysis, Judged, judge
@@ -114,35 +114,41 @@ async def answer(s: Needs, msg: Message) -> None:
         before = record.position
         played = record.type.parse_move(before, msg.text)
         best = record.type.parse_move(before, served.solution[0])
-        shown, right = record.type.write_move(before, played), record.type.write_move(before, best)
-        if played == best:
-            good, words = True, tr("{move}: the engine's move. Well found!", move=shown)
-        else:
-            loss, judgement = await _judged(s, msg, played)
-            good = judgement is None
-            words = (tr("{move} keeps within an inaccuracy of the engine's move, {best}: that counts.", move=shown,
-                        best=right) if good
-                     else tr("{move} is not it ({judgement}: {loss} of your winning chances lost). The engine's move: "
-                             "{best}.", move=shown, judgement=_a(judgement), loss=number(loss, TWO_PLACES), best=right))
+        good, words = await verdict(s, msg.user.id, record.type.name, record.type.write_position(before), played, best)
         await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)])
         del s.puzzles[msg.channel]
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
 
 
-async def _judged(s: Needs, msg: Message, played) -> tuple[float, str | None]:
+async def verdict(s: Needs, owner: str, variant: str, position: str, played, best) -> tuple[bool, Text]:
+    """Whether ``played`` counts in a practice position (``position``, as text; ``best``: the engine's move): the
+    engine's move does, and so does one the analysis would not have marked (searched in the pool for ``owner``);
+    and the words that say so."""
+    kind = game_type(variant)
+    before = kind.read_position(position)
+    shown, right = kind.write_move(before, played), kind.write_move(before, best)
+    if played == best:
+        return True, tr("{move}: the engine's move. Well found!", move=shown)
+    loss, judgement = await _judged(s, owner, variant, position, played)
+    if judgement is None:
+        return True, tr("{move} keeps within an inaccuracy of the engine's move, {best}: that counts.", move=shown,
+                        best=right)
+    return False, tr("{move} is not it ({judgement}: {loss} of your winning chances lost). The engine's move: "
+                     "{best}.", move=shown, judgement=_a(judgement), loss=number(loss, TWO_PLACES), best=right)
+
+
+async def _judged(s: Needs, owner: str, variant: str, position: str, played) -> tuple[float, str | None]:
     """How the analysis would judge ``played`` in the practice position: searched in the pool, both the position
     and the one after the move, at the analysis's effort."""
-    solving = s.puzzles[msg.channel]
-    record = solving.record.type.new_game(solving.served.position)
+    record = game_type(variant).new_game(position)
     record.play(played)
     segment = Segment.of(record, (0, 1), s.config.analysis_nodes)
     found: list = []
     try:
         async with asyncio.timeout(JUDGE_WAIT):
             while len(found) < 2:  # a segment that gave way to a move goes on where it stopped
-                found += await s.pool.look(msg.user.id, replace(segment, known=len(found)))
+                found += await s.pool.look(owner, replace(segment, known=len(found)))
     except TimeoutError:
         raise Refusal(tr("I am busy with many games right now and could not judge that move; the position is still "
                          "yours: try again in a minute.")) from None
     return judge(found[0].score, -found[1].score, record.type.chances_scale)
-

@@ -10,6 +10,7 @@ Routes (``REF`` is a game's id and its watching key, ``12-AbCd...``: ids count u
 - ``/me`` and ``/api/me``: the games, ratings and puzzles of the person on this browser (signed in with Discord,
   else the page's guest cookie); ``/login``, ``/login/discord/back``, ``/logout`` and ``/api/account``: signing in
   with Discord (``bot.web.signin``);
+- ``/api/practice/REF``: practice from one's own mistakes in a finished, analysed game (``bot.web.practice_routes``);
 - ``/analysis``: the analysis board (``bot.web.board_routes``: any position, the reader's own moves, the engine's
   look at each), ``/analysis/g/REF?ply=N`` a game's position on it;
 - ``/favicon.ico``: the pages' icon (``/static/favicon.svg``);
@@ -42,8 +43,8 @@ import sys
 from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.web import (board_routes, game_routes, player_routes, puzzle_routes, signin, tournament_routes, websocket,
-                     wording)
+from bot.web import (board_routes, game_routes, player_routes, practice_routes, puzzle_routes, signin, tournament_routes,
+                     websocket, wording)
 from bot.web.pages import Pages
 from bot.web.signin import SignIn
 from bot.web.site import SERVER_NAME, SITE, Site, guard
@@ -57,7 +58,8 @@ def make_app(pages: Pages, proxies: frozenset[str] = frozenset(), signing: SignI
     # Every answer names this bot, not aiohttp's version: the header's default is aiohttp's module setting, the
     # one place that also reaches the answers aiohttp makes before the app sees a request (a malformed one's 400).
     web_response.SERVER_SOFTWARE = SERVER_NAME
-    for routes in (game_routes, websocket, puzzle_routes, player_routes, tournament_routes, signin, board_routes):
+    for routes in (game_routes, websocket, puzzle_routes, player_routes, tournament_routes, signin, board_routes,
+                   practice_routes):
         routes.add_routes(app)
     app.router.add_get("/favicon.ico", _favicon)
     app.router.add_static("/static/", wording.STATIC)

@@ -112,6 +112,7 @@ function drawAnalysis() {
     parts.push(words, bar);
   } else if (state && state.status === "done") {
     parts.push(figures(state));
+    if (seatSecret) parts.push(practiceControls());
     const better = document.createElement("p");
     better.id = "better-line";
     better.setAttribute("aria-live", "polite");
@@ -235,6 +236,11 @@ function moveName(move) {
 // On each render: the graph's line at the position shown, and the better line where a judged move follows it
 // (or what the move just played was judged).
 function showAnalysisAt(index) {
+  if (practising()) {  // the better move is what the practice asks for: not shown until the move was judged
+    if ($("better-line")) $("better-line").replaceChildren();
+    analysis.shownAt = null;
+    return;
+  }
   const state = analysis.state;
   if (!state || state.status !== "done" || analysis.shownAt === index) return;
   analysis.shownAt = index;
@@ -302,3 +308,97 @@ const COUNT_WORDS = {
   mistake: (count) => tr("mistakes: {count}", { count }),
   blunder: (count) => tr("blunders: {count}", { count }),
 };
+
+// Practice from one's own mistakes (a seated player's, once the analysis is done), as `practice` in chat: the
+// positions where the analysis marked one of their moves a mistake or a blunder, one after another; the server
+// judges each move tried (/api/practice/REF) and then shows the engine's move.
+const practice = { spots: null, at: 0, result: null, waiting: false, error: "" };
+
+function practising() { return practice.spots !== null && practice.spots.length > 0; }
+function practiceSpot() { return practising() ? practice.spots[practice.at] : null; }
+
+function practiceControls() {
+  const box = document.createElement("div");
+  box.className = "practice";
+  if (!practising()) {
+    const button = document.createElement("button");
+    button.id = "practise";
+    button.textContent = tr("Practise my mistakes");
+    button.title = tr("the positions where you made a mistake or a blunder, to find the better move");
+    button.addEventListener("click", startPractice);
+    box.append(button);
+  } else {
+    const next = document.createElement("button");
+    next.id = "practice-next";
+    next.textContent = practice.at + 1 < practice.spots.length ? tr("Next position") : tr("Again from the first");
+    next.disabled = practice.result === null;
+    next.addEventListener("click", () => { practice.at = (practice.at + 1) % practice.spots.length;
+                                           practice.result = null; drawAnalysis(); render(); });
+    const stop = document.createElement("button");
+    stop.id = "practice-stop";
+    stop.textContent = tr("Stop practising");
+    stop.addEventListener("click", () => { practice.spots = null; practice.result = null; page.view = -1;
+                                           drawAnalysis(); render(); });
+    box.append(next, stop);
+  }
+  if (practice.error) {
+    const error = document.createElement("p");
+    error.id = "practice-error";
+    error.setAttribute("role", "alert");
+    error.textContent = practice.error;
+    box.append(error);
+  }
+  return box;
+}
+
+async function askPractice(body) {
+  try {
+    const response = await fetch(`/api/practice/${gameRef}`, { method: "POST", headers: { "Content-Type":
+      "application/json" }, body: JSON.stringify(Object.assign({ seat: seatSecret }, body)) });
+    const data = await response.json().catch(() => ({ error: tr("The server answered {status}.", { status: response.status }) }));
+    practice.error = response.ok ? "" : data.error;
+    return response.ok ? data : null;
+  } catch (error) {
+    practice.error = tr("The server cannot be reached; trying again.");
+    return null;
+  }
+}
+
+async function startPractice() {
+  const data = await askPractice({});
+  if (data) {
+    practice.spots = data.spots;
+    practice.at = 0;
+    practice.result = null;
+    if (!data.spots.length) practice.error = tr("No mistake or blunder of yours in this game: nothing to practise.");
+  }
+  drawAnalysis();
+  render();
+}
+
+// The moves that may be tried in the practice position (none once one was judged, or while it is).
+function practiceLegal() {
+  const spot = practiceSpot();
+  return spot && practice.result === null && !practice.waiting ? spot.legal : [];
+}
+
+async function practiseMove(move) {
+  const spot = practiceSpot();
+  practice.waiting = true;
+  render();
+  const data = await askPractice({ ply: spot.ply, move: move.text });
+  practice.waiting = false;
+  if (data) practice.result = data;
+  drawAnalysis();
+  render();
+}
+
+// The status line while practising: the task, then the server's words on the move tried.
+function practiceWords() {
+  const spot = practiceSpot();
+  if (practice.waiting) return tr("Judging your move…");
+  if (practice.result) return practice.result.words;
+  return tr("Practice ({at} of {count}): you played {move} here, {judgement}. Find the better move.",
+            { at: formatNumber(practice.at + 1), count: formatNumber(practice.spots.length), move: spot.played,
+              judgement: JUDGEMENTS[spot.judgement].name() });
+}

@@ -162,8 +162,8 @@ function flipped() {
 
 // The move input (board.js): a seated player's clicks on their turn, in ``page.clicks``.
 const input = moveInput(page, {
-  legal: () => page.game && myTurn() ? page.game.status.legal : [],
-  play,
+  legal: () => practising() ? practiceLegal() : page.game && myTurn() ? page.game.status.legal : [],
+  play: (move) => practising() ? practiseMove(move) : play(move),
   say: (text) => { $("notice").textContent = text; },
   redraw: () => render(),
 });
@@ -172,6 +172,7 @@ function render() {
   if (!page.game) return;
   const { board, themes, status } = page.game;
   const colours = themes[look.theme] || themes.wood;
+  if (practising()) page.view = practiceSpot().ply;  // (the position before the move to do better)
   const index = shown(), entry = page.game.entries[index];
   // a move slides in when it is the next one: played, or stepped to; not one the reader dropped there by a drag
   const animate = page.drawn === index - 1 && entry.move && entry.move.text !== input.dropped();
@@ -179,7 +180,8 @@ function render() {
   if (animate) moveSound(look, entry.move.captured.length > 0);
   const svgEl = drawBoard($("board"), { layout: board, colours, entry, flipped: flipped(), numbers: look.numbers,
                                         animate, selected: page.clicks, targets: input.targets(), lit: input.lit(),
-                                        arrow: analysisArrow(index) });
+                                        arrow: practising() ? (practice.result && practice.result.best_path)
+                                          : analysisArrow(index) });
   input.attach(svgEl);
   look.numbered(board);
 
@@ -203,6 +205,7 @@ function render() {
   if (status.evaluation && !status.result && page.view < 0) {  // (of the latest position, not one looked back at)
     words += " " + evaluationWords(status.evaluation);
   }
+  if (practising()) words = practiceWords();
   $("status").textContent = words;
   showTyping();
   $("said").textContent = status.said && status.said !== status.result ? status.said : "";  // the result once
@@ -239,7 +242,8 @@ function render() {
     button.append(text, mark);
     button.addEventListener("click", () => goTo(i));
     item.append(" ", button);  // a space between, so that copied moves do not run together
-    const comment = analysisComment(i - 1);  // the analysis's word on it, under it, as lidraughts writes it
+    const comment = practising() ? null : analysisComment(i - 1);  // the analysis's word on it, under it, as
+    // lidraughts writes it (not while practising: it names the better move)
     if (comment) {
       const said = document.createElement("span");
       said.className = "comment";
