@@ -14,6 +14,7 @@ from bot.core.daily import day_of, puzzle_of_the_day
 from bot.core.puzzles import puzzle_set
 from engine import game_type
 from test_web_browser import Browser, pytestmark, served  # noqa: F401 (fixture, skip)
+from test_web_browser_feedback import SIZES
 
 
 def deepest():
@@ -115,14 +116,15 @@ async def test_a_puzzle_of_five_moves_solved_by_clicking(served):
         puzzle.position)), "Home did not show the start")
 
 
-async def test_a_wrong_move_is_shown_then_taken_back_and_the_solver_tries_again_rated_once(served):
+@SIZES
+async def test_a_wrong_move_is_shown_then_taken_back_and_the_solver_tries_again_rated_once(served, phone):
     chat, base, browser = served
     puzzle = deepest()
     gt = game_type("english")
     start = gt.read_position(puzzle.position)
     right = gt.parse_move(start, puzzle.solution[0])
     wrong = next(m for m in gt.legal_moves(start) if m != right)
-    b = await browser()
+    b = await browser(phone=phone)
     await asyncio.to_thread(open_puzzle, b, base + f"/puzzle/english/{puzzle.id}")
     assert not await asyncio.to_thread(b.js, "return $('solution').disabled")
     assert await asyncio.to_thread(visible_text, b, "rating") == ""
@@ -220,9 +222,10 @@ def solve_shown(b: Browser) -> None:
             here = gt.make(here, gt.parse_move(here, found.solution[n + 1]))
 
 
-async def test_a_streak_goes_on_while_solved_ends_at_the_first_miss_and_keeps_the_best(served):
+@SIZES
+async def test_a_streak_goes_on_while_solved_ends_at_the_first_miss_and_keeps_the_best(served, phone):
     chat, base, browser = served
-    b = await browser()
+    b = await browser(phone=phone)
     await asyncio.to_thread(open_puzzle, b, base + "/puzzle/english/streak")
     assert await asyncio.to_thread(visible_text, b, "streak") == "Streak: 0 solved"
     assert "puzzle streak" in await asyncio.to_thread(visible_text, b, "title")

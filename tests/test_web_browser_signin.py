@@ -18,7 +18,7 @@ from discord_emulator import ANA, APP, DiscordEmulator
 from discord_oauth import SECRET, OAuth
 from engine import game_type
 from test_web_browser import Browser, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_feedback import until, visible_text
+from test_web_browser_feedback import SIZES, until, visible_text
 
 
 def header_words(b: Browser) -> str:
@@ -46,7 +46,8 @@ def sign_in(b: Browser, base: str) -> None:
     until(b, lambda: header_words(b).startswith("Ana"), "not signed in")
 
 
-async def test_signing_in_with_discord_makes_the_pages_person_theirs_and_refuses_forgeries(served):
+@SIZES
+async def test_signing_in_with_discord_makes_the_pages_person_theirs_and_refuses_forgeries(served, phone):
     chat, _, browser = served
     emulator = DiscordEmulator()
     oauth = OAuth(emulator)
@@ -60,7 +61,7 @@ async def test_signing_in_with_discord_makes_the_pages_person_theirs_and_refuses
     server = TestServer(make_app(chat.pages, signing=signing), host="127.0.0.1", port=port)
     await server.start_server()
     try:
-        b = await browser()
+        b = await browser(phone=phone)
         await asyncio.to_thread(sign_in, b, base)
         assert await asyncio.to_thread(header_words, b) == "Ana\nSign out"
         assert await asyncio.to_thread(b.js, "return location.href") == base + "/"
