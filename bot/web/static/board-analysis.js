@@ -167,27 +167,7 @@ function render() {
 }
 
 function showMoves(index) {
-  const list = $("moves");
-  list.replaceChildren();
-  let item = null;
-  lab.data.entries.forEach((entry, i) => {
-    if (!entry.move) return;
-    if (i % 2 === 1 || !item) {
-      item = document.createElement("li");
-      const number = document.createElement("span");
-      number.className = "number";
-      number.textContent = `${Math.ceil(i / 2)}.`;
-      item.appendChild(number);
-      list.appendChild(item);
-    }
-    const button = document.createElement("button");
-    button.className = i === index ? "move current" : "move";
-    button.dataset.ply = i;
-    button.textContent = entry.move.text;
-    button.addEventListener("click", () => goTo(i));
-    item.append(" ", button);
-  });
-  keepInView(list);
+  showMoveList($("moves"), lab.data.entries, index, goTo);
 }
 
 function goTo(i) {

@@ -347,6 +347,32 @@ function typedMove(text, moves) {
                    { move: text.trim(), moves: moves.map((m) => m.text).join(", ") })];
 }
 
+// Fill the move list ``list`` with the moves of ``entries`` (each one's ``move``, if any), a numbered line for each
+// pair as records write them ("12. 26x17 11-15"; a line of its own for a first move of Black's), the one shown
+// (``index``) marked; a click on one calls ``goTo`` with its position. The move shown is kept in sight.
+function showMoveList(list, entries, index, goTo) {
+  list.replaceChildren();
+  let item = null;
+  entries.forEach((entry, i) => {
+    if (!entry.move) return;
+    if (i % 2 === 1 || !item) {
+      item = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${Math.ceil(i / 2)}.`;
+      item.appendChild(number);
+      list.appendChild(item);
+    }
+    const button = document.createElement("button");
+    button.className = i === index ? "move current" : "move";
+    button.dataset.ply = i;
+    button.textContent = entry.move.text;
+    button.addEventListener("click", () => goTo(i));
+    item.append(" ", button);
+  });
+  keepInView(list);
+}
+
 // Scroll the move list ``list`` (its own scroll, never the window's) so that its current move is in sight: stepping
 // through a long game with the keys keeps the move shown visible.
 function keepInView(list) {

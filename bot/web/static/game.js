@@ -502,6 +502,7 @@ function setUp() {
   $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
   look = boardLook(render);
+  $("typed").hidden = true;  // (until the seat is known: showTyping)
   PHONE.addEventListener("change", render);
   $("typed").addEventListener("submit", typed);
   document.addEventListener("keydown", (e) => {

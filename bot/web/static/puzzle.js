@@ -266,26 +266,7 @@ function render() {
 // The moves so far (once over: the whole line), a line for each of the solver's moves and the reply to it; a
 // click on one shows the position after it.
 function showMoves(index) {
-  const list = $("moves");
-  list.replaceChildren();
-  let item = null;
-  puzzle.entries.forEach((entry, i) => {
-    if (!entry.move) return;
-    if (i % 2 === 1) {
-      item = document.createElement("li");
-      const number = document.createElement("span");
-      number.className = "number";
-      number.textContent = `${(i + 1) / 2}.`;
-      item.appendChild(number);
-      list.appendChild(item);
-    }
-    const button = document.createElement("button");
-    button.className = i === index ? "move current" : "move";
-    button.dataset.ply = i;
-    button.textContent = entry.move.text;
-    button.addEventListener("click", () => goTo(i));
-    item.append(" ", button);
-  });
+  showMoveList($("moves"), puzzle.entries, index, goTo);
 }
 
 // A move typed as in chat: played as if clicked, when it is one of the solver's moves now.
