@@ -231,10 +231,7 @@ function typed(event) {
 
 async function setUp() {
   look = boardLook(render);
-  $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(shown() - 1));
-  $("forward").addEventListener("click", () => goTo(shown() + 1));
-  $("last").addEventListener("click", () => goTo(Infinity));
+  replayControls(goTo, shown, () => Boolean(lab.data));
   $("flip").addEventListener("click", () => { lab.flipped = !lab.flipped; render(); });
   $("typed").addEventListener("submit", typed);
   $("fen-form").addEventListener("submit", async (event) => {
@@ -257,15 +254,6 @@ async function setUp() {
   $("setup-clear").addEventListener("click", () => { lab.editing.pieces.clear(); render(); });
   $("setup-cancel").addEventListener("click", () => { lab.editing = null; render(); });
   $("setup-turn").addEventListener("change", render);
-  document.addEventListener("keydown", (e) => {
-    if (!lab.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") goTo(shown() - 1);
-    else if (e.key === "ArrowRight") goTo(shown() + 1);
-    else if (e.key === "Home") goTo(0);
-    else if (e.key === "End") goTo(Infinity);
-    else return;
-    e.preventDefault();
-  });
   if (!(await load(lab.variant, lab.start, lab.moves))) {  // a link with a start or moves that do not hold
     const refused = $("notice").textContent;
     const games = [...$("variant").options].map((option) => option.value);

@@ -373,6 +373,26 @@ function showMoveList(list, entries, index, goTo) {
   keepInView(list);
 }
 
+// The replay's buttons and keys (◀◀ ◀ ▶ ▶▶ and Home, ←, →, End; not while typing in a field): ``goTo(i)`` shows
+// position i (Infinity: the latest), ``shown()`` is the one shown, ``ready()`` whether there is anything to step
+// through; ``other(key)`` may take another key first (true: taken).
+function replayControls(goTo, shown, ready, other = () => false) {
+  document.getElementById("first").addEventListener("click", () => goTo(0));
+  document.getElementById("back").addEventListener("click", () => goTo(shown() - 1));
+  document.getElementById("forward").addEventListener("click", () => goTo(shown() + 1));
+  document.getElementById("last").addEventListener("click", () => goTo(Infinity));
+  document.addEventListener("keydown", (e) => {
+    if (!ready() || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (other(e.key)) { /* taken */ }
+    else if (e.key === "ArrowLeft") goTo(shown() - 1);
+    else if (e.key === "ArrowRight") goTo(shown() + 1);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(Infinity);
+    else return;
+    e.preventDefault();
+  });
+}
+
 // Scroll the move list ``list`` (its own scroll, never the window's) so that its current move is in sight: stepping
 // through a long game with the keys keeps the move shown visible.
 function keepInView(list) {

@@ -496,24 +496,15 @@ function goTo(i) {
 }
 
 function setUp() {
-  $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(shown() - 1));
-  $("forward").addEventListener("click", () => goTo(shown() + 1));
-  $("last").addEventListener("click", () => goTo(Infinity));
   $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
   look = boardLook(render);
   $("typed").hidden = true;  // (until the seat is known: showTyping)
   PHONE.addEventListener("change", render);
   $("typed").addEventListener("submit", typed);
-  document.addEventListener("keydown", (e) => {
-    if (!page.game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "Escape" && page.confirming) confirmed(false);
-    else if (e.key === "ArrowLeft") goTo(shown() - 1);
-    else if (e.key === "ArrowRight") goTo(shown() + 1);
-    else if (e.key === "Home") goTo(0);
-    else if (e.key === "End") goTo(Infinity);
-    else return;
-    e.preventDefault();
+  replayControls(goTo, shown, () => Boolean(page.game), (key) => {  // Escape answers "no" to a question asked
+    if (key !== "Escape" || !page.confirming) return false;
+    confirmed(false);
+    return true;
   });
   for (const button of document.querySelectorAll("#seat-controls button[data-command]")) {
     button.addEventListener("click", () => {

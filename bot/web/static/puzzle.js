@@ -292,24 +292,12 @@ function goTo(i) {
 }
 
 function setUp() {
-  $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(shown() - 1));
-  $("forward").addEventListener("click", () => goTo(shown() + 1));
-  $("last").addEventListener("click", () => goTo(Infinity));
+  replayControls(goTo, shown, () => Boolean(puzzle.data));
   $("flip").addEventListener("click", () => { if (puzzle.data) { puzzle.flipped = !flipped(); render(); } });
   $("solution").addEventListener("click", showSolution);
   $("new-streak").addEventListener("click", () => location.reload());
   look = boardLook(render);
   $("typed").addEventListener("submit", typed);
-  document.addEventListener("keydown", (e) => {
-    if (!puzzle.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") goTo(shown() - 1);
-    else if (e.key === "ArrowRight") goTo(shown() + 1);
-    else if (e.key === "Home") goTo(0);
-    else if (e.key === "End") goTo(Infinity);
-    else return;
-    e.preventDefault();
-  });
   load();
 }
 
