@@ -208,3 +208,15 @@ async def test_practice_on_the_page_is_for_the_games_players_once_it_is_analysed
     assert judged["best"] in judged["words"] or judged["good"]
     elsewhere = await client.post(practice, json={"seat": ben}, headers={"Origin": "https://x.example"})
     assert elsewhere.status == 403
+
+
+async def test_practice_of_a_game_that_ended_before_its_first_move_is_refused_in_words(site):
+    chat, client = site
+    await chat.say(ANA, "challenge @ben english black casual", channel="p2", mentions=(BEN,))
+    await chat.say(BEN, "accept", channel="p2")
+    game = chat.table("p2").id
+    await chat.say(BEN, "resign", channel="p2")
+    practice = chat.pages.game_path(game).replace("/g/", "/api/practice/")
+    ben = chat.pages.seat_path(game, Color.WHITE, BEN).split("#seat=")[1]
+    refused = await client.post(practice, json={"seat": ben})
+    assert refused.status == 409 and (await refused.json())["error"]

@@ -299,6 +299,13 @@ async def test_a_position_set_up_by_hand_loads_on_the_analysis_board(served):
                             "the position set up did not load")
     assert await asyncio.to_thread(b.js, "return document.getElementById('fen').value") == "B:WK29:B1"
     assert "start=B%3AWK29%3AB1" in await asyncio.to_thread(b.js, "return location.search")  # a link gives it again
+    # White to move at the start, in a game Black begins: its first move numbered as records write it
+    await asyncio.to_thread(b.js, "const f = document.getElementById('fen'); f.value = 'W:WK29:B1'; "
+                                  "document.getElementById('fen-form').requestSubmit()")
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.fen") == "W:WK29:B1", "the FEN did not load")
+    await asyncio.to_thread(type_move, b, "29-25")
+    await asyncio.to_thread(until, b, lambda: b.js("return lab.data.moves.length") == 1, "the move was not played")
+    assert await asyncio.to_thread(b.text, "moves") == "1. … 29-25"
 
 
 async def test_stepping_through_a_long_game_keeps_the_move_shown_in_the_list_in_sight(served):

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from bot.core import puzzles
-from bot.pool import SearchPool
+from bot.pool import PoolFailed, SearchPool
 from bot.core.state import Refusal
 from bot.store import Attempt, ServedPuzzle
 from bot.replies import Message
@@ -148,7 +148,7 @@ async def _judged(s: Needs, owner: str, variant: str, position: str, played) -> 
         async with asyncio.timeout(JUDGE_WAIT):
             while len(found) < 2:  # a segment that gave way to a move goes on where it stopped
                 found += await s.pool.look(owner, replace(segment, known=len(found)))
-    except TimeoutError:
+    except (TimeoutError, PoolFailed):  # (failed: a search process died on every try)
         raise Refusal(tr("I am busy with many games right now and could not judge that move; the position is still "
                          "yours: try again in a minute.")) from None
     return judge(found[0].score, -found[1].score, record.type.chances_scale)

@@ -151,7 +151,10 @@ async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     if solved:
         parts.append(tr("Puzzle ratings: {ratings}.", ratings=join(solved, "; ")))
     if not is_page_guild(msg.guild):  # signed in with Discord there, a person's page games are theirs here too
-        on_page = await _page_ratings(s, user.id)
+        try:
+            on_page = await _page_ratings(s, user.id)
+        except Refusal:  # (the server's own ratings were read: the page's are left out, not the whole answer)
+            on_page = []
         if on_page:
             parts.append(tr("On the web page: {ratings}.", ratings=join(on_page, "; ")))
     await s.say(msg.channel, join(parts), to=msg)

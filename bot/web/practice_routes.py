@@ -16,7 +16,7 @@ from aiohttp import web
 from bot.core import PRACTISED, Refusal, refusal
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import NO_GAME, REF, json_answer, pages_of, requested_game, same_origin
+from bot.web.site import NO_GAME, REF, SITE, client, json_answer, pages_of, requested_game, same_origin
 from engine import MoveError
 
 NOT_YOURS = tr("Practice is for the game's players: open it from your seat's link.")
@@ -43,7 +43,10 @@ async def _practice(request: web.Request) -> web.Response:
                    if secret and pages.keys.check(found.id, c, user.id, secret)), None)
     if colour is None:
         return json_answer(request, {"error": NOT_YOURS}, status=403)
-    progress = await pages.core.analysis(found.id, found.guild)
+    try:
+        progress = await pages.core.analysis(found.id, found.guild)
+    except Refusal as refused:  # (a game that ended before its first move has nothing to analyse)
+        return json_answer(request, {"error": refused.args[0]}, status=409)
     if progress.analysis is None:
         return json_answer(request, {"error": NOT_ANALYSED}, status=409)
     record, kind = found.record, found.record.type
@@ -57,6 +60,11 @@ async def _practice(request: web.Request) -> web.Response:
         return json_answer(request, {"error": tr("That is not one of your positions to practise.")}, status=400)
     spot, before = spots[ply], record.positions[ply]
     user = found.people[colour]
+    site, address = request.app[SITE], client(request)
+    if address in site.looking:  # (each judgement is two searches: one at a time, as the analysis board's looks)
+        return json_answer(request, {"error": tr("One move at a time: the last one is still being judged.")},
+                           status=429)
+    site.looking.add(address)
     try:
         good, words = await pages.core.practise(user.id, kind.name, kind.write_position(before), move, spot.best)
     except MoveError as error:
@@ -65,6 +73,8 @@ async def _practice(request: web.Request) -> web.Response:
                            status=400)
     except Refusal as refused:
         return json_answer(request, {"error": refused.args[0]}, status=503, headers={"Retry-After": "30"})
+    finally:
+        site.looking.discard(address)
     best = kind.parse_move(before, spot.best)
     return json_answer(request, {"good": good, "words": words, "best": kind.write_move(before, best),
                                  "best_path": [list(cell) for cell in kind.path(best)]})

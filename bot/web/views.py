@@ -33,9 +33,11 @@ from renders.themes import THEMES
 
 
 def layout(game_type: GameType[Any, Any]) -> dict:
-    """The empty board: its size, dark cells, square numbers, edge names and special cells."""
+    """The empty board: its size, dark cells, square numbers, edge names and special cells, and which side moves
+    first."""
     grid = game_type.grid()
     return {"name": game_type.name, "title": game_title(game_type.name), "size": grid.size,
+            "first": str(game_type.first),
             "playable": sorted(grid.playable), "labels": [[*cell, text] for cell, text in grid.labels],
             "files": grid.files, "ranks": list(grid.ranks), "marks": [[*cell, kind] for cell, kind in grid.marks]}
 

@@ -112,7 +112,7 @@ function drawAnalysis() {
     parts.push(words, bar);
   } else if (state && state.status === "done") {
     parts.push(figures(state));
-    if (seatSecret) parts.push(practiceControls());
+    if (page.seat && !page.seat.starter) parts.push(practiceControls());  // (a player's own seat only)
     const better = document.createElement("p");
     better.id = "better-line";
     better.setAttribute("aria-live", "polite");
@@ -337,8 +337,14 @@ function practiceControls() {
     const stop = document.createElement("button");
     stop.id = "practice-stop";
     stop.textContent = tr("Stop practising");
-    stop.addEventListener("click", () => { practice.spots = null; practice.result = null; page.view = -1;
-                                           drawAnalysis(); render(); });
+    stop.addEventListener("click", () => {
+      Object.assign(practice, { spots: null, result: null, error: "" });
+      page.view = -1;
+      page.clicks = [];
+      input.clear();
+      drawAnalysis();
+      render();
+    });
     box.append(next, stop);
   }
   if (practice.error) {
@@ -359,7 +365,7 @@ async function askPractice(body) {
     practice.error = response.ok ? "" : data.error;
     return response.ok ? data : null;
   } catch (error) {
-    practice.error = tr("The server cannot be reached; trying again.");
+    practice.error = tr("The server is not answering, so nothing changed. Try again in a moment.");
     return null;
   }
 }
@@ -388,6 +394,7 @@ async function practiseMove(move) {
   render();
   const data = await askPractice({ ply: spot.ply, move: move.text });
   practice.waiting = false;
+  if (practiceSpot() !== spot) return;  // (stopped, or started again, meanwhile: this answer is for no position now)
   if (data) practice.result = data;
   drawAnalysis();
   render();

@@ -167,7 +167,7 @@ function render() {
 }
 
 function showMoves(index) {
-  showMoveList($("moves"), lab.data.entries, index, goTo);
+  showMoveList($("moves"), lab.data.entries, index, goTo, lab.data.board.first);
 }
 
 function goTo(i) {

@@ -348,18 +348,21 @@ function typedMove(text, moves) {
 }
 
 // Fill the move list ``list`` with the moves of ``entries`` (each one's ``move``, if any), a numbered line for each
-// pair as records write them ("12. 26x17 11-15"; a line of its own for a first move of Black's), the one shown
-// (``index``) marked; a click on one calls ``goTo`` with its position. The move shown is kept in sight.
-function showMoveList(list, entries, index, goTo) {
+// pair as records write them ("12. 26x17 11-15"; "1. ... 11-15" when the side that moves second in the game,
+// ``first`` the colour that moves first, is to move at the start), the one shown (``index``) marked; a click on one
+// calls ``goTo`` with its position. The move shown is kept in sight.
+function showMoveList(list, entries, index, goTo, first) {
   list.replaceChildren();
+  const late = first && entries.length && entries[0].turn !== first ? 1 : 0;  // the start: the second side to move
   let item = null;
   entries.forEach((entry, i) => {
     if (!entry.move) return;
-    if (i % 2 === 1 || !item) {
+    const half = i - 1 + late;  // moves before this one, counted from the game's first side
+    if (half % 2 === 0 || !item) {
       item = document.createElement("li");
       const number = document.createElement("span");
       number.className = "number";
-      number.textContent = `${Math.ceil(i / 2)}.`;
+      number.textContent = half % 2 === 0 ? `${half / 2 + 1}.` : `${(half - 1) / 2 + 1}. …`;
       item.appendChild(number);
       list.appendChild(item);
     }

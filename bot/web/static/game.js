@@ -112,6 +112,7 @@ function receive(message) {
   }
   if (message.type === "seat") {
     page.seat = message;
+    if (analysis.state) drawAnalysis();  // (its practice is for a player's own seat)
     if (page.game && message.legal) page.game.status.legal = message.legal;  // (a page that only watched had none)
   } else if (message.type === "notice") {
     $("notice").textContent = message.text;
@@ -456,7 +457,7 @@ function confirmed(yes) {
 function showTyping() {
   const status = page.game.status;
   const on = Boolean(page.seat && !page.seat.starter && !status.result);
-  $("typed").hidden = !on;
+  $("typing").hidden = !on;
   const example = myTurn() && status.legal.length ? status.legal[0].text : "";
   $("move-text").placeholder = example ? tr("Type a move, as {move}", { move: example }) : tr("Type a move");
 }
@@ -498,7 +499,6 @@ function goTo(i) {
 function setUp() {
   $("flip").addEventListener("click", () => { page.flipped = !flipped(); render(); });
   look = boardLook(render);
-  $("typed").hidden = true;  // (until the seat is known: showTyping)
   PHONE.addEventListener("change", render);
   $("typed").addEventListener("submit", typed);
   replayControls(goTo, shown, () => Boolean(page.game), (key) => {  // Escape answers "no" to a question asked

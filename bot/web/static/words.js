@@ -44,9 +44,12 @@ const PUZZLE_THEMES = {
 // A seat link's #fragment (its secret, which never goes to the server) kept in this tab while the person signs in
 // with Discord, given back to the page they return to, before its own script reads it.
 (function keepFragment() {
-  const kept = sessionStorage.getItem("signin-return");
+  let kept = null;
+  try {
+    kept = sessionStorage.getItem("signin-return");
+    sessionStorage.removeItem("signin-return");
+  } catch (error) { return; }  // (a browser that keeps no site storage: nothing was kept)
   if (!kept) return;
-  sessionStorage.removeItem("signin-return");
   const [path, hash] = JSON.parse(kept);
   if (path === location.pathname && !location.hash) history.replaceState(null, "", location.pathname + location.search + hash);
 })();
@@ -79,7 +82,9 @@ const account = (async () => {
     link.className = "nav";
     link.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;  // (not a seat's #secret:
     link.addEventListener("click", () => {  // it stays in this tab, given back on the way home: keepFragment)
-      if (location.hash) sessionStorage.setItem("signin-return", JSON.stringify([location.pathname, location.hash]));
+      try {
+        if (location.hash) sessionStorage.setItem("signin-return", JSON.stringify([location.pathname, location.hash]));
+      } catch (error) { /* no site storage: the seat's link is opened again from the chat */ }
     });
     link.textContent = tr("Sign in");
     link.title = tr("Sign in with Discord: your games, puzzles and ratings here are kept under your Discord account");
