@@ -22,10 +22,14 @@ SIZES = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"]
 
 def visible_text(b: Browser, element_id: str) -> str:
     """The words an element shows ("" when it is hidden or empty)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    element = b.driver.find_element(By.ID, element_id)
-    return element.text if element.is_displayed() else ""
+    try:
+        element = b.driver.find_element(By.ID, element_id)
+        return element.text if element.is_displayed() else ""
+    except (StaleElementReferenceException, NoSuchElementException):  # a page (re)loading: nothing shown yet
+        return ""
 
 
 def until(b: Browser, test, what: str, timeout: float = 15.0) -> None:

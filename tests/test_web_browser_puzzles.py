@@ -36,10 +36,14 @@ def until(b: Browser, test: Callable[[], object], what: str, timeout: float = 15
 
 def visible_text(b: Browser, element_id: str) -> str:
     """An element's text as displayed ("" when it is not displayed)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    element = b.driver.find_element(By.ID, element_id)
-    return element.text if element.is_displayed() else ""
+    try:
+        element = b.driver.find_element(By.ID, element_id)
+        return element.text if element.is_displayed() else ""
+    except (StaleElementReferenceException, NoSuchElementException):  # a page (re)loading: nothing shown yet
+        return ""
 
 
 def drawn_pieces(b: Browser) -> set[tuple[str, str]]:

@@ -22,9 +22,9 @@ from test_web_browser_feedback import SIZES, until, visible_text
 
 
 def header_words(b: Browser) -> str:
-    from selenium.webdriver.common.by import By
-
-    return b.driver.find_element(By.ID, "account").text
+    """The header's account words as displayed ("" while a page loads: read in the page, never from an element
+    the page may have just replaced, as Sign out's reload does)."""
+    return b.js("const a = document.getElementById('account'); return a ? a.innerText.trim() : ''")
 
 
 def click(b: Browser, element_id: str) -> None:
