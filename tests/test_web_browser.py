@@ -77,6 +77,18 @@ class Browser:
             time.sleep(0.05)
 
     def click_cell(self, cell: list[int]) -> None:
+        """Click (or tap) a board cell as a person does; found again if the page drew the board anew meanwhile (an
+        answer that came in between: the person clicks the board they see)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(5):
+            try:
+                return self._click_cell(cell)
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        self._click_cell(cell)
+
+    def _click_cell(self, cell: list[int]) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
 

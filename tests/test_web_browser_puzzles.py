@@ -237,8 +237,8 @@ async def test_a_streak_goes_on_while_solved_ends_at_the_first_miss_and_keeps_th
     first = await asyncio.to_thread(b.js, "return puzzle.data.id")
     await asyncio.to_thread(solve_shown, b)
     await asyncio.to_thread(until, b, lambda: visible_text(b, "streak") == "Streak: 1 solved", "no count")
-    await asyncio.to_thread(until, b, lambda: loaded(b) and b.js("return puzzle.data.id") != first and my_turn(b),
-                            "the next puzzle did not come")
+    await asyncio.to_thread(until, b, lambda: b.js(f"return puzzle.data !== null && puzzle.data.id !== {first!r}")
+                            and my_turn(b), "the next puzzle did not come")
     found = puzzle_set("english")[await asyncio.to_thread(b.js, "return puzzle.data.id")]
     gt = game_type("english")
     start = gt.read_position(found.position)
