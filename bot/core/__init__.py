@@ -27,11 +27,11 @@ game, ratings, PDN), ``clock`` (reminders, abandonment, expiry) and ``restore``
 from bot.core.analyses import Progress, still_on
 from bot.core.core import LOOK_BUSY, Core
 from bot.core.practice import PRACTISED
-from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES
+from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES, Step
 from bot.core.results import refusal
 from bot.core.state import Follower, Refusal, Send
 from bot.store import SaveFailed
 
 # What front ends may use: they import this package, never its modules (tests/test_layout.py).
 __all__ = ["Core", "Follower", "LOOK_BUSY", "PRACTISED", "PUZZLE_GAMES", "Progress", "Refusal", "SaveFailed", "Send",
-           "refusal", "still_on"]
+           "Step", "refusal", "still_on"]

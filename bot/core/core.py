@@ -258,7 +258,7 @@ class Core:
         for a move that is not legal there; ``Refusal`` when the pool is too busy to judge it."""
         kind = game_type(variant)
         here = kind.read_position(position)
-        return await practice.verdict(self.state, owner, variant, position, kind.parse_move(here, played),
+        return await practice.verdict(self.state, owner, kind, here, kind.parse_move(here, played),
                                       kind.parse_move(here, best))
 
     async def look_at(self, owner: str, record: GameRecord) -> Look:
@@ -277,8 +277,7 @@ class Core:
 
     async def puzzle_ratings(self, guild: str, user: str) -> dict[str, tuple[Rating, int]]:
         """``user``'s puzzle rating on server ``guild`` in each game they tried puzzles of, and how many it counts."""
-        found = {v: await self.state.store.puzzle_rating(guild, v, user) for v in self.puzzle_variants()}
-        return {variant: rated for variant, rated in found.items() if rated[1]}
+        return await results.puzzle_ratings_of(self.state, guild, user)
 
     async def puzzle_history(self, guild: str, user: str, limit: int = 30) -> list[PuzzleTry]:
         """The puzzles ``user`` tried on server ``guild``, the latest first."""

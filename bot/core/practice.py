@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.core import puzzles
 from bot.pool import PoolFailed, SearchPool
@@ -24,7 +24,7 @@ from bot.tables import stored_seats
 from bot.words import colour_name
 from bot.translation import TWO_PLACES, Text, number, tr
 from bot.worker import Segment
-from engine import game_type
+from engine import GameType, game_type
 from engine.analysis import Analysis, Judged, judge
 
 JUDGE_WAIT = 60.0
@@ -114,22 +114,21 @@ async def answer(s: Needs, msg: Message) -> None:
         before = record.position
         played = record.type.parse_move(before, msg.text)
         best = record.type.parse_move(before, served.solution[0])
-        good, words = await verdict(s, msg.user.id, record.type.name, record.type.write_position(before), played, best)
+        good, words = await verdict(s, msg.user.id, record.type, before, played, best)
         await s.store.end_puzzle(served.id, "solved" if good else "failed", [Attempt(msg.user.id, msg.user.name, good)])
         del s.puzzles[msg.channel]
         await s.say(msg.channel, words, to=msg, board=puzzles.shown(solving, before, played if good else best))
 
 
-async def verdict(s: Needs, owner: str, variant: str, position: str, played, best) -> tuple[bool, Text]:
-    """Whether ``played`` counts in a practice position (``position``, as text; ``best``: the engine's move): the
-    engine's move does, and so does one the analysis would not have marked (searched in the pool for ``owner``);
-    and the words that say so."""
-    kind = game_type(variant)
-    before = kind.read_position(position)
+async def verdict(s: Needs, owner: str, kind: GameType[Any, Any], before: Any, played: Any,
+                  best: Any) -> tuple[bool, Text]:
+    """Whether ``played`` counts in a practice position (``before``, of game ``kind``; ``best``: the engine's move):
+    the engine's move does, and so does one the analysis would not have marked (searched in the pool for
+    ``owner``); and the words that say so."""
     shown, right = kind.write_move(before, played), kind.write_move(before, best)
     if played == best:
         return True, tr("{move}: the engine's move. Well found!", move=shown)
-    loss, judgement = await _judged(s, owner, variant, position, played)
+    loss, judgement = await _judged(s, owner, kind, before, played)
     if judgement is None:
         return True, tr("{move} keeps within an inaccuracy of the engine's move, {best}: that counts.", move=shown,
                         best=right)
@@ -137,10 +136,10 @@ async def verdict(s: Needs, owner: str, variant: str, position: str, played, bes
                      "{best}.", move=shown, judgement=_a(judgement), loss=number(loss, TWO_PLACES), best=right)
 
 
-async def _judged(s: Needs, owner: str, variant: str, position: str, played) -> tuple[float, str | None]:
+async def _judged(s: Needs, owner: str, kind: GameType[Any, Any], before: Any, played: Any) -> tuple[float, str | None]:
     """How the analysis would judge ``played`` in the practice position: searched in the pool, both the position
     and the one after the move, at the analysis's effort."""
-    record = game_type(variant).new_game(position)
+    record = kind.new_game(kind.write_position(before))
     record.play(played)
     segment = Segment.of(record, (0, 1), s.config.analysis_nodes)
     found: list = []

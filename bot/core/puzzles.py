@@ -376,8 +376,8 @@ class Step:
     """'right' (the moves so far are the solution's: go on), 'solved', or 'wrong'."""
     reply: str | None = None
     """After a right move that is not the last: the defender's answer, as players write it."""
-    right: str | None = None
-    """After a wrong move: the move that was right, as players write it."""
+    wrong: int | None = None
+    """After a wrong move: which of the solver's moves it was (0 the first); any after it are not looked at."""
     line: str = ""
     """Once it is over: the whole solution."""
 
@@ -395,7 +395,7 @@ def attempt(puzzle: Puzzle, moves: list[str]) -> Step:
             return Step("solved", line=whole)
         played, right = gt.parse_move(here, text), gt.parse_move(here, puzzle.solution[ply])
         if played != right:
-            return Step("wrong", right=gt.write_move(here, right), line=whole)
+            return Step("wrong", wrong=n, line=whole)
         here = gt.make(here, right)
         if ply + 1 == len(puzzle.solution):
             return Step("solved", line=whole)

@@ -136,18 +136,12 @@ async def rating(s: Needs, msg: Message, words: list[str]) -> None:
     user = msg.mentions[0] if msg.mentions else msg.user
     asked = [Speed(word.lower()) for word in words if word.lower() in SPEEDS]
     with _reading_ratings():
-        found = await ratings_of(s, msg.guild, user.id, asked or list(Speed))
-    lines = [plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} games)", played,
-                    game=game_name(name), speed=speed.words(), rating=str(r)) for name, speed, r, played in found]
+        lines = _game_lines(await ratings_of(s, msg.guild, user.id, asked or list(Speed)))
+        solved = [plural("{game}: {rating} ({count} puzzle)", "{game}: {rating} ({count} puzzles)", tried,
+                         game=game_name(name), rating=str(r))
+                  for name, (r, tried) in (await puzzle_ratings_of(s, msg.guild, user.id)).items()]
     parts = [tr("{name}'s ratings here: {ratings}.", name=user.name, ratings=join(lines, "; ")) if lines else
              tr("{name} has no rated games here yet.", name=user.name)]
-    solved = []
-    for name in NAMES:
-        with _reading_ratings():
-            r, tried = await s.store.puzzle_rating(msg.guild, name, user.id)
-        if tried:
-            solved.append(plural("{game}: {rating} ({count} puzzle)", "{game}: {rating} ({count} puzzles)", tried,
-                                 game=game_name(name), rating=str(r)))
     if solved:
         parts.append(tr("Puzzle ratings: {ratings}.", ratings=join(solved, "; ")))
     if not is_page_guild(msg.guild):  # signed in with Discord there, a person's page games are theirs here too
@@ -165,14 +159,23 @@ async def _page_ratings(s: Needs, user: str) -> list[Text]:
     lines: list[Text] = []
     for guild in page_guilds(s.config.shard_count):
         with _reading_ratings():
-            found = await ratings_of(s, guild, user, list(Speed))
-            puzzles = [(name, *await s.store.puzzle_rating(guild, name, user)) for name in NAMES]
-        lines += [plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} games)",
-                         played, game=game_name(name), speed=speed.words(), rating=str(r))
-                  for name, speed, r, played in found]
-        lines += [plural("{game} puzzles: {rating} ({count} puzzle)", "{game} puzzles: {rating} ({count} puzzles)",
-                         tried, game=game_name(name), rating=str(r)) for name, r, tried in puzzles if tried]
+            lines += _game_lines(await ratings_of(s, guild, user, list(Speed)))
+            lines += [plural("{game} puzzles: {rating} ({count} puzzle)", "{game} puzzles: {rating} ({count} puzzles)",
+                             tried, game=game_name(name), rating=str(r))
+                      for name, (r, tried) in (await puzzle_ratings_of(s, guild, user)).items()]
     return lines
+
+
+def _game_lines(found: list[tuple[str, Speed, Rating, int]]) -> list[Text]:
+    """``ratings_of``'s ratings, each as the `rating` command writes it."""
+    return [plural("{game}, {speed}: {rating} ({count} game)", "{game}, {speed}: {rating} ({count} games)", played,
+                   game=game_name(name), speed=speed.words(), rating=str(r)) for name, speed, r, played in found]
+
+
+async def puzzle_ratings_of(s: Keeps, guild: str, user: str) -> dict[str, tuple[Rating, int]]:
+    """``user``'s puzzle rating on ``guild`` in each game they tried puzzles of, and how many puzzles it counts."""
+    found = {name: await s.store.puzzle_rating(guild, name, user) for name in NAMES}
+    return {name: rated for name, rated in found.items() if rated[1]}
 
 
 async def ratings_of(s: Keeps, guild: str, user: str, speeds: list[Speed]) -> list[tuple[str, Speed, Rating, int]]:

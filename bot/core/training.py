@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from functools import cache
 
 from bot.core.puzzles import DRAUGHTS, pick, puzzle_set, starting_strength, strength_of
 from bot.ratings import Change, RatedPuzzle
@@ -34,6 +35,7 @@ def themed(variant: str, theme: str | None) -> list[Puzzle]:
     return [p for p in found if theme is None or p.theme == theme]
 
 
+@cache
 def themes(variant: str) -> dict[str, int]:
     """The themes ``variant``'s puzzles have, and how many each has, the most first."""
     count: dict[str, int] = {}

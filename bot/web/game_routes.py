@@ -19,8 +19,8 @@ from bot.web import forms, views, wording
 from bot.web.finished import people_of
 from bot.page_guilds import is_page_guild
 from bot.web.rematches import rematch_command
-from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, keep_guest, person_of, json_answer, not_found,
-                          pages_of, recent_times, requested_game, same_origin)
+from bot.web.site import (NO_GAME, REF, SITE, client, guest_of, html_answer, json_answer, keep_guest, not_found,
+                          pages_of, person_of, recent_times, requested_game, same_origin)
 from bot.words import game_name
 from engine import NAMES
 

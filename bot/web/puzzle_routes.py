@@ -9,7 +9,7 @@ import logging
 
 from aiohttp import web
 
-from bot.core import SaveFailed, refusal
+from bot.core import SaveFailed, Step, refusal
 from bot.translation import join, tr
 from bot.web import views
 from bot.web.site import (guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of,
@@ -61,7 +61,8 @@ async def _puzzle_page(request: web.Request) -> web.StreamResponse:
         response = web.HTTPFound(path, headers={"Cache-Control": "no-store"})
         keep_guest(response, guest)
         raise response
-    if ref != "streak" and _find_puzzle(request) is None or ref == "streak" and not pages.core.puzzle_themes(variant):
+    missing = variant not in pages.core.puzzle_variants() if ref == "streak" else _find_puzzle(request) is None
+    if missing:
         raise not_found(request, NO_PUZZLE)
     return html_answer(request, "puzzle.html")
 
@@ -127,7 +128,7 @@ async def _puzzle_try(request: web.Request) -> web.Response:
         return json_answer(request, {"error": join([refusal(error, legal=False),
                                                    tr("That move is not legal here, so nothing changed.")])},
                            status=400)
-    answer = views.puzzle_step(found, moves, step.verdict, step.reply, step.line)
+    answer = views.puzzle_step(found, moves, step)
     if step.verdict == "right":
         return json_answer(request, answer, headers={"Cache-Control": "no-store"})
     return await _rated(request, found, step.verdict == "solved", answer, rated=body.get("streak") is not True)
@@ -143,7 +144,7 @@ async def _puzzle_solution(request: web.Request) -> web.Response:
     if found is None:
         return json_answer(request, {"error": NO_PUZZLE}, status=404)
     line = pages.core.try_puzzle(found, list(found.solution[::2])).line  # the whole line, as the core writes it
-    answer = views.puzzle_step(found, [], "shown", None, line)
+    answer = views.puzzle_step(found, [], Step("shown", line=line))
     try:
         streak = json.loads(await request.text() or "{}").get("streak") is True
     except (ValueError, RecursionError, AttributeError):

@@ -43,8 +43,8 @@ import sys
 from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.web import (board_routes, game_routes, player_routes, practice_routes, puzzle_routes, signin, tournament_routes,
-                     websocket, wording)
+from bot.web import (board_routes, game_routes, player_routes, practice_routes, puzzle_routes, signin,
+                     tournament_routes, websocket, wording)
 from bot.web.pages import Pages
 from bot.web.signin import SignIn
 from bot.web.site import SERVER_NAME, SITE, Site, guard

@@ -1,17 +1,17 @@
-"""Signing in with Discord: OAuth2's authorization code flow with ``state`` and PKCE (RFC 7636), and a session kept
-in a signed cookie.
+"""Signing in with Discord: OAuth2's authorization code flow with ``state`` and PKCE (RFC 7636), and a session kept in
+a signed cookie.
 
 ``/login?next=PATH`` sends the browser to Discord's consent page with a fresh ``state`` and a PKCE challenge; both,
 with where to go afterwards, are kept in a short-lived login cookie (HttpOnly, SameSite=Lax, signed), so that any
 process of the bot can finish the sign-in. Discord sends the browser back to ``/login/discord/back`` with a code:
 the ``state`` must be the login cookie's (else a forged or foreign callback, refused), the cookie is spent at once
 (and the ``state`` is kept as used until it expires: a replayed callback is refused, even with the cookie kept;
-Discord refuses a code used twice too; an address may bring ``SIGN_INS_PER_MINUTE`` answers a minute), and the code is traded, with the PKCE
-verifier and the client secret, for a token that reads who signed in (``identify`` only). The session cookie then
-names them: their Discord id and name, signed with the server's key, for 30 days (HttpOnly, SameSite=Lax, Secure on
-https). ``next`` is followed only to a path of this site, never to another site.
+Discord refuses a code used twice too; an address may bring ``SIGN_INS_PER_MINUTE`` answers a minute), and the code
+is traded, with the PKCE verifier and the client secret, for a token that reads who signed in (``identify`` only).
+The session cookie then names them: their Discord id and name, signed with the server's key, for 30 days (HttpOnly,
+SameSite=Lax, Secure on https). ``next`` is followed only to a path of this site, never to another site.
 
-Signed in, the person's web games, puzzle ratings and history are kept under their Discord id (``site.person``);
+Signed in, the person's web games, puzzle ratings and history are kept under their Discord id (``site.person_of``);
 without signing in, the page works as before, as the browser's guest. ``/logout`` (a POST from this site) ends the
 session. ``/api/account`` tells the pages' header which to show.
 """

@@ -18,7 +18,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.core import Progress
+from bot.core import Progress, Step
 from bot.ending import Ending
 from bot.evaluation import Evaluation
 from bot.replies import User
@@ -256,27 +256,23 @@ def puzzle_line(found: Puzzle) -> GameRecord[Any, Any]:
     return record
 
 
-def puzzle_step(found: Puzzle, moves: list[str], verdict: str, reply: str | None, line: str) -> dict:
-    """The answer to the solver's ``moves``, checked by the core (its ``Step``'s fields): after a right move, the
-    positions after it and after the defender's ``reply``, and the legal moves then; after a wrong one, the position
-    it leads to (``entry``), which the page shows and takes back (nothing of the answer: the solver may try again);
-    once it is over ('solved', or 'shown' when the page asked for the solution), the whole ``line`` and
-    ``solution``, its positions from the start."""
+def puzzle_step(found: Puzzle, moves: list[str], step: Step) -> dict:
+    """The answer to the solver's ``moves``, as the core checked them (``step``): after a right move, the positions
+    after it and after the defender's reply, and the legal moves then; after a wrong one, the position it leads to
+    (``entry``), which the page shows and takes back (nothing of the answer: the solver may try again); once it is
+    over ('solved', or 'shown' when the page asked for the solution), the whole ``line`` and ``solution``, its
+    positions from the start."""
     record = puzzle_line(found)
     ply = 2 * len(moves)  # the solver's moves and the defender's replies
-    if verdict == "right":
-        return {"verdict": verdict, "reply": reply, "entries": [entry(record, ply - 1), entry(record, ply)],
+    if step.verdict == "right":
+        return {"verdict": step.verdict, "reply": step.reply, "entries": [entry(record, ply - 1), entry(record, ply)],
                 "legal": legal(record.type, record.positions[ply])}
-    if verdict == "wrong":  # the first of the moves that is not the answer (any after it are not looked at)
-        kind = record.type
-        for n, text in enumerate(moves):
-            before = record.positions[2 * n]
-            played = kind.parse_move(before, text)
-            if played != kind.parse_move(before, found.solution[2 * n]):
-                tried = kind.new_game(kind.write_position(before))
-                tried.play(played)
-                return {"verdict": verdict, "entry": entry(tried, 1)}
-    return {"verdict": verdict, "line": line,
+    if step.verdict == "wrong" and step.wrong is not None:
+        kind, before = record.type, record.positions[2 * step.wrong]
+        tried = kind.new_game(kind.write_position(before))
+        tried.play_text(moves[step.wrong])
+        return {"verdict": step.verdict, "entry": entry(tried, 1)}
+    return {"verdict": step.verdict, "line": step.line,
             "solution": [entry(record, ply) for ply in range(len(record.moves) + 1)]}
 
 
