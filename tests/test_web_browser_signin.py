@@ -76,7 +76,8 @@ async def test_signing_in_with_discord_makes_the_pages_person_theirs_and_refuses
         wrong = next(gt.write_move(start, m) for m in gt.legal_moves(start)
                      if m != gt.parse_move(start, puzzle.solution[0]))
         await asyncio.to_thread(b.open, f"{base}/puzzle/english/{puzzle.id}")
-        await asyncio.to_thread(until, b, lambda: b.js("return puzzle.data !== null"), "the puzzle did not load")
+        await asyncio.to_thread(until, b, lambda: b.js("return typeof puzzle !== 'undefined' && puzzle.data !== null"),
+                                "the puzzle did not load")
         await asyncio.to_thread(b.js, f"document.getElementById('move-text').value = '{wrong}'; "
                                       "document.getElementById('typed').requestSubmit()")
         await asyncio.to_thread(until, b, lambda: visible_text(b, "rating").startswith("Your puzzle rating"),
