@@ -277,9 +277,12 @@ def test_a_bot_move_that_waited_in_the_queue_past_its_due_time_searches_only_bri
 
     record = game_type("english").new_game()
     position = record.type.write_position(record.position)
-    late = think(Job("english", position, record.history(), 6, 3.0, due=time.time() - 1))
+    think(Job("english", position, record.history(), 6, 0.1))  # the searcher's first use sets it up
     on_time = think(Job("english", position, record.history(), 6, 0.3, due=time.time() + 10))
-    assert late.time < 0.2 and late.move and 0.2 < on_time.time < 1.0  # (the due time only shortens a search)
+    late = think(Job("english", position, record.history(), 6, 3.0, due=time.time() - 1))
+    # Measured in work, not seconds (this machine is shared): the late job is given a fiftieth of a second against
+    # the on-time job's 0.3 s (the due time only shortens a search), and still answers with a move.
+    assert late.move and late.nodes * 4 < on_time.nodes and late.depth < on_time.depth, (late, on_time)
 
 
 async def test_a_reminder_kept_before_a_takeback_does_not_silence_the_next_one_after_a_restart(chat, pool):
