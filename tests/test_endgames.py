@@ -48,6 +48,8 @@ def built(tmp_path_factory):
 @pytest.fixture
 def searched_with(built, monkeypatch):
     monkeypatch.setenv("ENGINE_EGTB_DIR", str(built))
+    for name in NAMES:  # the compiled search is loaded before a test times it (seconds, with another process loading)
+        Searcher(game_type(name), tt_mb=1).search(Game(variant(name)).position, Limits(depth=1))
     return built
 
 
@@ -127,6 +129,27 @@ def test_the_build_goes_on_from_the_piece_count_already_built(built, tmp_path, c
     assert "100%" in err  # the progress bar
     assert cli(["egtb", "verify", "--variant", "russian", "--pieces", "3", "--dir", str(tmp_path), "--quiet"]) == 0
     assert "all 216,000 positions agree" in capsys.readouterr().out
+
+
+def test_a_build_stopped_part_way_goes_on_from_the_last_pair_of_tables_it_solved(built, tmp_path):
+    for path in built.glob("brazilian-2.*"):
+        shutil.copy(path, tmp_path / path.name)
+    seen = []
+
+    def stop_after_two(what, done, total):  # as Ctrl-C would, between two pairs of tables
+        seen.append(done)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build(variant("brazilian"), 3, tmp_path, stop_after_two)
+    assert not (tmp_path / "brazilian-3.json").exists() and (tmp_path / "brazilian-3.partial").is_dir()
+    again = []
+    build(variant("brazilian"), 3, tmp_path, lambda what, done, total: again.append(done))
+    assert again[0] > seen[1]  # the two pairs solved before were read back, not solved again
+    assert not (tmp_path / "brazilian-3.partial").exists()  # nothing left behind once the database is written
+    for suffix in (".wdl.npy", ".dist.npy"):  # the same database as one built at a go
+        assert (tmp_path / f"brazilian-3{suffix}").read_bytes() == (built / f"brazilian-3{suffix}").read_bytes()
 
 
 def test_probe_from_the_command_line(built, capsys):

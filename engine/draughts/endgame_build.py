@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -105,8 +106,11 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
           command: str = "") -> Built:
     """Solve every position of ``variant`` with up to ``pieces`` pieces and write the database to ``directory``.
 
-    A database of fewer pieces already there is taken as it is (its tables come first in this one's), so a
-    build stopped part way goes on from the last piece count it finished; build 3 before 4 to keep that step.
+    A build stopped part way goes on where it stopped, at two levels: a database of fewer pieces already there is
+    taken as it is (its tables come first in this one's; build 3 before 4 to keep that step), and each pair of
+    tables solved is kept at once in a folder beside the database (``partial``), read back by the next build and
+    removed when the database is written. Memory: four bytes a position while building (International 5 pieces:
+    1.9 G positions, about 8 GB), and little more to write the files, which are made a slice at a time.
     """
     t0 = time.perf_counter()
     layout = Layout.of(variant, pieces)
@@ -119,19 +123,22 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
         solved = prior.layout.positions
         val[:solved] = unpack(np.asarray(prior.wdl), solved)
         dist[:solved] = prior.dist
+    kept = partial(variant, pieces, directory)
+    done = {t[:4] for t in layout.tables if t[4] < solved}
+    for group in _groups(layout):
+        if any(t[:4] in done for t in group) or not all(_read_kept(kept, t, val, dist) for t in group):
+            continue
+        done.update(t[:4] for t in group)
+        solved += sum(t[5] for t in group)
     out = np.zeros((kernel_layout.MAX_MOVES, kernel_layout.MOVE_COLS), dtype=np.uint64)
     work = np.zeros((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
     rules = variant.rules
     lay = (layout.vector, layout.offsets, layout.binom)
-    done = {t[:4] for t in layout.tables if t[4] < solved}
     what = f"{variant.name} {pieces} pieces"
-    for t in layout.tables:
-        if t[:4] in done:
+    for tables in _groups(layout):
+        if tables[0][:4] in done:
             continue
-        a, b, c, d = t[:4]
-        twin = next(u for u in layout.tables if u[:4] == (c, d, a, b))
-        group = _rows([t] if twin == t else [t, twin])
-        done.update({t[:4], twin[:4]})
+        group = _rows(tables)
         for row in group:
             if init_table(row, *lay, rules, val, dist, cnt, out, work):
                 raise RuntimeError(f"table {tuple(row[:4])} reads an unsolved table: the build order is wrong")
@@ -140,22 +147,84 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
             far = max(far, retro_pass(k, group, *lay, rules, val, dist, cnt))
             k += 1
         settle(group, val, dist)
+        for t in tables:
+            _keep(kept, t, val, dist)
         solved += int(group[:, 5].sum())
         if progress:
             progress(what, solved, layout.positions)
+    del cnt
     longest = int(dist.max()) if dist.size else 0
     counts = {name: int(np.count_nonzero(val == code)) for name, code in (("wins", WIN), ("losses", LOSS),
                                                                           ("draws", DRAW))}
     directory.mkdir(parents=True, exist_ok=True)
     wdl_path, dist_path, info_path = paths(variant, pieces, directory)
-    _save(wdl_path, pack(val))
-    _save(dist_path, np.minimum(dist, 255).astype(np.uint8))
+    _save_slices(wdl_path, val, pack, 4)
+    _save_slices(dist_path, dist, lambda d: np.minimum(d, 255).astype(np.uint8), 1)
     seconds = time.perf_counter() - t0
     info = {"format": FORMAT, "variant": variant.name, "pieces": pieces, "positions": layout.positions,
             "bytes": wdl_path.stat().st_size + dist_path.stat().st_size, "seconds": round(seconds, 1),
             "longest_win_plies": longest, **counts, "command": command}
     _save_text(info_path, json.dumps(info, indent=1) + "\n")
+    shutil.rmtree(kept, ignore_errors=True)
     return Built(wdl_path, dist_path, layout.positions, seconds, counts, longest)
+
+
+def _groups(layout: Layout) -> list[list[tuple[int, int, int, int, int, int]]]:
+    """The tables in the order they are solved, each with its colour twin (one group when it is its own)."""
+    groups, seen = [], set()
+    for t in layout.tables:
+        if t[:4] in seen:
+            continue
+        a, b, c, d = t[:4]
+        twin = next(u for u in layout.tables if u[:4] == (c, d, a, b))
+        groups.append([t] if twin == t else [t, twin])
+        seen.update({t[:4], twin[:4]})
+    return groups
+
+
+def partial(variant: Variant, pieces: int, directory: Path) -> Path:
+    """The folder where a build keeps each pair of tables it has solved until the database is written."""
+    return directory / f"{variant.name}-{pieces}.partial"
+
+
+def _table_paths(kept: Path, t) -> tuple[Path, Path]:
+    stem = kept / "-".join(str(n) for n in t[:4])
+    return stem.with_suffix(".val.npy"), stem.with_suffix(".dist.npy")
+
+
+def _keep(kept: Path, t, val: np.ndarray, dist: np.ndarray) -> None:
+    """One solved table into ``kept``: its distances first, then its values, whose file says the table is whole."""
+    kept.mkdir(parents=True, exist_ok=True)
+    val_path, dist_path = _table_paths(kept, t)
+    _save(dist_path, dist[t[4]:t[4] + t[5]])
+    _save(val_path, val[t[4]:t[4] + t[5]])
+
+
+def _read_kept(kept: Path, t, val: np.ndarray, dist: np.ndarray) -> bool:
+    """Table ``t`` read back from ``kept`` into the arrays; False when it is not there whole."""
+    val_path, dist_path = _table_paths(kept, t)
+    try:
+        v, d = np.load(val_path, mmap_mode="r"), np.load(dist_path, mmap_mode="r")
+    except (OSError, ValueError):
+        return False
+    if v.shape != (t[5],) or d.shape != (t[5],) or v.dtype != val.dtype or d.dtype != dist.dtype:
+        return False
+    val[t[4]:t[4] + t[5]] = v
+    dist[t[4]:t[4] + t[5]] = d
+    return True
+
+
+SLICE = 1 << 26  # positions made into a file's bytes at a time (a multiple of 4: four values share a byte)
+
+
+def _save_slices(path: Path, arr: np.ndarray, make: Callable[[np.ndarray], np.ndarray], per_byte: int) -> None:
+    """``make(arr)`` saved as a .npy file of uint8, made and written a slice at a time, so that writing a large
+    database needs no second copy of it in memory."""
+    length = (arr.shape[0] + per_byte - 1) // per_byte
+    with _whole(path) as f:
+        np.lib.format.write_array_header_1_0(f, {"descr": "|u1", "fortran_order": False, "shape": (length,)})
+        for start in range(0, arr.shape[0], SLICE):
+            f.write(make(arr[start:start + SLICE]).tobytes())
 
 
 def _save(path: Path, arr: np.ndarray) -> None:

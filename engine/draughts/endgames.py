@@ -51,8 +51,7 @@ WIN = 1
 LOSS = 2
 INVALID = 3
 
-MAX_PIECES = 5  # the largest databases the layout allows (counts 0-5 per group)
-MAX_PIECES_10X10 = 4  # 5 on 10x10 would be 1.9 G positions, about 8 GB of memory to build
+MAX_PIECES = 5  # the largest databases the layout allows (counts 0-5 per group); 5 on 10x10 is 1.9 G positions
 _SIG = MAX_PIECES + 1  # the offset table's side: counts 0..MAX_PIECES
 NOT_FOUND = np.int64(-1)
 
@@ -159,9 +158,8 @@ class Layout:
 
     @classmethod
     def of(cls, variant: Variant, pieces: int) -> Layout:
-        most = largest(variant)
-        if not 2 <= pieces <= most:
-            raise ValueError(f"{variant.name} databases hold 2 to {most} pieces, not {pieces}")
+        if not 2 <= pieces <= MAX_PIECES:
+            raise ValueError(f"{variant.name} databases hold 2 to {MAX_PIECES} pieces, not {pieces}")
         n, half = variant.squares, variant.half
         binom = np.array([[comb(i, k) for k in range(MAX_PIECES + 1)] for i in range(65)], dtype=np.int64)
         offsets = np.full(_SIG**4, -1, dtype=np.int64)
@@ -178,11 +176,6 @@ class Layout:
         for arr in (vector, offsets, binom):
             arr.flags.writeable = False
         return cls(variant, pieces, vector, offsets, binom, tuple(tables), at)
-
-
-def largest(variant: Variant) -> int:
-    """The most pieces a database of ``variant`` may hold."""
-    return MAX_PIECES_10X10 if variant.size == 10 else MAX_PIECES
 
 
 def signatures(total: int) -> list[tuple[int, int, int, int]]:
@@ -237,7 +230,7 @@ class Endgames:
     def open(cls, variant: Variant, pieces: int | None = None, directory: Path | None = None) -> Endgames | None:
         """The largest database of ``variant`` found (up to ``pieces``), or None."""
         directory = directory or default_directory()
-        for n in range(min(pieces or MAX_PIECES, largest(variant)), 1, -1):
+        for n in range(min(pieces or MAX_PIECES, MAX_PIECES), 1, -1):
             wdl_path, dist_path, info_path = paths(variant, n, directory)
             try:
                 info = json.loads(info_path.read_text())

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine.draughts.endgame_build import build, progress_bar, verify
-from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, default_directory, largest, paths
+from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, default_directory, paths
 from engine.draughts.fen import parse_fen
 from engine.draughts.variants import VARIANTS, variant
 from engine.errors import FenError
@@ -49,10 +49,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(v, pieces: int, directory: Path, quiet: bool) -> int:
     """Build every piece count up to ``pieces`` that is not built yet (each one is a point to resume from)."""
-    if pieces > largest(v):
-        print(f"{v.name}: databases stop at {largest(v)} pieces on {v.size}x{v.size} (5 on 10x10 would be 1.9 G "
-              "positions, about 8 GB of memory to build)", file=sys.stderr)
-        return 2
     for n in range(2, pieces + 1):
         held = Endgames.open(v, n, directory)
         if held is not None and held.pieces == n:
