@@ -152,6 +152,13 @@ def test_a_build_stopped_part_way_goes_on_from_the_last_pair_of_tables_it_solved
         assert (tmp_path / f"brazilian-3{suffix}").read_bytes() == (built / f"brazilian-3{suffix}").read_bytes()
 
 
+def test_a_build_larger_than_the_machine_s_memory_is_refused_with_what_it_needs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("engine.tools.egtb.physical_memory", lambda: 4 * 2**30)  # a machine of 4 GB
+    assert cli(["egtb", "build", "--variant", "international", "--pieces", "5", "--dir", str(tmp_path)]) == 2
+    assert "needs about 7.0 GB of memory and this machine has 4.0 GB" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing started
+
+
 def test_probe_from_the_command_line(built, capsys):
     assert cli(["egtb", "probe", "--variant", "english", "--pieces", "3", "--dir", str(built),
                 "--fen", "W:WK1,K2:BK32"]) == 0

@@ -109,7 +109,7 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
     A build stopped part way goes on where it stopped, at two levels: a database of fewer pieces already there is
     taken as it is (its tables come first in this one's; build 3 before 4 to keep that step), and each pair of
     tables solved is kept at once in a folder beside the database (``partial``), read back by the next build and
-    removed when the database is written. Memory: four bytes a position while building (International 5 pieces:
+    removed when the database is written. Memory: ``BUILD_BYTES`` a position while building (International 5 pieces:
     1.9 G positions, about 8 GB), and little more to write the files, which are made a slice at a time.
     """
     t0 = time.perf_counter()
@@ -167,6 +167,17 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
     _save_text(info_path, json.dumps(info, indent=1) + "\n")
     shutil.rmtree(kept, ignore_errors=True)
     return Built(wdl_path, dist_path, layout.positions, seconds, counts, longest)
+
+
+BUILD_BYTES = 4  # bytes a position while building: its value, distance (two) and count of undecided moves
+
+
+def physical_memory() -> int:
+    """This machine's memory in bytes, or 0 where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
 
 
 def _groups(layout: Layout) -> list[list[tuple[int, int, int, int, int, int]]]:

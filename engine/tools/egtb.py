@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.draughts.endgame_build import build, progress_bar, verify
-from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, default_directory, paths
+from engine.draughts.endgame_build import BUILD_BYTES, build, physical_memory, progress_bar, verify
+from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, Layout, default_directory, paths
 from engine.draughts.fen import parse_fen
 from engine.draughts.variants import VARIANTS, variant
 from engine.errors import FenError
@@ -49,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(v, pieces: int, directory: Path, quiet: bool) -> int:
     """Build every piece count up to ``pieces`` that is not built yet (each one is a point to resume from)."""
+    need, have = BUILD_BYTES * Layout.of(v, pieces).positions, physical_memory()
+    if have and need > 0.9 * have:
+        print(f"{v.name} {pieces} pieces: the build needs about {need / 2**30:.1f} GB of memory and this machine has "
+              f"{have / 2**30:.1f} GB; build fewer pieces", file=sys.stderr)
+        return 2
     for n in range(2, pieces + 1):
         held = Endgames.open(v, n, directory)
         if held is not None and held.pieces == n:
