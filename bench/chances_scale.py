@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Color, game_type  # noqa: E402
+from engine import game_type  # noqa: E402
 from engine.search import ENDING_BOUND, Limits, Searcher  # noqa: E402
 from engine.search.levels import choose_move, level  # noqa: E402
 

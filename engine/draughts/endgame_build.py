@@ -32,7 +32,6 @@ import contextlib
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -48,9 +47,9 @@ from engine.draughts.fen import to_fen
 from engine.draughts.position import Position
 from engine.draughts.variants import Variant
 from engine.game import Color
+from engine.progress import Progress
 
 
-Progress = Callable[[str, int, int], None]  # (what, positions done, positions in all)
 
 
 @dataclass(frozen=True)
@@ -63,26 +62,6 @@ class Built:
     seconds: float
     counts: dict[str, int]  # wins, losses, draws (positions held, unused indexes left out)
     longest: int  # plies of the longest win
-
-
-def progress_bar(stream=None, count: Callable[[int, int], str] | None = None) -> Progress:
-    """A progress line rewritten in place (on standard error by default): bar, percentage, positions (as
-    ``count(done, total)`` writes them; by default in millions), elapsed and remaining time."""
-    t0 = time.perf_counter()
-    stream = stream or sys.stderr
-
-    def show(what: str, done: int, total: int) -> None:
-        frac = done / total if total else 1.0
-        spent = time.perf_counter() - t0
-        eta = f"{spent / frac - spent:4.0f} s left" if 0 < frac < 1 else "         "
-        bar = "#" * int(frac * 30)
-        counted = count(done, total) if count else f"{done / 1e6:7.1f}/{total / 1e6:.1f} M"
-        stream.write(f"\r{what:<28} [{bar:<30}] {frac:4.0%} {counted}  {spent:5.0f} s  {eta}")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
 
 
 def _rows(tables) -> np.ndarray:
@@ -125,16 +104,18 @@ def build(variant: Variant, pieces: int, directory: Path, progress: Progress | N
         dist[:solved] = prior.dist
     kept = partial(variant, pieces, directory)
     done = {t[:4] for t in layout.tables if t[4] < solved}
-    for group in _groups(layout):
-        if any(t[:4] in done for t in group) or not all(_read_kept(kept, t, val, dist) for t in group):
+    for tables in _groups(layout):
+        if any(t[:4] in done for t in tables) or not all(_read_kept(kept, t, val, dist) for t in tables):
             continue
-        done.update(t[:4] for t in group)
-        solved += sum(t[5] for t in group)
+        done.update(t[:4] for t in tables)
+        solved += sum(t[5] for t in tables)
     out = np.zeros((kernel_layout.MAX_MOVES, kernel_layout.MOVE_COLS), dtype=np.uint64)
     work = np.zeros((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
     rules = variant.rules
     lay = (layout.vector, layout.offsets, layout.binom)
     what = f"{variant.name} {pieces} pieces"
+    if progress:
+        progress(what, solved, layout.positions)  # where it starts: with what the build before left
     for tables in _groups(layout):
         if tables[0][:4] in done:
             continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine.draughts.position import Move, Position
+from engine.draughts.position import Position
 from engine.game import GameRecord
 from engine.puzzles.prove import GAIN, NOT_WON, Solution, first_seen, material, scored_moves, solve, winning
 from engine.puzzles.puzzle import Puzzle

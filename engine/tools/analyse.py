@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.analysis import NODES, Analysis, analyse, annotated
-from engine.draughts.endgame_build import progress_bar
+from engine.progress import progress_bar
 from engine.games import NAMES
 from engine.record_reader import RecordError, read_games
 from engine.search import Searcher

@@ -6,12 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.draughts.endgame_build import BUILD_BYTES, build, physical_memory, progress_bar, verify
+from engine.draughts.endgame_build import BUILD_BYTES, build, physical_memory, verify
 from engine.draughts.endgames import DRAW, LOSS, MAX_PIECES, WIN, Endgames, Layout, default_directory, paths
 from engine.draughts.fen import parse_fen
 from engine.draughts.variants import VARIANTS, variant
 from engine.errors import FenError
 from engine.lifeline import end_with
+from engine.progress import progress_bar
 
 DEFAULT_PIECES = 4
 

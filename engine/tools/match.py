@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tqdm import tqdm
 
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move
@@ -29,6 +28,7 @@ from engine.draughts.rules import legal_moves, make, start_position
 from engine.draughts.variants import Variant, variant
 from engine.game import Color
 from engine.games import game_type
+from engine.progress import progress_bar
 from engine.records import read_tags
 from engine.search import Limits, Searcher
 from engine.tools.players import Player, parse_player
@@ -289,11 +289,12 @@ def round_judge(v: Variant, games: int, budget: float, jobs: int = 1, seed: int 
         # whole paths, so that a run resumed from another folder, or with its folder spelt otherwise, finds its games
         a, b = f"level:6,weights={new.resolve()}", f"level:6,weights={old.resolve()}"
         done = kept_games(pdn, a, b, v, games, budget)
-        with tqdm(total=rounds(games), initial=len(done), desc=f"{pdn.stem}", unit="game") as bar:
-            def on_game(_: MatchGame, played: list[MatchGame]) -> None:
-                bar.set_postfix_str(str(summarize(played)))
-                bar.update()
-            played = match_to_file(a, b, v, games, budget, pdn, done, jobs, seed, on_game)
+        show = progress_bar(count=lambda n, total: f"{n}/{total} games")
+        show(pdn.stem, len(done), rounds(games))
+
+        def on_game(_: MatchGame, played: list[MatchGame]) -> None:
+            show(f"{pdn.stem} {summarize(played)}", len(played), rounds(games))
+        played = match_to_file(a, b, v, games, budget, pdn, done, jobs, seed, on_game)
         summary = summarize(played)
         elo, low, high = summary.elo()
         kept = summary.score > 0.5

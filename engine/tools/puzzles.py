@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from functools import cache
 from pathlib import Path
 
-from engine.draughts.endgame_build import progress_bar
+from engine.progress import progress_bar
 from engine.draughts.variants import VARIANTS
 from engine.games import game_type
 from engine.puzzles.mine import mine_game, proof_depth

@@ -25,12 +25,12 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from engine.draughts.evaluation import Evaluator, learned_positions
 from engine.draughts.evaluation_tables import layout
 from engine.draughts.weight_files import WEIGHTS_DIR, read_learned, start_learned, starting_evaluator, write_learned
 from engine.draughts.variants import Variant, variant
+from engine.progress import progress_bar
 from engine.training.fit import Model, best_scale, design, fit, loss, start_model, targets
 from engine.training.plan import Plan
 from engine.training.selfplay import Samples, play_games
@@ -98,12 +98,14 @@ def _play(plan: Plan, folder: Path, learned: Path | None, r: int, jobs: int) -> 
     chunks = [c for c in size if not (folder / f"games-{c:05d}.npz").exists()]
     done = plan.games - sum(size[c] for c in chunks)
     seed = plan.seed * 1000 + r
-    with tqdm(total=plan.games, initial=done, desc=f"round {r}: games", unit="game") as bar, \
-            ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    show = progress_bar(count=lambda n, total: f"{n}/{total} games")
+    show(f"round {r}: games", done, plan.games)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(_play_chunk, plan.variant, learned, c, min(plan.games, (c + 1) * CHUNK), plan.nodes,
                                seed, folder): c for c in chunks}
         for future in futures:
-            bar.update(future.result())
+            done += future.result()
+            show(f"round {r}: games", done, plan.games)
 
 
 def _play_chunk(name: str, learned: Path | None, chunk: int, end: int, nodes: int, seed: int, folder: Path) -> int:
@@ -158,12 +160,13 @@ def _fit(plan: Plan, folder: Path, r: int, previous: Path) -> tuple[Model, dict]
     y_train = targets(train, scale, plan.result_share)
     y_held = targets(held, scale, plan.result_share)
     before = loss(model, d_held, y_held, scale)
-    with tqdm(total=plan.epochs, desc=f"round {r}: fit", unit="epoch") as bar:
-        def on_epoch(epoch: int, value: float) -> None:
-            bar.set_postfix(loss=f"{value:.4f}")
-            bar.update()
-        fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
-            prior=(start.counts, plan.prior), on_epoch=on_epoch, small_rows=layout(v, False).rows)
+    show = progress_bar(count=lambda n, total: f"{n}/{total} epochs")
+    show(f"round {r}: fit", 0, plan.epochs)
+
+    def on_epoch(epoch: int, value: float) -> None:
+        show(f"round {r}: fit, loss {value:.4f}", epoch, plan.epochs)
+    fit(model, d_train, y_train, scale, plan.epochs, plan.seed * 1000 + r,
+        prior=(start.counts, plan.prior), on_epoch=on_epoch, small_rows=layout(v, False).rows)
     after = loss(model, d_held, y_held, scale)
     print(f"round {r}: {len(train)} positions, {len(held)} held out; scale {scale:.0f}; held-out loss "
           f"{before:.4f} -> {after:.4f}")
