@@ -1,5 +1,6 @@
 # Sourced by ./run-bot and ./run-tests: make sure .venv exists and holds the
-# project with its test extras, installing only when pyproject.toml changed.
+# engine library and the bot with its test extras (both editable), installing
+# only when one of their pyproject.toml files changed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
@@ -21,11 +22,11 @@ if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
 fi
 stamp="$venv/.installed"
-want="$(cksum < "$root/pyproject.toml")"
+want="$(cat "$root/pyproject.toml" "$root/packages/draughts-engine/pyproject.toml" | cksum)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "Installing dependencies into .venv (first run only) ..." >&2
     "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
-    "$venv/bin/python" -m pip install --quiet -e "$root[test]" >&2
+    "$venv/bin/python" -m pip install --quiet -e "$root/packages/draughts-engine" -e "$root[test]" >&2
     echo "$want" > "$stamp"
 fi
 PY="$venv/bin/python"

@@ -188,7 +188,7 @@ def signatures(total: int) -> list[tuple[int, int, int, int]]:
 
 # --- files -----------------------------------------------------------------------
 
-APP = "draughts-bot"
+APP = "draughts-engine"
 """The installed distribution's name, which names its folder in the user's data directory."""
 
 
@@ -202,8 +202,8 @@ def directory_for(module: Path, environ: Mapping[str, str]) -> Path:
     set; else, in a source checkout (``pyproject.toml`` beside the ``engine`` package: ./run-bot, an editable
     install), ``data/egtb`` in it, where they have always been; else, in an installed package (a virtual
     environment that an upgrade replaces, or a read-only system folder), ``egtb`` in the user's data directory as
-    platformdirs names it for the platform (``$XDG_DATA_HOME/draughts-bot/egtb``, by default
-    ``~/.local/share/draughts-bot/egtb``, on Linux)."""
+    platformdirs names it for the platform (``$XDG_DATA_HOME/draughts-engine/egtb``, by default
+    ``~/.local/share/draughts-engine/egtb``, on Linux)."""
     if chosen := environ.get("ENGINE_EGTB_DIR"):
         return Path(chosen)
     root = module.parents[2]
