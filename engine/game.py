@@ -22,7 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalMoveError, Words, phrase
 
@@ -335,7 +335,7 @@ class GameRecord(ABC, Generic[P, M]):
             self._legal = self.type.legal_moves(self.position)
         return self._legal
 
-    def _per_position(self) -> tuple[list, ...]:
+    def _per_position(self) -> tuple[list[Any], ...]:
         """The lists that hold one entry per position (``positions`` first); a takeback shortens them all."""
         return (self.positions,)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
 from engine.draughts.baseline import minimax_move
 from engine.draughts.endgames import Endgames
@@ -157,7 +158,7 @@ class Game(GameRecord[Position, Move]):
         self._legal = None
         return after
 
-    def _per_position(self) -> tuple[list, ...]:
+    def _per_position(self) -> tuple[list[Any], ...]:
         return (self.positions, self._keys, self._king_plies, self._endgame)
 
     @property

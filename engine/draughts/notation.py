@@ -14,6 +14,7 @@ legal move lists.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from engine.draughts import kernel_layout
 from engine.draughts.fen import to_fen
@@ -152,7 +153,7 @@ def _texts(position: Position, moves: list[Move]) -> list[str]:
     return [_write(position, m, legal, False, None) for m in sorted(moves, key=lambda m: (m.start, m.end, m.captures))]
 
 
-def _or(texts) -> str | Words:
+def _or(texts: Iterable[str]) -> str | Words:
     """Moves as a choice: 'a', 'a or b', 'a, b or c'."""
     texts = list(texts)
     return texts[0] if len(texts) == 1 else phrase("{moves} or {last}", moves=", ".join(texts[:-1]), last=texts[-1])

@@ -8,6 +8,7 @@ squares with a1 at White's left corner (a1 is square 29 on 8x8, 46 on 10x10).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -91,7 +92,7 @@ class Variant:
             bb ^= low
         return out
 
-    def mask(self, squares) -> int:
+    def mask(self, squares: Iterable[int]) -> int:
         bb = 0
         for sq in squares:
             bb |= self.bit(sq)

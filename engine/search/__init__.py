@@ -8,6 +8,7 @@ the compiled search, ``levels`` how levels 1-6 play. A game plugs in through
 its ``GameType.search_hooks`` (``engine.game``).
 """
 
-from engine.search.searcher import DRAW, ENDING_BOUND, MAX_DEPTH, WIN, WIN_BOUND, History, Limits, Searcher, SearchResult, allocate, spare_threads
+from engine.game import History
+from engine.search.searcher import DRAW, ENDING_BOUND, MAX_DEPTH, WIN, WIN_BOUND, Limits, Searcher, SearchResult, allocate, spare_threads
 
 __all__ = ["DRAW", "ENDING_BOUND", "History", "Limits", "MAX_DEPTH", "SearchResult", "Searcher", "WIN", "WIN_BOUND", "allocate", "spare_threads"]

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from engine.search.searcher import M, P, History, Limits, Searcher, SearchResult
+from engine.game import History
+from engine.search.searcher import M, P, Limits, Searcher, SearchResult
 
 
 @dataclass(frozen=True)

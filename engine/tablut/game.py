@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,7 @@ class TablutGame(GameRecord[TablutPosition, TablutMove]):
         self._legal = None
         return after
 
-    def _per_position(self) -> tuple[list, ...]:
+    def _per_position(self) -> tuple[list[Any], ...]:
         return (self.positions, self._since_capture)
 
     def history(self) -> History:

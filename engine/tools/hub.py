@@ -111,7 +111,7 @@ class HubEngine:
     def __init__(self, out: IO[str] = sys.stdout):
         self.out = out
         self.params = {"variant": "normal", "tt-size": "64", "level": "6", "threads": "1"}
-        self.searcher: Searcher | None = None
+        self.searcher: Searcher[Position, Move] | None = None
         self.game: Game | None = None
         self.limits = Limits(time=1.0)
         self._thread: threading.Thread | None = None
@@ -214,7 +214,7 @@ class HubEngine:
         ponder = f" ponder={move_text(result.pv[1])}" if len(result.pv) > 1 else ""
         self.send(f"done move={move_text(result.move)}{ponder}")
 
-    def _info(self, r: SearchResult) -> None:
+    def _info(self, r: SearchResult[Move]) -> None:
         pv = " ".join(move_text(m) for m in r.pv)
         self.send(f"info depth={r.depth} score={r.score / 100:.2f} nodes={r.nodes} time={r.time:.3f} "
                   f"nps={r.nps / 1e6:.2f} pv=\"{pv}\"")
@@ -262,7 +262,7 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', "'") + '"'
 
 
-def start_engine(command: str) -> subprocess.Popen:
+def start_engine(command: str) -> subprocess.Popen[str]:
     """Start an engine from a shell command, in its program's folder when the program is given as a path (engines
     such as Scan look for their settings and data beside them)."""
     argv = shlex.split(command)
