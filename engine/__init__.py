@@ -24,6 +24,7 @@ from engine import compiled_cache
 
 compiled_cache.refresh()  # before any compiled kernel is loaded
 
+from engine.board import Board, Outcome
 from engine.draughts.fen import parse_fen, to_fen
 from engine.draughts.game import Game
 from engine.draughts.notation import format_move, legal_move_texts, parse_move
@@ -37,8 +38,8 @@ from engine.search import History, Limits, Searcher, SearchResult
 from engine.search.levels import choose_move, level
 
 __all__ = [
-    "AmbiguousMoveError", "Color", "FenError", "Game", "GameRecord", "GameType", "History", "IllegalMoveError",
-    "InvalidMoveError", "Limits", "Move", "MoveError", "NAMES", "Position", "Result", "SearchResult", "Searcher",
+    "AmbiguousMoveError", "Board", "Color", "FenError", "Game", "GameRecord", "GameType", "History", "IllegalMoveError",
+    "InvalidMoveError", "Limits", "Move", "MoveError", "NAMES", "Outcome", "Position", "Result", "SearchResult", "Searcher",
     "Termination", "VARIANTS", "Variant", "Words", "choose_move", "format_move", "game_type", "key", "legal_move_texts",
     "legal_moves", "level", "make", "parse_fen", "parse_move", "perft", "start_position", "to_fen", "variant",
 ]

@@ -9,12 +9,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The modules a user of the engine library imports; the compiled kernels, training and tools behind them are the
 # engine's own business (checked by the plain run below).
-PUBLIC = ["engine/__init__.py", "engine/game.py", "engine/games.py", "engine/errors.py", "engine/records.py",
-          "engine/analysis.py", "engine/progress.py", "engine/draughts/__init__.py", "engine/draughts/game.py",
-          "engine/draughts/position.py", "engine/draughts/variants.py", "engine/draughts/notation.py",
-          "engine/draughts/fen.py", "engine/draughts/pdn.py", "engine/draughts/rules.py", "engine/search/__init__.py",
-          "engine/search/searcher.py", "engine/search/levels.py", "engine/tablut/__init__.py",
-          "engine/tablut/game.py", "engine/tools/hub.py", "renders"]
+PUBLIC = ["engine/__init__.py", "engine/board.py", "engine/game.py", "engine/games.py", "engine/errors.py",
+          "engine/records.py", "engine/analysis.py", "engine/progress.py", "engine/draughts/__init__.py",
+          "engine/draughts/game.py", "engine/draughts/position.py", "engine/draughts/variants.py",
+          "engine/draughts/notation.py", "engine/draughts/fen.py", "engine/draughts/pdn.py",
+          "engine/draughts/rules.py", "engine/search/__init__.py", "engine/search/searcher.py",
+          "engine/search/levels.py", "engine/tablut/__init__.py", "engine/tablut/game.py", "engine/tools/hub.py",
+          "renders"]
 
 
 def mypy(*args: str) -> subprocess.CompletedProcess[str]:
