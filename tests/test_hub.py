@@ -1,4 +1,5 @@
-"""The Hub protocol: our engine driven as a GUI drives Scan, and our client driving a Hub engine."""
+"""The Hub protocol: our engine driven as a GUI drives Scan (the client side, driving any Hub engine from Python, is
+tests/test_outside_engines.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import queue
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 from engine import Game, legal_moves, parse_fen, start_position, variant
-from engine.tools.hub import Hub1Client, HubClient, move_text, parse_hub_move, parse_line, parse_position, hub_position
+from engine.tools.hub import move_text, parse_hub_move, parse_line, parse_position, hub_position
 
 HUB = f"{sys.executable} -m engine hub"
 
@@ -170,40 +170,3 @@ def test_capture_strings_name_the_captured_squares_in_any_order():
     assert parse_hub_move(pos, "32x3x27x8x17") == capture
     assert parse_line('pos pos=W moves="32-28 17-22" flag') == ("pos", {"pos": "W", "moves": "32-28 17-22",
                                                                        "flag": ""})
-
-
-def test_client_plays_a_hub_engine():
-    v = variant("russian")
-    client = HubClient(HUB, v)
-    try:
-        game = Game(v)
-        for _ in range(4):
-            move = client.move(game, 0.05)
-            assert move in game.legal_moves()
-            game.play(move)
-    finally:
-        client.close()
-    assert client.proc.returncode == 0
-
-
-def test_hub1_client_speaks_scan_2s_dialect(tmp_path):
-    log = tmp_path / "heard.txt"
-    v = variant("international")
-    client = Hub1Client(f"{sys.executable} {Path(__file__).with_name('hub1_engine.py')} {log}", v)
-    try:
-        game = Game(v)
-        client.new_game()
-        for _ in range(2):
-            move = client.move(game, 0.25)
-            assert move == min(game.legal_moves(), key=lambda m: (m.start, m.end))
-            game.play(move)
-        client.depth = 6
-        client.move(game, 0.25)
-    finally:
-        client.close()
-    heard = log.read_text().splitlines()
-    assert heard[:4] == ["hub", "set book false", "init", "new"]
-    assert heard[4] == "pos w" + hub_position(start_position(v))[1:] and heard[5:7] == ["time 250", "go"]
-    assert heard[7].startswith("pos b") and heard[-3:] == ["depth 6", "go", "quit"]
-    with pytest.raises(ValueError, match="International draughts only"):
-        Hub1Client(f"{sys.executable} {Path(__file__).with_name('hub1_engine.py')} {log}", variant("english"))

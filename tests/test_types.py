@@ -15,7 +15,7 @@ PUBLIC = ["engine/__init__.py", "engine/board.py", "engine/game.py", "engine/gam
           "engine/draughts/notation.py", "engine/draughts/fen.py", "engine/draughts/pdn.py",
           "engine/draughts/rules.py", "engine/search/__init__.py", "engine/search/searcher.py",
           "engine/search/levels.py", "engine/tablut/__init__.py", "engine/tablut/game.py", "engine/tools/hub.py",
-          "renders"]
+          "engine/outside", "renders"]
 
 
 def mypy(*args: str) -> subprocess.CompletedProcess[str]:

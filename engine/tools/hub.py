@@ -6,19 +6,17 @@ side to move (``W`` or ``B``) then one character per square in PDN order:
 every board: ``32-28``, and captures ``from x to x captured x captured ...``
 (``28x19x23``), the captured squares in any order.
 
-``python -m engine hub`` runs ``HubEngine`` on standard input and output;
-``HubClient`` drives any Hub engine command (ours included) for matches, and
-``Hub1Client`` Scan 2.0, which speaks an older dialect.
+``python -m engine hub`` runs ``HubEngine`` on standard input and output. The
+other side, driving any Hub engine from Python (Scan 2.0's older dialect too),
+is ``engine.outside``.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import IO
 
 from engine.draughts.fen import to_fen
@@ -260,106 +258,3 @@ def _limits(args: dict[str, str], current: Limits) -> Limits:
 
 def _quote(text: str) -> str:
     return '"' + text.replace('"', "'") + '"'
-
-
-def start_engine(command: str) -> subprocess.Popen[str]:
-    """Start an engine from a shell command, in its program's folder when the program is given as a path (engines
-    such as Scan look for their settings and data beside them)."""
-    argv = shlex.split(command)
-    if not argv:
-        raise ValueError("no engine command")
-    cwd = None
-    if "/" in argv[0]:
-        program = Path(argv[0]).absolute()
-        argv[0], cwd = str(program), program.parent
-    return subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-
-class HubClient:
-    """Plays moves by asking an external Hub engine, started from a shell command; ``depth`` fixes its search
-    depth instead of its time."""
-
-    def __init__(self, command: str, v: Variant, depth: int | None = None):
-        self.name = command
-        self.variant = v
-        self.depth = depth
-        self.proc = start_engine(command)
-        self._handshake()
-
-    def _handshake(self) -> None:
-        self._send("hub")
-        self._wait_for("wait")
-        self._send(f"set-param name=variant value={self.variant.name}")
-        self._send("init")
-        self._wait_for("ready")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _wait_for(self, command: str) -> dict[str, str]:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            name, args = parse_line(line)
-            if name == command:
-                return args
-            if name == "error":
-                raise RuntimeError(f"{self.name}: {args.get('message', line.strip())}")
-        raise RuntimeError(f"{self.name} stopped before answering {command!r}")
-
-    def new_game(self) -> None:
-        self._send("new-game")
-
-    def move(self, game: Game, seconds: float) -> Move:
-        """The engine's move in the game's current position."""
-        back = game.reversible_plies
-        start = game.positions[-1 - back]
-        moves = " ".join(move_text(m) for m in game.moves[len(game.moves) - back:]) if back else ""
-        self._send(f"pos pos={hub_position(start)}" + (f" moves=\"{moves}\"" if moves else ""))
-        self._send(f"level depth={self.depth}" if self.depth else f"level move-time={seconds}")
-        self._send("go think")
-        done = self._wait_for("done")
-        return parse_hub_move(game.position, done.get("move", ""))
-
-    def close(self) -> None:
-        try:
-            self._send("quit")
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-
-
-class Hub1Client(HubClient):
-    """The older Hub dialect of Scan 2.0 (``scan hub``): ``pos`` with a lower-case side, ``time`` in milliseconds or
-    ``depth``, ``go``, answered by ``move MOVE [PONDER]``. It plays International only, and its opening book is
-    turned off so that games start from the match's openings."""
-
-    def __init__(self, command: str, v: Variant, depth: int | None = None):
-        if v.name != "international":
-            raise ValueError("the Hub 1 dialect (Scan 2.0) plays International draughts only")
-        super().__init__(command, v, depth)
-
-    def _handshake(self) -> None:
-        self._send("hub")
-        self._wait_for("wait")
-        self._send("set book false")
-        self._send("init")
-        self._wait_for("ready")
-
-    def new_game(self) -> None:
-        self._send("new")
-
-    def move(self, game: Game, seconds: float) -> Move:
-        position = hub_position(game.position)
-        self._send(f"pos {position[0].lower()}{position[1:]}")  # history is not sent: this dialect has none
-        self._send(f"depth {self.depth}" if self.depth else f"time {max(1, round(seconds * 1000))}")
-        self._send("go")
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            words = line.split()
-            if words and words[0] == "move" and len(words) > 1:
-                return parse_hub_move(game.position, words[1])
-            if words and words[0] == "error":
-                raise RuntimeError(f"{self.name}: {line.strip()}")
-        raise RuntimeError(f"{self.name} stopped before answering 'go'")

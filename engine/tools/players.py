@@ -33,8 +33,8 @@ from engine.draughts.variants import Variant
 from engine.draughts.weight_files import load_evaluator
 from engine.games import game_type
 from engine.search import Searcher
+from engine.outside import Limit, SimpleEngine
 from engine.search.levels import choose_move, level
-from engine.tools.hub import Hub1Client, HubClient
 
 
 def _switch(text: str) -> bool:
@@ -139,7 +139,8 @@ class Player:
         self.variant = v
         self.rng = random.Random(seed)
         parsed = parse_player(spec)
-        self.hub: HubClient | None = None
+        self.hub: SimpleEngine | None = None
+        self.hub_depth: int | None = None
         self.searcher: Searcher | None = None
         if parsed.kind == "level":
             self.level = level(int(parsed.arg))
@@ -151,8 +152,9 @@ class Player:
         elif parsed.kind == "minimax":
             self.depth = int(parsed.arg)
         else:
-            client = Hub1Client if parsed.kind == "hub1" else HubClient
-            self.hub = client(parsed.arg, v, parsed.search.get("depth"))
+            self.hub = SimpleEngine.popen_hub(parsed.arg, v, version=1 if parsed.kind == "hub1" else 2)
+            depth = parsed.search.get("depth")
+            self.hub_depth = None if depth is None else int(depth)
 
     def new_game(self) -> None:
         if self.searcher:
@@ -164,9 +166,10 @@ class Player:
         if self.searcher:
             return choose_move(self.searcher, game.position, self.level, budget, game.history(), self.rng).move
         if self.hub:
-            return self.hub.move(game, budget)
+            limit = Limit(depth=self.hub_depth) if self.hub_depth else Limit(time=budget)
+            return self.hub.play(game, limit).move
         return minimax_move(game.position, self.depth, self.rng)
 
     def close(self) -> None:
         if self.hub:
-            self.hub.close()
+            self.hub.quit()
