@@ -1,6 +1,6 @@
 """Outside engines driven from Python (``engine.outside``), as python-chess drives UCI engines: our own
-``python -m engine hub`` from asyncio and without it, Scan 2.0's older dialect, and engines that hang, crash or
-answer nonsense, each met with an error that says so and nothing left running."""
+``python -m engine hub`` from asyncio and without it, Scan 2.0's older dialect, a DXP engine over TCP, and engines
+that hang, crash or answer nonsense, each met with an error that says so and nothing left running."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import Board
+from engine import Board, Color
 from engine.outside import (EngineError, EngineTerminatedError, EngineTimeoutError, IllegalEngineMoveError, Limit,
-                            SimpleEngine, popen_hub)
+                            SimpleDxpEngine, SimpleEngine, connect_dxp, popen_hub)
 from engine.outside import hub as outside_hub
 
 HERE = Path(__file__).parent
@@ -94,11 +94,13 @@ def test_scan_2s_dialect(tmp_path):
     board = Board("international")
     with SimpleEngine.popen_hub(f"{sys.executable} {HERE / 'hub1_engine.py'} {log}", "international",
                                 version=1) as scan:
+        assert scan.id == {"name": "Stand-in"}
         scan.new_game()
         for _ in range(2):
-            move = scan.play(board, Limit(time=0.25)).move
-            assert move == min(board.legal_moves, key=lambda m: (m.start, m.end))
-            board.push(move)
+            result = scan.play(board, Limit(time=0.25))
+            assert result.move == min(board.legal_moves, key=lambda m: (m.start, m.end))
+            assert result.info.depth == 1 and result.info.score == 0 and result.info.pv == (result.move,)
+            board.push(result.move)
         scan.play(board, Limit(depth=6))
     heard = log.read_text().splitlines()
     assert heard[:4] == ["hub", "set book false", "init", "new"] and heard[5:7] == ["time 250", "go"]
@@ -114,3 +116,71 @@ def test_the_readme_s_match_script_plays_two_engines_against_each_other(tmp_path
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     assert re.search(r"after 2 games: .* \d+(\.5)?-\d+(\.5)?", ran.stdout), ran.stdout
+
+
+# --- DXP ----------------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def dxp_engine(request):
+    """A DXP stand-in listening on a free port, in the mode the test's parameter names: (port, the process)."""
+    process = subprocess.Popen([sys.executable, str(HERE / "dxp_engine.py"), getattr(request, "param", "good")],
+                               stdout=subprocess.PIPE, text=True)
+    port = int(process.stdout.readline())
+    yield port, process
+    process.kill()
+    process.wait()
+
+
+def test_a_dxp_game_is_asked_for_played_move_by_move_and_ended(dxp_engine):
+    port, process = dxp_engine
+    board = Board("international")
+    with SimpleDxpEngine.connect("127.0.0.1", port, name="Tester") as engine:
+        engine.new_game(board, Color.BLACK, minutes=5, moves=50)
+        assert engine.engine.engine_name == "Stand-in"
+        for _ in range(3):
+            board.push_text(board.move_text(board.legal_moves[-1]))  # our move as White
+            reply = engine.play(board, timeout=5)
+            assert reply == min(board.legal_moves, key=lambda m: (m.start, m.end))
+            board.push(reply)
+        ended = engine.end_game("draw", another=False)
+    assert ended.result == "draw" and ended.another is False
+    heard = [process.stdout.readline().strip() for _ in range(5)]
+    assert heard[0] == f"R01{'Tester':<32}Z005050A"  # the engine plays Black, 5 minutes for 50 moves, the start
+    assert all(line.startswith("M") for line in heard[1:4]) and heard[4] == "E21"
+
+
+def test_a_dxp_game_from_a_position_the_engine_moves_first(dxp_engine):
+    port, process = dxp_engine
+    board = Board("international", "W:W31,32,K46:B5,19")
+    with SimpleDxpEngine.connect("127.0.0.1", port) as engine:
+        engine.new_game(board, Color.WHITE)
+        move = engine.play(board, timeout=5)
+    assert board.is_legal(move)
+    assert process.stdout.readline().strip().endswith("BW" + "".join(
+        {5: "z", 19: "z", 31: "w", 32: "w", 46: "W"}.get(sq, "e") for sq in range(1, 51)))
+
+
+@pytest.mark.parametrize("dxp_engine, error, words", [
+    ("refuse", EngineError, "refused the game: it will not play that colour"),
+    ("illegal", IllegalEngineMoveError, "46-41 taking nothing, which is not a legal move"),
+    ("hang", EngineTimeoutError, "sent nothing within 1 s"),
+    ("close", EngineTerminatedError, "closed the connection"),
+], indirect=["dxp_engine"])
+def test_a_dxp_engine_that_refuses_cheats_hangs_or_hangs_up_is_met_with_an_error(dxp_engine, error, words):
+    port, _ = dxp_engine
+    board = Board("international")
+    with SimpleDxpEngine.connect("127.0.0.1", port) as engine:
+        with pytest.raises(error, match=words):
+            engine.new_game(board, Color.WHITE)
+            engine.play(board, timeout=1)
+
+
+async def test_dxp_from_asyncio_and_nobody_listening(dxp_engine):
+    port, _ = dxp_engine
+    engine = await connect_dxp("127.0.0.1", port)
+    board = Board("international")
+    await engine.new_game(board, Color.WHITE)
+    assert board.is_legal(await engine.play(board, timeout=5))
+    await engine.close()
+    with pytest.raises(EngineError, match="cannot reach a DXP engine at 127.0.0.1:1"):
+        await connect_dxp("127.0.0.1", 1, timeout=2)

@@ -1,6 +1,7 @@
 """Outside engines driven from Python, as python-chess's ``chess.engine`` drives UCI engines: any engine that speaks
 the Hub protocol (version 2: Scan 3, ``python -m engine hub``; version 1: Scan 2.0), from asyncio
-(``popen_hub``) or without it (``SimpleEngine``).
+(``popen_hub``) or without it (``SimpleEngine``), and engines that play over DXP, the DamExchange Protocol
+(``connect_dxp``, ``SimpleDxpEngine``).
 
     from engine import Board
     from engine.outside import Limit, SimpleEngine
@@ -12,7 +13,9 @@ the Hub protocol (version 2: Scan 3, ``python -m engine hub``; version 1: Scan 2
 
 from engine.outside.hub import (EngineError, EngineTerminatedError, EngineTimeoutError, HubProtocol,
                                 IllegalEngineMoveError, Info, Limit, Option, PlayResult, popen_hub)
-from engine.outside.simple import SimpleEngine
+from engine.outside.dxp import DxpEngine, GameEnd, connect_dxp
+from engine.outside.simple import SimpleDxpEngine, SimpleEngine
 
-__all__ = ["EngineError", "EngineTerminatedError", "EngineTimeoutError", "HubProtocol", "IllegalEngineMoveError",
-           "Info", "Limit", "Option", "PlayResult", "SimpleEngine", "popen_hub"]
+__all__ = ["DxpEngine", "EngineError", "EngineTerminatedError", "EngineTimeoutError", "GameEnd", "HubProtocol",
+           "IllegalEngineMoveError", "Info", "Limit", "Option", "PlayResult", "SimpleDxpEngine", "SimpleEngine",
+           "connect_dxp", "popen_hub"]

@@ -320,7 +320,7 @@ class Hub1Protocol(HubProtocol):
             raise ValueError("the Hub 1 dialect (Scan 2.0) plays International draughts only")
         await self._send("hub")
         await self._until("wait", START_TIMEOUT, lambda name, args: self.id.update(
-            {"name": " ".join(args)} if name == "name" else {}))
+            {name: args["text"]} if name in ("name", "author", "country") else {}))
         for name, value in {"book": "false", **options}.items():
             await self._send(f"set {name} {value}")
         await self._send("init")
@@ -356,12 +356,26 @@ class Hub1Protocol(HubProtocol):
                 if words[0] == "error":
                     raise EngineError(f"{self.command}: {' '.join(words[1:]) or 'error'}")
                 if on_line is not None:
-                    on_line(words[0], {str(i): w for i, w in enumerate(words[1:])})
+                    on_line(words[0], _hub1_args(words))
         return await asyncio.wait_for(read(), timeout) if timeout is not None else await read()
 
     async def _stopped(self, limit: Limit) -> dict[str, str]:
         await self.kill()
         raise EngineTimeoutError(f"{self.command} did not answer within {limit.deadline():g} s; it was ended")
+
+
+def _hub1_args(words: list[str]) -> dict[str, str]:
+    """A line of the older dialect as named arguments: ``info`` is depth, mean depth, score in hundredths of a
+    man, nodes, seconds, millions of nodes a second, then the PV; anything else is its text."""
+    if words[0] != "info" or len(words) < 7:
+        return {"text": " ".join(words[1:])}
+    args = dict(zip(("depth", "mean-depth", "score", "nodes", "time", "nps"), words[1:7]))
+    try:
+        args["score"] = f"{int(args['score']) / 100:.2f}"
+    except ValueError:
+        del args["score"]
+    args["pv"] = " ".join(words[7:])
+    return args
 
 
 async def popen_hub(command: str, variant: Variant | str, *, version: int = 2,
