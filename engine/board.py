@@ -1,5 +1,5 @@
 """A draughts board as python-chess's users know one: moves pushed and popped, the outcome with its termination,
-FEN and PDN in and out, perft, and the position as numpy arrays for machine learning.
+FEN and PDN in and out, perft, and the position as numpy arrays for machine learning::
 
     from engine import Board, Limits, Searcher
     board = Board("international")

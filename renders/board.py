@@ -1,4 +1,4 @@
-"""Boards of every game as PNG images and GIF replays, drawn from what the game says a board shows.
+"""Boards of every game as PNG images and GIF replays, drawn from what the game says a board shows::
 
     english = game_type("english")
     png = render_png(english, position, RenderOptions(theme="contrast", flipped=True),

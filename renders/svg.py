@@ -1,6 +1,6 @@
 """Boards of every game as SVG: the same scene, geometry and themes as the PNGs, drawn as vectors that stay sharp at
 any size, plus arrows and marked squares. An ``Svg`` shows itself in Jupyter (``_repr_svg_``), as python-chess's
-boards do.
+boards do::
 
     from engine import Board
     from renders import board_svg, render_svg

@@ -1,7 +1,7 @@
 """Outside engines driven from Python, as python-chess's ``chess.engine`` drives UCI engines: any engine that speaks
 the Hub protocol (version 2: Scan 3, ``python -m engine hub``; version 1: Scan 2.0), from asyncio
 (``popen_hub``) or without it (``SimpleEngine``), and engines that play over DXP, the DamExchange Protocol
-(``connect_dxp``, ``SimpleDxpEngine``).
+(``connect_dxp``, ``SimpleDxpEngine``)::
 
     from engine import Board
     from engine.outside import Limit, SimpleEngine

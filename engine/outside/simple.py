@@ -1,5 +1,5 @@
 """Outside engines without asyncio: ``SimpleEngine`` (Hub) and ``SimpleDxpEngine`` (DXP) run an event loop in a
-thread of their own and wait for each answer, as python-chess's ``SimpleEngine`` does.
+thread of their own and wait for each answer, as python-chess's ``SimpleEngine`` does::
 
     with SimpleEngine.popen_hub("/path/to/scan hub", "international") as scan:
         result = scan.play(board, Limit(time=0.5), info=print)
