@@ -308,6 +308,8 @@ class GameRecord(ABC, Generic[P, M]):
     moves: list[M]
     _legal: list[M] | None
     """The current position's legal moves, once generated."""
+    _legal_before: list[list[M] | None]
+    """Each earlier position's moves as they were generated (None: they were not), for takebacks."""
 
     @property
     def position(self) -> P:
@@ -328,6 +330,11 @@ class GameRecord(ABC, Generic[P, M]):
     @abstractmethod
     def history(self) -> History:
         """What the search needs of the game before its current position (for the draw rules)."""
+
+    def _moved(self) -> None:
+        """After a move: the moves of the position left are kept for a takeback, the new one's are not known."""
+        self._legal_before.append(self._legal)
+        self._legal = None
 
     def legal_moves(self) -> list[M]:
         """The current position's legal moves, generated once per position."""
@@ -367,5 +374,5 @@ class GameRecord(ABC, Generic[P, M]):
             raise IllegalMoveError(phrase("there is no move to take back"), "", self.type.write_position(self.position))
         for history in self._per_position():
             history.pop()
-        self._legal = None
+        self._legal = self._legal_before.pop()
         return self.moves.pop()

@@ -28,6 +28,8 @@ def parse_fen(variant: Variant, text: str) -> Position:
     kings = 0
     seen: dict[int, Color] = {}
     groups = set()
+    half, last = variant.half, variant.squares
+    crowning = {Color.WHITE: range(1, half + 1), Color.BLACK: range(last - half + 1, last + 1)}  # each side's far row
     for group in fields[1:]:
         color = _COLORS.get(group[:1].upper())
         if color is None:
@@ -37,12 +39,12 @@ def parse_fen(variant: Variant, text: str) -> Position:
         groups.add(color)
         for item in filter(None, group[1:].split(",")):
             king = item[0] in "Kk"
-            for sq in _squares(variant, item[1:] if king else item, text):
+            name = item[1:] if king else item
+            for sq in [int(name)] if name.isdigit() and 1 <= int(name) <= last else _squares(variant, name, text):
                 if sq in seen:
                     raise FenError(f"square {variant.square_name(sq)} holds two pieces", text)
                 seen[sq] = color
-                row, _ = variant.row_col(sq)
-                if not king and row == variant.crowning_row(color):
+                if not king and sq in crowning[color]:
                     raise FenError(f"a {color} man on {variant.square_name(sq)} stands on its crowning row; "
                                    f"it would be a king (K{variant.square_name(sq)})", text)
                 bits[color] |= variant.bit(sq)

@@ -132,17 +132,20 @@ class Game(GameRecord[Position, Move]):
         self._king_plies: list[int] = [0]  # plies of king moves without a capture, up to each position
         self._endgame: list[tuple[int, int]] = [(_endgame_limit(self.start), 0)]  # (limit, plies in that ending)
         self._legal: list[Move] | None = None
+        self._legal_before: list[list[Move] | None] = []
 
     def play(self, move: Move) -> Position:
         """Play a legal move; raises IllegalMoveError (changing nothing) otherwise."""
         self._refuse_if_over("")
         legal = self.legal_moves()
-        if move not in legal:
+        # the generated move itself (with its path): most callers pass one of the list, so look for it first
+        found = next((m for m in legal if m is move), None) or next((m for m in legal if m == move), None)
+        if found is None:
             name = self.variant.square_name
             text = f"{name(move.start)}-{name(move.end)}"
             raise IllegalMoveError(phrase("{move} is not a legal move here", move=text), text, to_fen(self.position),
                                    legal_move_texts(self.position))
-        move = legal[legal.index(move)]  # the generated move, with its path
+        move = found
         before = self.position
         after = make(before, move)
         man_moved = not (self.variant.bit(move.start) & before.kings)
@@ -155,7 +158,7 @@ class Game(GameRecord[Position, Move]):
         self._keys.append(key(after))
         self._king_plies.append(king_plies)
         self._endgame.append(endgame)
-        self._legal = None
+        self._moved()
         return after
 
     def _per_position(self) -> tuple[list[Any], ...]:
@@ -208,8 +211,8 @@ class Game(GameRecord[Position, Move]):
 
 def _endgame_limit(position: Position) -> int:
     """Plies allowed in the position's ending under International's 16- and 5-move rules; 0 if none apply."""
-    if not position.variant.endgame_limits:
-        return 0
+    if not position.variant.endgame_limits or (position.white | position.black).bit_count() > 4:
+        return 0  # (a lone king against at most three pieces)
     for lone, other in ((Color.WHITE, Color.BLACK), (Color.BLACK, Color.WHITE)):
         if position.count(lone) != (0, 1):
             continue

@@ -12,6 +12,8 @@ bitboards and the value types.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from engine.draughts import kernel, kernel_layout
@@ -47,25 +49,35 @@ def generate(position: Position, mode: int = kernel_layout.MODE_LEGAL) -> list[M
     return _generate(position, mode & ~kernel_layout.MODE_ALL_PATHS, kernel_layout.MAX_MOVES)
 
 
+_BUFFERS = threading.local()  # the generator's arrays, one set per thread and size, made once
+
+
+def _buffers(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    made: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = _BUFFERS.__dict__.setdefault("made", {})
+    if capacity not in made:
+        made[capacity] = (np.empty((capacity, kernel_layout.MOVE_COLS), dtype=np.uint64),
+                          np.empty((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64),
+                          np.empty((capacity, kernel_layout.MAX_PATH), dtype=np.uint64),
+                          np.zeros(capacity, dtype=np.int64))
+    return made[capacity]
+
+
 def _generate(position: Position, mode: int, capacity: int) -> list[Move]:
     v = position.variant
     me, opp = (position.white, position.black) if position.turn == Color.WHITE else (position.black, position.white)
-    out = np.empty((capacity, kernel_layout.MOVE_COLS), dtype=np.uint64)
-    work = np.empty((kernel_layout.MAX_PATH, kernel.WORK_COLS), dtype=np.uint64)
-    paths = np.empty((capacity, kernel_layout.MAX_PATH), dtype=np.uint64)
-    plen = np.zeros(capacity, dtype=np.int64)
+    out, work, paths, plen = _buffers(capacity)
     n = kernel.generate(_U64(me), _U64(opp), _U64(position.kings), int(position.turn), v.rules,
                         mode, out, 0, work, paths, plen)
+    square = v.square_by_bit
     moves = []
-    for i in range(n):
-        frm, to, cap, crown = (int(x) for x in out[i])
-        moves.append(Move(
-            start=v.square_of_bit(frm),
-            end=v.square_of_bit(to),
-            captures=tuple(v.squares_of(cap)),
-            crowns=bool(crown),
-            path=tuple(v.square_of_bit(int(b)) for b in paths[i, : plen[i]]),
-        ))
+    for (frm, to, cap, crown), length, path in zip(out[:n].tolist(), plen[:n].tolist(), paths[:n].tolist()):
+        taken = []
+        while cap:
+            low = cap & -cap
+            taken.append(square[low])
+            cap ^= low
+        moves.append(Move(square[frm], square[to], tuple(taken), bool(crown),
+                          tuple([square[b] for b in path[:length]])))
     return moves
 
 
@@ -80,9 +92,14 @@ def make(position: Position, move: Move) -> Position:
     white, black = position.white, position.black
     me, opp = (white, black) if position.turn == Color.WHITE else (black, white)
     frm, to, cap = v.bit(move.start), v.bit(move.end), v.mask(move.captures)
-    me, opp, kings = kernel.make(_U64(me), _U64(opp), _U64(position.kings), _U64(frm), _U64(to),
-                                 _U64(cap), _U64(move.crowns))
-    me, opp, kings = int(me), int(opp), int(kings)
+    # as kernel.make does, on Python's integers (a compiled call would cost more than these few operations)
+    me ^= frm ^ to
+    opp &= ~cap
+    kings = position.kings & ~cap
+    if position.kings & frm:
+        kings ^= frm ^ to
+    elif move.crowns:
+        kings |= to
     if position.turn == Color.WHITE:
         white, black = me, opp
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -82,6 +83,11 @@ class Variant:
         """The PDN square of a single-bit bitboard."""
         b = bit.bit_length() - 1
         return b - b // (self.size + 1) + 1
+
+    @cached_property
+    def square_by_bit(self) -> dict[int, int]:
+        """The PDN square of each single-bit bitboard of the board (``square_of_bit`` as a table)."""
+        return {self.bit(square): square for square in range(1, self.squares + 1)}
 
     def squares_of(self, bb: int) -> list[int]:
         """The PDN squares set in a bitboard, ascending."""

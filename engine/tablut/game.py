@@ -108,6 +108,7 @@ class TablutGame(GameRecord[TablutPosition, TablutMove]):
         self.moves: list[TablutMove] = []
         self._since_capture = [0]  # plies since the last capture, up to each position
         self._legal: list[TablutMove] | None = None  # the current position's moves, once generated
+        self._legal_before: list[list[TablutMove] | None] = []
 
     def _moves_here(self) -> list[TablutMove]:
         return super().legal_moves()
@@ -125,7 +126,7 @@ class TablutGame(GameRecord[TablutPosition, TablutMove]):
         self.positions.append(after)
         self.moves.append(move)
         self._since_capture.append(0 if move.captures else self._since_capture[-1] + 1)
-        self._legal = None
+        self._moved()
         return after
 
     def _per_position(self) -> tuple[list[Any], ...]:
