@@ -58,10 +58,15 @@ def test_a_dotenv_line_without_an_equals_sign_is_refused_by_its_number_never_its
     ({"BOT_SEARCH_THREADS": "0"}, "BOT_SEARCH_THREADS must be 1 to"),
     ({"BOT_SEARCH_THREADS": str((os.cpu_count() or 1) + 1)}, "this machine's cores"),
     ({"BOT_MOVE_TIME": "-1"}, "BOT_MOVE_TIME must not be negative"), ({"BOT_LOG_LEVEL": "loud"}, "BOT_LOG_LEVEL"),
+    ({"BOT_ENDGAME_PIECES": "6"}, "BOT_ENDGAME_PIECES must be 0 \\(no databases\\) or 2 to 5"),
 ])
 def test_bad_settings_name_the_key(env, expected):
     with pytest.raises(settings.ConfigError, match=expected):
         settings.load(env, None)
+
+
+def test_the_operator_may_ask_for_the_5_piece_databases():
+    assert settings.load({"BOT_ENDGAME_PIECES": "5"}, None).endgame_pieces == 5
 
 
 def test_env_example_lists_every_setting():
