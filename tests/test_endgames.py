@@ -259,6 +259,19 @@ def test_a_win_the_lone_king_rule_would_draw_first_is_not_claimed(searched_with)
     assert searcher.search(pos, Limits(time=0.2), late).score < ENDING_BOUND
 
 
+def test_the_defender_keeps_to_the_databases_draw_when_the_other_moves_lose_beyond_the_king_move_count(
+        tmp_path, monkeypatch):
+    # White holds a draw only with 19-24; 19-15, 19-16 and 19-23 lose in 89 plies, longer than the king-move rule's
+    # 80, but Black's man can move and restart the count, and did (a 5-piece ending the search once lost this way).
+    build(variant("english"), 2, tmp_path)
+    build(variant("english"), 3, tmp_path)
+    build(variant("english"), 4, tmp_path)
+    monkeypatch.setenv("ENGINE_EGTB_DIR", str(tmp_path))
+    game = Game(variant("english"), "W:WK19,29:B26,K30")
+    found = Searcher(game_type("english"), tt_mb=4).search(game.position, Limits(depth=8), game.history())
+    assert (found.move.start, found.move.end) == (19, 24) and found.score == 0
+
+
 def test_a_root_the_databases_hold_is_not_searched_deeper_unless_the_king_move_rule_is_near(searched_with):
     pos = parse_fen(variant("english"), "B:WK7:B12,18")
     value, plies = held("english", searched_with).value(pos)

@@ -152,6 +152,7 @@ def _evaluate(game, st, p, side, key, ctl):
 
 
 RULES_CANNOT_DRAW = 10  # plies: a game over within the 5-move rule's count cannot be drawn by a counting rule
+ENDING_HINT = 400  # a database win or loss a counting rule may still draw, at a leaf: worth this, less its plies
 
 
 @njit(cache=True, inline="always")
@@ -161,8 +162,8 @@ def _ending_score(game, st, p, side, rev, rev_limit, endings):
     counts only where no counting rule can draw it first: within the plies the king-move rule has left, and
     where International's lone-king rules apply (``endings``), within the plies the current lone-king ending
     has left, or outside such an ending within the 5-move rule's plies (the way may lead into an ending the
-    rules draw). Otherwise the search goes on as without databases, counting. Draws are always draws: the
-    rules only add draws."""
+    rules draw). Otherwise the search goes on, counting, and its leaves score the databases' word
+    (``_leaf``). Draws are always draws: the rules only add draws."""
     v, plies = hooks.probe(game, st, p, side)
     if v == PROBE_NONE:
         return np.int64(1)
@@ -180,6 +181,21 @@ def _ending_score(game, st, p, side, rev, rev_limit, endings):
     if v == PROBE_WIN:
         return ENDING_WIN - p - plies
     return -(ENDING_WIN - p - plies)
+
+
+@njit(cache=True, inline="always")
+def _leaf(game, st, p, side, key, ctl):
+    """A leaf's score: a win or loss the databases hold but a count may still draw (``_ending_score`` left it to
+    the search) scores ``ENDING_HINT`` less its plies for the winner, the opposite for the loser: short of a
+    win, but above a draw, so that the defender keeps to the databases' draws and otherwise goes the longest
+    way, and the winner the shortest (a man move or a capture on the way restarts the counts). Any other
+    position scores the evaluation."""
+    v, plies = hooks.probe(game, st, p, side)
+    if v == PROBE_WIN:
+        return np.int64(ENDING_HINT - plies)
+    if v != PROBE_NONE and v != PROBE_DRAW:
+        return np.int64(plies - ENDING_HINT)
+    return _evaluate(game, st, p, side, key, ctl)
 
 
 @njit(cache=True, inline="always")
@@ -350,7 +366,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
                     continue
             start = frames[p, F_START]
             if p >= MAX_PLY - 2:
-                ret = _evaluate(game, st, p, side, key, ctl)
+                ret = _leaf(game, st, p, side, key, ctl)
                 action = _RETURN
                 continue
             tt_from = np.int64(-1)
@@ -361,7 +377,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
                 end = hooks.generate(game, st, p, side, True, out, start, work)
                 if end == start:
                     if not (d == 0 and p < threat_limit and hooks.threatened(game, st, p, side)):
-                        ret = _evaluate(game, st, p, side, key, ctl)
+                        ret = _leaf(game, st, p, side, key, ctl)
                         action = _RETURN
                         continue
                     # quiet, but the other side threatens to capture: every move, one ply deep
@@ -401,7 +417,7 @@ def search_iteration(game, st, root_side, depth, alpha, beta, out, order, work, 
                 if (margin > 0 and d <= 2 and frames[p, F_PV] == 0 and out[start, 2] == U0
                         and abs(b) < ENDING_BOUND):
                     # a quiet position far above beta near the leaves: assume it holds
-                    static = _evaluate(game, st, p, side, key, ctl)
+                    static = _leaf(game, st, p, side, key, ctl)
                     if static - margin * d >= b:
                         ret = static - margin * d
                         action = _RETURN
