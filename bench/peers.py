@@ -12,7 +12,7 @@ Figures (medians of --repeat runs):
 - push and pop: microseconds for one move made and taken back through the library's board;
 - perft 4 by the board API: the 4,265 move sequences of 4 plies from the start, counted through each library's
   board (legal moves, push, pop), as a Python program would;
-- and this engine's own compiled perft, which has no counterpart among the peers' Python interfaces.
+- and the compiled perft of this engine and of dame-rs (py-draughts has none), depth 7 from the start.
 """
 
 from __future__ import annotations
@@ -111,9 +111,12 @@ def main() -> None:
         ratios = "" if name == "draughts-engine" else (f"   import {imp / ours[0]:.2f}, FEN+legal {legal / ours[1]:.2f}, "
                                                         f"push+pop {moves / ours[2]:.2f}, perft {tree / ours[3]:.2f}")
         print(f"{name:<16} {imp:7.2f}s {legal * 1e6:9.1f} us {moves * 1e6:7.1f} us {tree:12.4f} s{ratios}")
-    compiled = median_time(lambda: Board("international").perft(7), args.repeat)
-    print(f"draughts-engine's own perft (Board.perft, compiled): 1,049,442 leaves of depth 7 in {compiled:.2f} s "
-          f"({1049442 / compiled / 1e6:.1f} M a second)")
+    assert Board("international").perft(7) == dame.perft(dame.Board(), 7) == 1049442
+    ours_perft = median_time(lambda: Board("international").perft(7), args.repeat)
+    theirs = median_time(lambda: dame.perft(dame.Board(), 7), args.repeat)
+    print(f"compiled perft, the 1,049,442 leaves of depth 7: draughts-engine (Board.perft) {ours_perft:.3f} s "
+          f"({1049442 / ours_perft / 1e6:.1f} M a second), dame-rs (dame.perft) {theirs:.3f} s "
+          f"({1049442 / theirs / 1e6:.1f} M a second): {theirs / ours_perft:.2f}; py-draughts has none")
     print(f"{len(fens)} positions, every legal-move count the same in all three; medians of {args.repeat}")
 
 
