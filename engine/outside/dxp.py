@@ -85,6 +85,7 @@ class DxpEngine:
         self.color: Color | None = None
         """The colour the engine plays in the game in hand."""
         self._sent = 0  # moves of the game in hand the engine knows
+        self._clock = 0.0  # seconds the engine has for the game in hand
 
     async def _send(self, message: str) -> None:
         try:
@@ -133,11 +134,12 @@ class DxpEngine:
         if code != ACCEPTED:
             raise EngineError(f"the DXP engine refused the game: {REFUSALS.get(code, f'code {code!r}')}")
         self.engine_name = answer[1: 1 + NAME_WIDTH].strip()
-        self.color, self._sent = color, 0
+        self.color, self._sent, self._clock = color, 0, minutes * 60.0
 
     async def play(self, board: Board | Game, timeout: float | None = None, seconds: float = 0.0) -> Move:
-        """Send the moves played on the board since the engine last heard, then wait (up to ``timeout`` seconds)
-        for the engine's move, which is checked and returned (not pushed)."""
+        """Send the moves played on the board since the engine last heard, then wait (up to ``timeout`` seconds;
+        by default the engine's time for the whole game, and 10 more) for the engine's move, which is checked and
+        returned (not pushed)."""
         game = board.record if isinstance(board, Board) else board
         if self.color is None:
             raise ValueError("no game in hand: start one with new_game")
@@ -146,7 +148,7 @@ class DxpEngine:
             self._sent += 1
         if game.position.turn != self.color:
             raise ValueError("it is not the engine's turn")
-        move = decode_move(game.position, await self._next(timeout, "M"))
+        move = decode_move(game.position, await self._next(self._clock + 10.0 if timeout is None else timeout, "M"))
         self._sent += 1
         return move
 

@@ -27,6 +27,7 @@ from engine.tools.hub import hub_position, move_text, parse_hub_move, parse_line
 
 START_TIMEOUT = 60.0  # seconds an engine may take from start to ``ready`` (Scan loads its bitbases then)
 GRACE = 2.0  # seconds past its time an engine may take to answer, and to stop after ``stop``
+UNTIMED = 300.0  # seconds a search bound only by depth or nodes may take before it is stopped
 HUB_VARIANT_NAMES = {"international": "normal"}  # the protocol's own name where it has one
 
 
@@ -71,13 +72,14 @@ class Limit:
             return f"{moves}time={self.remaining:g}" + (f" inc={self.increment:g}" if self.increment else "")
         raise ValueError("a limit needs a time, a depth, a number of nodes or a clock")
 
-    def deadline(self) -> float | None:
-        """Seconds the engine may take to answer, or None when only depth or nodes bound it."""
+    def deadline(self) -> float:
+        """Seconds the engine may take to answer: its time and a grace, or ``UNTIMED`` when only depth or
+        nodes bound it (every wait on an outside engine ends)."""
         if self.time is not None:
             return self.time + GRACE
         if self.remaining is not None:
             return self.remaining + self.increment + GRACE
-        return None
+        return UNTIMED
 
 
 @dataclass(frozen=True)
