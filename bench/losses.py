@@ -39,11 +39,17 @@ def decisive(positions: list[Position], loser: Color) -> int:
     return ply
 
 
+BANDS = ((0, 5, "5 pieces or fewer (the databases')"), (6, 9, "6-9 pieces"), (10, 15, "10-15 pieces"),
+         (16, 40, "16 pieces or more"))
+
+
 def kind(position: Position) -> str:
+    """The position's band of piece counts, and where the kings are."""
     pieces = (position.white | position.black).bit_count()
+    band = next(name for low, high, name in BANDS if low <= pieces <= high)
     kings = [position.count(side)[1] > 0 for side in Color]
     words = "kings on both sides" if all(kings) else "kings on one side" if any(kings) else "men only"
-    return f"{pieces} pieces, {words}"
+    return f"{band}, {words}"
 
 
 def quartiles(values: list[int]) -> str:
