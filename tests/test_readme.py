@@ -1,4 +1,5 @@
-"""The README's Python example runs as written: a board, its moves, FEN, perft, PDN and a search, from one import line."""
+"""The README's Python example runs as written: a board, its moves, FEN, perft, PDN and a search, from one
+import line."""
 
 import contextlib
 import io
