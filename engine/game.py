@@ -294,6 +294,9 @@ class GameType(ABC, Generic[P, M]):
         return False
 
 
+KEEP_LEGAL = 32  # positions back whose generated moves a record keeps for takebacks
+
+
 class GameRecord(ABC, Generic[P, M]):
     """A game being played: the start, the moves, a position per ply, and the result.
 
@@ -332,8 +335,12 @@ class GameRecord(ABC, Generic[P, M]):
         """What the search needs of the game before its current position (for the draw rules)."""
 
     def _moved(self) -> None:
-        """After a move: the moves of the position left are kept for a takeback, the new one's are not known."""
+        """After a move: the moves of the position left are kept for a takeback (those of the last
+        ``KEEP_LEGAL`` positions: a tree walked move by move goes back that far, and a long game keeps no more),
+        the new one's are not known."""
         self._legal_before.append(self._legal)
+        if len(self._legal_before) > KEEP_LEGAL:
+            self._legal_before[-KEEP_LEGAL - 1] = None
         self._legal = None
 
     def legal_moves(self) -> list[M]:
