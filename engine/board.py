@@ -23,7 +23,7 @@ from typing import cast
 import numpy as np
 
 from engine.draughts.fen import to_fen
-from engine.draughts.game import DRAUGHTS, Game
+from engine.draughts.game import Game
 from engine.draughts.notation import format_move
 from engine.draughts.pdn import game_to_pdn, score_text
 from engine.draughts.position import Move, Position
@@ -62,16 +62,20 @@ class Board:
         """PDN tags (Event, White, Black, ...) written by ``pdn`` and read by ``from_pdn``."""
 
     @classmethod
+    def _of(cls, record: Game, tags: dict[str, str]) -> Board:
+        """A board over a record already made."""
+        board = cls.__new__(cls)
+        board.record, board.tags = record, tags
+        return board
+
+    @classmethod
     def from_pdn(cls, text: str) -> Board:
         """The first game of PDN ``text`` (its ``GameType`` and ``FEN`` tags, its moves), with its tags; a
         ``RecordError`` (a ValueError) names the move that cannot be read."""
         first = read_games(text, default="international")[0]
         if not isinstance(first.record, Game):
             raise ValueError("the PDN game is not a draughts game")
-        board = cls(first.record.variant)
-        board.record = first.record
-        board.tags = {k: v for k, v in first.tags.items() if k not in ("GameType", "FEN")}
-        return board
+        return cls._of(first.record, {k: v for k, v in first.tags.items() if k not in ("GameType", "FEN")})
 
     # --- what is on the board
 
@@ -82,7 +86,7 @@ class Board:
     @property
     def game_type(self) -> GameType[Position, Move]:
         """The variant's rules as the search and the images take them (``Searcher(board.game_type)``)."""
-        return DRAUGHTS[self.variant.name]
+        return self.record.type
 
     @property
     def position(self) -> Position:
@@ -163,10 +167,7 @@ class Board:
 
     def copy(self) -> Board:
         """A board of its own, with the same moves played: later moves on either leave the other as it is."""
-        other = Board(self.variant)
-        other.record = cast(Game, self.record.copy())
-        other.tags = dict(self.tags)
-        return other
+        return Board._of(cast(Game, self.record.copy()), dict(self.tags))
 
     # --- numpy, for machine learning
 

@@ -18,6 +18,9 @@ from renders.scene import Cell, Grid, Scene
 from renders.themes import RGB, Theme, blend
 
 SUPERSAMPLE = 4
+PIECE_RADIUS = 0.40  # of a cell: a piece's outer edge (the SVG draws pieces by the same measures)
+PIECE_EDGE = 0.035  # of a cell: the outline's width
+PIECE_RING = 0.72  # of the radius: the inner ring
 
 
 @dataclass(frozen=True)
@@ -139,20 +142,20 @@ def sprite(piece: str, cell: int, th: Theme, ghost: bool) -> Image.Image:
     white = piece.lower() == "w"
     fill, edge = (th.white_piece, th.white_edge) if white else (th.black_piece, th.black_edge)
     mid = big / 2
-    r = big * 0.40
-    line = max(SUPERSAMPLE, round(big * 0.035))
+    r = big * PIECE_RADIUS
+    line = max(SUPERSAMPLE, round(big * PIECE_EDGE))
     alpha = round(255 * th.ghost_alpha) if ghost else 255
     draw.ellipse((mid - r, mid - r, mid + r, mid + r), fill=fill + (alpha,), outline=edge + (alpha,), width=line)
-    inner = r * 0.72
+    inner = r * PIECE_RING
     draw.ellipse((mid - inner, mid - inner, mid + inner, mid + inner), outline=edge + (alpha,),
                  width=max(1, line // 2))
     if piece.isupper():
         crown = (th.white_crown if white else th.black_crown) + (alpha,)
-        draw.polygon(_crown(mid, mid, r), fill=crown, outline=edge + (alpha,))
+        draw.polygon(crown_points(mid, mid, r), fill=crown, outline=edge + (alpha,))
     return img.resize((cell, cell), Image.Resampling.LANCZOS)
 
 
-def _crown(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+def crown_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     """A three-pointed crown filling the middle of a piece of radius ``r``."""
     left, right = cx - 0.52 * r, cx + 0.52 * r
     bottom, top, valley = cy + 0.34 * r, cy - 0.42 * r, cy - 0.02 * r

@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape
 
 from engine import Board, GameType
 from renders.board import RenderOptions, scene
-from renders.drawing import Layout, layout
+from renders.drawing import PIECE_EDGE, PIECE_RADIUS, PIECE_RING, Layout, crown_points, layout
 from renders.scene import Cell, Scene
 from renders.themes import RGB, Theme, blend, theme
 
@@ -156,29 +156,21 @@ def _piece(lay: Layout, th: Theme, cell: Cell, piece: str, opacity: float) -> st
     cx, cy = lay.origin(cell)
     mid = lay.cell / 2
     cx_, cy_ = cx + mid, cy + mid
-    r = lay.cell * 0.40
-    line = max(1.0, lay.cell * 0.035)
+    r = lay.cell * PIECE_RADIUS
+    line = max(1.0, lay.cell * PIECE_EDGE)
     white = piece.lower() == "w"
     fill, edge = (th.white_piece, th.white_edge) if white else (th.black_piece, th.black_edge)
     parts = [f'<g opacity="{opacity:g}">',
              f'<circle cx="{cx_:g}" cy="{cy_:g}" r="{r - line / 2:g}" fill="{_rgb(fill)}" stroke="{_rgb(edge)}" '
              f'stroke-width="{line:g}"/>',
-             f'<circle cx="{cx_:g}" cy="{cy_:g}" r="{r * 0.72 - line / 4:g}" fill="none" stroke="{_rgb(edge)}" '
+             f'<circle cx="{cx_:g}" cy="{cy_:g}" r="{r * PIECE_RING - line / 4:g}" fill="none" stroke="{_rgb(edge)}" '
              f'stroke-width="{max(0.5, line / 2):g}"/>']
     if piece.isupper():
         crown = th.white_crown if white else th.black_crown
-        points = " ".join(f"{x:g},{y:g}" for x, y in _crown(cx_, cy_, r))
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in crown_points(cx_, cy_, r))
         parts.append(f'<polygon points="{points}" fill="{_rgb(crown)}" stroke="{_rgb(edge)}" stroke-width="1"/>')
     parts.append("</g>")
     return "".join(parts)
-
-
-def _crown(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    left, right = cx - 0.52 * r, cx + 0.52 * r
-    bottom, top, valley = cy + 0.34 * r, cy - 0.42 * r, cy - 0.02 * r
-    return [(round(x, 1), round(y, 1)) for x, y in ((left, bottom), (left, top), (cx - 0.26 * r, valley),
-                                                     (cx, top - 0.08 * r), (cx + 0.26 * r, valley), (right, top),
-                                                     (right, bottom))]
 
 
 def _arrow(lay: Layout, th: Theme, start: Cell, end: Cell, colour: str | None) -> str:

@@ -50,8 +50,6 @@ from engine.game import Color
 from engine.progress import Progress
 
 
-
-
 @dataclass(frozen=True)
 class Built:
     """What a build made."""

@@ -218,6 +218,13 @@ def paths(variant: Variant, pieces: int, directory: Path) -> tuple[Path, Path, P
     return stem.with_suffix(".wdl.npy"), stem.with_suffix(".dist.npy"), stem.with_suffix(".json")
 
 
+def larger_built(variant: Variant, pieces: int, directory: Path | None = None) -> bool:
+    """Whether a database of ``variant`` with more than ``pieces`` pieces has been written (its description is
+    there)."""
+    directory = directory or default_directory()
+    return any(paths(variant, n, directory)[2].exists() for n in range(pieces + 1, MAX_PIECES + 1))
+
+
 @dataclass(frozen=True)
 class Endgames:
     """A built database, its files mapped into memory (opened at once; pages are read as probes touch them)."""

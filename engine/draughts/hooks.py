@@ -13,7 +13,7 @@ from numba.extending import overload
 
 from engine.draughts import endgames as eg
 from engine.draughts import kernel, kernel_layout, network
-from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, MAX_PIECES
+from engine.draughts.endgames import DRAW, LOSS, WIN, Endgames, MAX_PIECES, larger_built
 from engine.draughts.evaluation import Evaluator, evaluate
 from engine.draughts.weight_files import load_evaluator
 from engine.draughts.kernel import bit_index, popcount
@@ -104,9 +104,11 @@ class DraughtsHooks(SearchHooks[Position, Move]):
         ``LOOK_AGAIN`` seconds while a larger one may come (a build may finish while the bot runs); opening maps
         the files, so it costs no wait."""
         now = time.monotonic()
-        if (self._endgames is None or self._endgames.pieces < MAX_PIECES) and now >= self._next_look:
+        held = self._endgames.pieces if self._endgames is not None else 1
+        if held < MAX_PIECES and now >= self._next_look:
             self._next_look = now + LOOK_AGAIN
-            self._endgames = Endgames.open(self.variant) or self._endgames
+            if larger_built(self.variant, held):  # (a look for a file, not an opening of the ones held again)
+                self._endgames = Endgames.open(self.variant) or self._endgames
         return self._endgames.arrays() if self._endgames is not None else NO_ENDGAMES
 
     def held(self, position: Position, reversible: int) -> bool:

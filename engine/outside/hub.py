@@ -23,12 +23,12 @@ from engine.draughts.position import Move
 from engine.draughts.variants import Variant
 from engine.draughts.variants import variant as variant_named
 from engine.errors import MoveError
-from engine.tools.hub import hub_position, move_text, parse_hub_move, parse_line
+from engine.tools.hub import HUB_VARIANTS, hub_position, move_text, parse_hub_move, parse_line, quote
 
 START_TIMEOUT = 60.0  # seconds an engine may take from start to ``ready`` (Scan loads its bitbases then)
 GRACE = 2.0  # seconds past its time an engine may take to answer, and to stop after ``stop``
 UNTIMED = 300.0  # seconds a search bound only by depth or nodes may take before it is stopped
-HUB_VARIANT_NAMES = {"international": "normal"}  # the protocol's own name where it has one
+HUB_VARIANT_NAMES = {ours: hub for hub, ours in HUB_VARIANTS.items()}  # the protocol's own name where it has one
 
 
 class EngineError(RuntimeError):
@@ -211,7 +211,7 @@ class HubProtocol:
             raise ValueError(f"{self.command} has no option {', '.join(unknown)}; it has: "
                              f"{', '.join(sorted(self.options)) or 'none'}")
         for name, value in wanted.items():
-            await self._send(f"set-param name={name} value={_quote(str(value))}")
+            await self._send(f"set-param name={name} value={quote(str(value))}")
         await self._send("init")
         await self._until("ready", START_TIMEOUT)
 
@@ -411,7 +411,3 @@ async def popen_hub(command: str, variant: Variant | str, *, version: int = 2,
         await engine.kill()
         raise
     return engine
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace('"', "'") + '"'

@@ -49,12 +49,35 @@ class _Loop:
             raise
 
 
-class SimpleEngine:
+class _Blocking:
+    """What both blocking clients share: their loop's thread, and ending the connection then the thread, once,
+    also from a ``with`` block."""
+
+    def __init__(self, loop: _Loop) -> None:
+        self._loop = loop
+
+    def _finish(self, work: Coroutine[Any, Any, None]) -> None:
+        if self._loop.loop.is_closed():
+            work.close()
+            return
+        try:
+            self._loop.run(work)
+        finally:
+            self._loop.close()
+
+    def _end(self) -> None:
+        raise NotImplementedError
+
+    def __exit__(self, *exc: object) -> None:
+        self._end()
+
+
+class SimpleEngine(_Blocking):
     """One Hub engine; every method blocks until the engine answers (or fails with an ``EngineError``)."""
 
     def __init__(self, engine: HubProtocol, loop: _Loop) -> None:
+        super().__init__(loop)
         self.engine = engine
-        self._loop = loop
 
     @classmethod
     def popen_hub(cls, command: str, variant: Variant | str, *, version: int = 2,
@@ -83,26 +106,20 @@ class SimpleEngine:
 
     def quit(self) -> None:
         """End the engine (asked, then made to) and the thread that drives it."""
-        if self._loop.loop.is_closed():
-            return
-        try:
-            self._loop.run(self.engine.quit())
-        finally:
-            self._loop.close()
+        self._finish(self.engine.quit())
+
+    _end = quit
 
     def __enter__(self) -> SimpleEngine:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.quit()
 
-
-class SimpleDxpEngine:
+class SimpleDxpEngine(_Blocking):
     """One DXP engine; every method blocks as ``DxpEngine``'s coroutine would."""
 
     def __init__(self, engine: DxpEngine, loop: _Loop) -> None:
+        super().__init__(loop)
         self.engine = engine
-        self._loop = loop
 
     @classmethod
     def connect(cls, host: str, port: int, name: str = "Dambot", timeout: float = 10.0) -> SimpleDxpEngine:
@@ -119,15 +136,10 @@ class SimpleDxpEngine:
         return self._loop.run(self.engine.end_game(result, another))
 
     def close(self) -> None:
-        if self._loop.loop.is_closed():
-            return
-        try:
-            self._loop.run(self.engine.close())
-        finally:
-            self._loop.close()
+        """Close the connection and the thread that drives it."""
+        self._finish(self.engine.close())
+
+    _end = close
 
     def __enter__(self) -> SimpleDxpEngine:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -176,7 +176,7 @@ class HubEngine:
                 self._stop_search()
                 return False
         except (ValueError, IllegalMoveError) as e:
-            self.send(f"error message={_quote(str(e))}")
+            self.send(f"error message={quote(str(e))}")
         return True
 
     def _init(self) -> None:
@@ -206,7 +206,7 @@ class HubEngine:
             else:
                 result = choose_move(self.searcher, game.position, lvl, self.limits.time or 1.0, game.history())
         except ValueError as e:
-            self.send(f"error message={_quote(str(e))}")
+            self.send(f"error message={quote(str(e))}")
             return
         self._info(result)
         ponder = f" ponder={move_text(result.pv[1])}" if len(result.pv) > 1 else ""
@@ -256,5 +256,6 @@ def _limits(args: dict[str, str], current: Limits) -> Limits:
     return current
 
 
-def _quote(text: str) -> str:
+def quote(text: str) -> str:
+    """A value quoted as the protocol quotes one (no double quote inside)."""
     return '"' + text.replace('"', "'") + '"'
