@@ -14,7 +14,7 @@ from bot.core.daily import day_of, puzzle_of_the_day
 from bot.core.puzzles import puzzle_set
 from engine import game_type
 from test_web_browser import Browser, pytestmark, served  # noqa: F401 (fixture, skip)
-from test_web_browser_feedback import SIZES
+from test_web_browser_feedback import SIZES, visible_text
 
 
 def deepest():
@@ -32,18 +32,6 @@ def until(b: Browser, test: Callable[[], object], what: str, timeout: float = 15
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}; the page says: {b.js('return document.body.innerText')!r}")
         time.sleep(0.05)
-
-
-def visible_text(b: Browser, element_id: str) -> str:
-    """An element's text as displayed ("" when it is not displayed)."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.common.by import By
-
-    try:
-        element = b.driver.find_element(By.ID, element_id)
-        return element.text if element.is_displayed() else ""
-    except (StaleElementReferenceException, NoSuchElementException):  # a page (re)loading: nothing shown yet
-        return ""
 
 
 def drawn_pieces(b: Browser) -> set[tuple[str, str]]:

@@ -13,6 +13,7 @@ from bot import commands
 from bot.clocks import Speed
 from bot.commands import Options
 from bot.core.replay import reload
+from bot.core.puzzles import DRAUGHTS as PUZZLE_GAMES
 from bot.core.registry import Registry
 from bot.core.state import Answers, DEFAULT_VARIANT, Keeps, MOVED_ELSEWHERE, Refusal, capital
 from bot.ratings import RatedGame, Rating, Side, level_rating
@@ -174,7 +175,7 @@ def _game_lines(found: list[tuple[str, Speed, Rating, int]]) -> list[Text]:
 
 async def puzzle_ratings_of(s: Keeps, guild: str, user: str) -> dict[str, tuple[Rating, int]]:
     """``user``'s puzzle rating on ``guild`` in each game they tried puzzles of, and how many puzzles it counts."""
-    found = {name: await s.store.puzzle_rating(guild, name, user) for name in NAMES}
+    found = {name: await s.store.puzzle_rating(guild, name, user) for name in PUZZLE_GAMES}
     return {name: rated for name, rated in found.items() if rated[1]}
 
 

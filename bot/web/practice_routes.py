@@ -16,7 +16,7 @@ from aiohttp import web
 from bot.core import PRACTISED, Refusal, refusal
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import NO_GAME, REF, SITE, client, json_answer, pages_of, requested_game, same_origin
+from bot.web.site import NO_GAME, OTHER_SITE, REF, SITE, client, json_answer, pages_of, requested_game, same_origin
 from engine import MoveError
 
 NOT_YOURS = tr("Practice is for the game's players: open it from your seat's link.")
@@ -25,7 +25,7 @@ NOT_ANALYSED = tr("This game has no analysis yet: Analyse it first, and your mis
 
 async def _practice(request: web.Request) -> web.Response:
     if not same_origin(request):
-        return json_answer(request, {"error": tr("That request did not come from this site.")}, status=403)
+        return json_answer(request, {"error": OTHER_SITE}, status=403)
     pages = pages_of(request)
     found = await pages.find(requested_game(request))
     if found is None:

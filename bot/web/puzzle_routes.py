@@ -12,7 +12,7 @@ from aiohttp import web
 from bot.core import SaveFailed, Step, refusal
 from bot.translation import join, tr
 from bot.web import views
-from bot.web.site import (guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of,
+from bot.web.site import (OTHER_SITE, guest_of, html_answer, json_answer, keep_guest, not_found, pages_of, person_of,
                           same_origin)
 from bot.words import game_title
 from engine import MoveError
@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 _PUZZLE = r"{variant:[^/]{1,20}}/{puzzle:[^/]{1,40}}"
 NO_PUZZLE = tr("There is no such puzzle.")
 PUZZLE_MOVES = 64  # moves a puzzle's answer may hold (the longest solutions have a handful)
-OTHER_SITE = tr("That request did not come from this site.")
 BAD_ANSWER = tr("A puzzle's answer is the list of the solver's moves so far, such as {example}.",
                 example='{"moves": ["11-15"]}')
 

@@ -32,8 +32,8 @@ from aiohttp import web
 
 from bot.replies import User
 from bot.translation import tr
-from bot.web.site import (LOGIN_COOKIE, SESSION_COOKIE, SITE, client, json_answer, pages_of, person_of, recent_times,
-                          same_origin, text_answer)
+from bot.web.site import (LOGIN_COOKIE, OTHER_SITE, SESSION_COOKIE, SITE, client, json_answer, pages_of, person_of,
+                          recent_times, same_origin, text_answer)
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ async def _who(signin: SignIn, code: str, verifier: str) -> User:
 
 async def _logout(request: web.Request) -> web.Response:
     if not same_origin(request):
-        return text_answer(request, tr("That request did not come from this site."), status=403)
+        return text_answer(request, OTHER_SITE, status=403)
     response = json_answer(request, {"ok": True})
     response.del_cookie(SESSION_COOKIE)
     return response

@@ -102,6 +102,10 @@ def html_headers(request: web.Request) -> dict[str, str]:
             "Cache-Control": "no-cache"}
 
 
+OTHER_SITE = tr("That request did not come from this site.")
+"""The refusal of a request another site made (``same_origin`` says which)."""
+
+
 def same_origin(request: web.Request) -> bool:
     """Whether a browser request comes from a page of this server (no ``Origin``: not a browser's cross-site
     request, which always carries one)."""
